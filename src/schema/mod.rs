@@ -1,0 +1,1 @@
+//! OpenAPI and CRD schemas as CEL types; empty until the schema work lands (issue 4).

@@ -1,0 +1,133 @@
+//! Text positions: byte offsets, ranges, and the line index that converts a byte offset to a line and
+//! column in UTF-8 or UTF-16 code units and back.
+//!
+//! Every position inside the core is a UTF-8 byte offset (`TextSize`) into the file text; only the
+//! front-ends convert to lines and columns. Line breaks are LF, CRLF and a lone CR, as in YAML and LSP.
+
+pub use text_size::{TextRange, TextSize};
+
+/// Line and column, both 0-based; the column counts code units of the encoding asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineCol {
+    /// 0-based line number.
+    pub line: u32,
+    /// 0-based column in code units (bytes for UTF-8, 16-bit units for UTF-16).
+    pub col: u32,
+}
+
+/// The unit in which columns are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Bytes of UTF-8.
+    Utf8,
+    /// 16-bit code units of UTF-16 (the LSP default).
+    Utf16,
+}
+
+/// Start offsets of every line of a text, for offset ↔ line/column conversion.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    line_starts: Vec<TextSize>,
+    text: std::sync::Arc<str>,
+}
+
+impl LineIndex {
+    /// Indexes `text`; the index keeps a shared copy to measure UTF-16 columns.
+    pub fn new(text: &str) -> LineIndex {
+        let mut line_starts = vec![TextSize::from(0)];
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push(to_size(i + 1)),
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                    line_starts.push(to_size(i + 2));
+                    i += 1;
+                }
+                b'\r' => line_starts.push(to_size(i + 1)),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { line_starts, text: text.into() }
+    }
+
+    /// Number of lines (a text without a final line break still has its last line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset where `line` starts, if the line exists.
+    pub fn line_start(&self, line: u32) -> Option<TextSize> {
+        self.line_starts.get(line as usize).copied()
+    }
+
+    /// Text of a 0-based line without its line break (empty for a line past the end).
+    pub fn line_text(&self, line: u32) -> &str {
+        let Some(start) = self.line_start(line) else { return "" };
+        let end = self.line_start(line + 1).unwrap_or_else(|| to_size(self.text.len()));
+        self.text[usize::from(start)..usize::from(end)].trim_end_matches(['\n', '\r'])
+    }
+
+    /// Line and column of a byte offset; an offset inside a character is moved to its start, one past
+    /// the end is clamped to the end.
+    pub fn line_col(&self, offset: TextSize, encoding: Encoding) -> LineCol {
+        let offset = self.clamp_to_char(offset);
+        let line = self.line_starts.partition_point(|start| *start <= offset) - 1;
+        let start = self.line_starts[line];
+        let prefix = &self.text[usize::from(start)..usize::from(offset)];
+        let col = match encoding {
+            Encoding::Utf8 => prefix.len(),
+            Encoding::Utf16 => prefix.chars().map(char::len_utf16).sum(),
+        };
+        LineCol { line: line as u32, col: col as u32 }
+    }
+
+    /// Byte offset of a line and column; a column past the end of its line is clamped to the line end
+    /// (as LSP asks), a line past the end gives the end of the text.
+    pub fn offset(&self, pos: LineCol, encoding: Encoding) -> TextSize {
+        let Some(start) = self.line_start(pos.line) else { return to_size(self.text.len()) };
+        let line = self.line_text(pos.line);
+        let mut units = 0u32;
+        for (byte, ch) in line.char_indices() {
+            if units >= pos.col {
+                return start + to_size(byte);
+            }
+            units += match encoding {
+                Encoding::Utf8 => ch.len_utf8() as u32,
+                Encoding::Utf16 => ch.len_utf16() as u32,
+            };
+        }
+        start + to_size(line.len())
+    }
+
+    fn clamp_to_char(&self, offset: TextSize) -> TextSize {
+        let mut at = usize::from(offset).min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        to_size(at)
+    }
+}
+
+/// Converts a `usize` length or offset to `TextSize`; texts over 4 GiB are refused before they get here.
+pub fn to_size(n: usize) -> TextSize {
+    TextSize::try_from(n).unwrap_or(TextSize::from(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_columns_count_surrogate_pairs() {
+        let index = LineIndex::new("a: x\r\nb: \"é😀x\"\rc");
+        let x = TextSize::from(16); // the 'x' after the emoji
+        assert_eq!(index.line_col(x, Encoding::Utf8), LineCol { line: 1, col: 10 });
+        assert_eq!(index.line_col(x, Encoding::Utf16), LineCol { line: 1, col: 7 });
+        assert_eq!(index.offset(LineCol { line: 1, col: 7 }, Encoding::Utf16), x);
+        assert_eq!(index.line_count(), 3);
+        assert_eq!(index.line_text(1), "b: \"é😀x\"");
+        assert_eq!(index.offset(LineCol { line: 2, col: 99 }, Encoding::Utf8), TextSize::from(20));
+    }
+}
