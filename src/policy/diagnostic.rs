@@ -111,6 +111,6 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
 impl Code {
     /// The documentation `explain` prints: what the code means, an example, and how to fix it.
     pub fn doc(self) -> &'static str {
-        ""
+        super::code_docs::doc(self)
     }
 }
