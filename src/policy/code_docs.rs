@@ -233,8 +233,16 @@ mod tests {
     fn every_code_has_documentation_starting_with_its_name() {
         for code in Code::ALL {
             let text = doc(*code);
-            assert!(text.starts_with(code.as_str()), "{} doc must start with its name", code.as_str());
-            assert!(text.contains('\n'), "{} doc must say more than one line", code.as_str());
+            assert!(
+                text.starts_with(code.as_str()),
+                "{} doc must start with its name",
+                code.as_str()
+            );
+            assert!(
+                text.contains('\n'),
+                "{} doc must say more than one line",
+                code.as_str()
+            );
         }
     }
 }

@@ -92,7 +92,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
     pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { range, code, severity: code.default_severity(), message: message.into() }
+        Diagnostic {
+            range,
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+        }
     }
 }
 
