@@ -4,6 +4,7 @@
 //!
 //! No I/O: files come in as text and a parsed `yaml::YamlFile`.
 
+mod code_docs;
 pub mod diagnostic;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
