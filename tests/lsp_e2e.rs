@@ -324,6 +324,8 @@ fn hostile_input_does_not_stop_the_server() {
     open(&mut client, after, 5, POLICY);
     let published = client.diagnostics_at(after, 5);
     assert_eq!(published["diagnostics"], expected(POLICY, Encoding::Utf16));
+    let stderr = client.stderr();
+    assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
 
