@@ -5,8 +5,19 @@
 //! expansion and nesting depth are bounded; problems are `SyntaxError`s, never panics. This module knows
 //! nothing of CEL or of admission policies.
 
+mod block;
+mod build;
+mod cursor;
+mod decode;
+mod locate;
+mod node;
+mod scalar;
 mod source_map;
+mod split;
+#[cfg(test)]
+mod tests;
 
+pub use build::{MAX_DEPTH, MAX_NODES};
 pub use source_map::SourceMap;
 
 use crate::text::TextRange;
@@ -100,6 +111,12 @@ pub enum ScalarStyle {
 
 /// Parses a whole file; never fails, never panics.
 pub fn parse(text: &str) -> YamlFile {
-    let _ = text;
-    YamlFile { documents: Vec::new(), errors: Vec::new() }
+    let mut file = YamlFile {
+        documents: Vec::new(),
+        errors: Vec::new(),
+    };
+    for piece in split::split_documents(text) {
+        build::parse_piece(text, piece, &mut file.documents, &mut file.errors);
+    }
+    file
 }
