@@ -40,18 +40,16 @@ struct Header {
 type Break = (usize, usize);
 
 /// Decodes the block scalar whose header indicator is at `header`, reading no further than `limit`.
-/// `indent` is the content indentation if already known; `parent` the indentation of the enclosing
-/// block collection.
+/// `parent` is the indentation of the enclosing block collection.
 pub(crate) fn decode_block(
     text: &str,
     header: usize,
     limit: usize,
-    indent: Option<usize>,
     parent: Option<usize>,
 ) -> Option<Block> {
     let head = parse_header(text, header)?;
     let limit = limit.min(text.len());
-    let (indent, mut pos, mut trailing) = leading_lines(text, &head, limit, indent, parent);
+    let (indent, mut pos, mut trailing) = leading_lines(text, &head, limit, parent);
     let mut out = MapBuilder::default();
     let mut leading: Option<Break> = None;
     let mut leading_blank = false;
@@ -145,7 +143,6 @@ fn leading_lines(
     text: &str,
     head: &Header,
     limit: usize,
-    known: Option<usize>,
     parent: Option<usize>,
 ) -> (usize, usize, Vec<Break>) {
     let parent_indent = parent.map_or(-1, |p| isize::try_from(p).unwrap_or(isize::MAX));
@@ -156,7 +153,7 @@ fn leading_lines(
             inc
         }
     });
-    if let Some(indent) = known.or(explicit) {
+    if let Some(indent) = explicit {
         return (indent, head.body, Vec::new());
     }
     let mut max_spaces = 0;

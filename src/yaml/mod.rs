@@ -9,8 +9,12 @@ mod block;
 mod build;
 mod cursor;
 mod decode;
+#[cfg(test)]
+mod emit_tests;
 mod locate;
 mod node;
+#[cfg(test)]
+mod prop_tests;
 mod scalar;
 mod source_map;
 mod split;

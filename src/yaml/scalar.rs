@@ -52,12 +52,7 @@ pub(crate) fn build_scalar(
                 .as_ref()
                 .map_or(builder.last_end.min(start), |p| p.end);
             let limit = if props.is_some() { end } else { start };
-            let indent = if props.is_none() && !site.value.is_empty() {
-                Some(column(text, start))
-            } else {
-                None
-            };
-            block_scalar(builder, site, (from, limit, end), indent)
+            block_scalar(builder, site, (from, limit, end))
         }
     };
     Node {
@@ -76,7 +71,6 @@ fn block_scalar(
     builder: &Builder<'_>,
     site: &ScalarSite<'_>,
     (from, limit, end): (usize, usize, usize),
-    indent: Option<usize>,
 ) -> (TextRange, String, SourceMap) {
     let text = builder.text;
     let Some(header) = locate::find_block_header(text, from, limit.max(from + 1)) else {
@@ -85,7 +79,7 @@ fn block_scalar(
         return (range, site.value.to_owned(), SourceMap::degraded(range));
     };
     let parent = builder.block_indent();
-    match block::decode_block(text, header, builder.limit, indent, parent) {
+    match block::decode_block(text, header, builder.limit, parent) {
         Some(decoded) => {
             let range = TextRange::new(size(header), size(decoded.end.max(header + 1)));
             let content = decoded.map.content_range();

@@ -66,8 +66,10 @@ impl SourceMap {
         match self.segment_containing(at) {
             Some(seg) if seg.verbatim => TextSize::from(seg.file.saturating_add(at - seg.decoded)),
             Some(seg) => TextSize::from(seg.file),
-            None if self.segments.is_empty() => self.content.start(),
-            None => self.content.end(),
+            // Past the end: just after the source of the last piece.
+            None => self.segments.last().map_or(self.content.start(), |seg| {
+                TextSize::from(seg.file.saturating_add(seg.file_len))
+            }),
         }
     }
 
