@@ -11,12 +11,13 @@ use super::source_map::{MapBuilder, SourceMap};
 use crate::text::TextRange;
 
 /// Decodes the flow scalar whose raw text (quotes included) is `text[start..end]`; `None` when the
-/// text is not what the style needs (the caller then keeps the parser's value).
+/// text is not what the style needs (the caller then keeps the parser's value). `indent` is the
+/// least indentation of a plain scalar's lines (one more than the enclosing block collection's).
 pub(crate) fn decode_flow(
     text: &str,
     style: ScalarStyle,
-    start: usize,
-    end: usize,
+    (start, end): (usize, usize),
+    indent: usize,
 ) -> Option<(String, SourceMap)> {
     let raw = text.get(start..end)?;
     let (content_start, content_end) = match style {
@@ -44,7 +45,14 @@ pub(crate) fn decode_flow(
         if last {
             break;
         }
-        index = fold(text, &lines, index, escaped_break, &mut out);
+        index = fold(
+            text,
+            (&lines, index),
+            escaped_break,
+            style == ScalarStyle::Plain,
+            indent,
+            &mut out,
+        );
     }
     Some(out.finish(TextRange::new(
         super::build::size(content_start),
@@ -112,7 +120,9 @@ fn line_content(
         return (from, line.end, false);
     }
     let trailing_backslashes = |to: usize| {
-        bytes[from..to]
+        bytes
+            .get(from..to)
+            .unwrap_or_default()
             .iter()
             .rev()
             .take_while(|b| **b == b'\\')
@@ -135,9 +145,10 @@ fn line_content(
 /// Folds the break after `lines[index]` and returns the index of the next line with content.
 fn fold(
     text: &str,
-    lines: &[Line],
-    index: usize,
+    (lines, index): (&[Line], usize),
     escaped_break: bool,
+    plain: bool,
+    indent: usize,
     out: &mut MapBuilder,
 ) -> usize {
     let Some(line) = lines.get(index) else {
@@ -146,7 +157,9 @@ fn fold(
     let mut next = index + 1;
     let mut empty = Vec::new();
     while let Some(candidate) = lines.get(next) {
-        if candidate.break_len == 0 || !is_blank_line(text, candidate) {
+        let blank = is_blank_line(text, candidate)
+            || (plain && is_tab_comment_line(text, candidate, indent));
+        if candidate.break_len == 0 || !blank {
             break;
         }
         empty.push(candidate);
@@ -165,6 +178,20 @@ fn fold(
 fn is_blank_line(text: &str, line: &Line) -> bool {
     text.get(line.start..line.end)
         .is_some_and(|s| s.bytes().all(|b| b == b' ' || b == b'\t'))
+}
+
+/// Whether a line inside a plain scalar is read as empty because a tab in the indentation is
+/// followed only by white space and a comment (saphyr-parser's reading of such a line).
+fn is_tab_comment_line(text: &str, line: &Line, indent: usize) -> bool {
+    let Some(s) = text.get(line.start..line.end) else {
+        return false;
+    };
+    let spaces = s.bytes().take_while(|b| *b == b' ').count();
+    let rest = s.get(spaces..).unwrap_or("");
+    let after_tab = rest
+        .strip_prefix('\t')
+        .map(|r| r.trim_start_matches([' ', '\t']));
+    spaces < indent && after_tab.is_some_and(|r| r.is_empty() || r.starts_with('#'))
 }
 
 /// Emits one line's content: verbatim text, `''` and escapes.

@@ -111,6 +111,23 @@ pub(crate) fn after_colon(text: &str, key_end: usize) -> usize {
     }
 }
 
+/// Just past the closing quote of the quoted scalar opening at `start`, searching before `limit`.
+/// (The parser's end for a quoted scalar may include white space and a comment after it.)
+pub(crate) fn quoted_end(text: &str, start: usize, limit: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let quote = *bytes.get(start)?;
+    let mut i = start + 1;
+    while i < limit {
+        match *bytes.get(i)? {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            b if b == quote => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Moves `end` back over white space and line breaks, not before `start`.
 pub(crate) fn trim_end(text: &str, start: usize, end: usize) -> usize {
     let bytes = text.as_bytes();

@@ -150,3 +150,73 @@ proptest! {
         prop_assert!(written >= 1);
     }
 }
+
+fn raw_piece() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "a",
+        "b",
+        "é",
+        "😀",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\n  ",
+        "\n\t",
+        "\\",
+        "\\n",
+        "\\t",
+        "\\ ",
+        "\\x41",
+        "\\u00e9",
+        "\\U0001F600",
+        "\\\"",
+        "'",
+        "''",
+        "\"",
+        "#",
+        " #",
+        ":",
+        ": ",
+        "-",
+        "|",
+        ">",
+        "2",
+        "+",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// Whatever raw text the parser accepts as a scalar, our decoder agrees with it: the map is never
+    /// degraded.
+    #[test]
+    fn decoder_agrees_with_parser(
+        pieces in prop::collection::vec(raw_piece(), 0..16),
+        opener in prop::sample::select(vec!["", "'", "\"", "|", ">", "|-", ">+", "|2", ">1-", "!!str |"]),
+        parent in 0usize..2,
+    ) {
+        let body: String = pieces.concat();
+        let closer = match opener { "'" => "'", "\"" => "\"", _ => "" };
+        let pad = " ".repeat(parent * 2);
+        let head = if parent > 0 { format!("root:\n{pad}") } else { String::new() };
+        let doc = format!("{head}key: {opener}{body}{closer}\n{pad}after: end\n");
+        let file = parse(&doc);
+        if let Some(root) = file.documents.first().and_then(|d| d.root.as_ref()) {
+            let mut stack = vec![root];
+            while let Some(node) = stack.pop() {
+                match &node.kind {
+                    super::NodeKind::Scalar(s) => {
+                        prop_assert!(s.source_map.is_exact(), "degraded map for {:?} in {:?}", s.value, doc);
+                    }
+                    super::NodeKind::Sequence(items) => stack.extend(items),
+                    super::NodeKind::Mapping(entries) => {
+                        stack.extend(entries.iter().flat_map(|e| [&e.key, &e.value]));
+                    }
+                }
+            }
+        }
+    }
+}

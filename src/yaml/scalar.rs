@@ -42,8 +42,13 @@ pub(crate) fn build_scalar(
         }
         ScalarStyle::Plain | ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
             let from = props.as_ref().map_or(start, |p| p.content).min(end);
+            let end = match style {
+                ScalarStyle::Plain => end,
+                _ => locate::quoted_end(text, from, end).unwrap_or(end),
+            };
             let range = TextRange::new(size(from), size(end));
-            let decoded = decode::decode_flow(text, style, from, end);
+            let indent = builder.block_indent().map_or(0, |column| column + 1);
+            let decoded = decode::decode_flow(text, style, (from, end), indent);
             let (value, map) = checked(decoded, site.value, flow_content(style, range));
             (range, value, map)
         }
@@ -51,8 +56,7 @@ pub(crate) fn build_scalar(
             let from = props
                 .as_ref()
                 .map_or(builder.last_end.min(start), |p| p.end);
-            let limit = if props.is_some() { end } else { start };
-            block_scalar(builder, site, (from, limit, end))
+            block_scalar(builder, site, (from, start, end))
         }
     };
     Node {
@@ -66,15 +70,18 @@ pub(crate) fn build_scalar(
     }
 }
 
-/// Range, value and map of a block scalar whose header lies in `[from, limit)`; `end` is the parser's end.
+/// Range, value and map of a block scalar whose header follows `from`; `start` and `end` are the
+/// parser's span.
 fn block_scalar(
     builder: &Builder<'_>,
     site: &ScalarSite<'_>,
-    (from, limit, end): (usize, usize, usize),
+    (from, start, end): (usize, usize, usize),
 ) -> (TextRange, String, SourceMap) {
     let text = builder.text;
-    let Some(header) = locate::find_block_header(text, from, limit.max(from + 1)) else {
-        let start = limit.min(end);
+    // The header precedes the parser's start (the first content line) or, at the end of the
+    // input, is where it starts; either way it lies before the end.
+    let limit = end.max(start + 1);
+    let Some(header) = locate::find_block_header(text, from, limit) else {
         let range = TextRange::new(size(start), size(locate::trim_end(text, start, end)));
         return (range, site.value.to_owned(), SourceMap::degraded(range));
     };

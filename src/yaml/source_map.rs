@@ -29,6 +29,8 @@ pub struct SourceMap {
     segments: Box<[Segment]>,
     /// File range of the scalar's content (inside quotes, after a block header).
     content: TextRange,
+    /// Whether the map is degraded (every offset maps to the content start).
+    degraded: bool,
 }
 
 impl SourceMap {
@@ -37,6 +39,7 @@ impl SourceMap {
         SourceMap {
             segments: segments.into_boxed_slice(),
             content,
+            degraded: false,
         }
     }
 
@@ -46,12 +49,13 @@ impl SourceMap {
         SourceMap {
             segments: Box::default(),
             content,
+            degraded: true,
         }
     }
 
     /// Whether the map is exact (built by the decoder) rather than degraded.
     pub fn is_exact(&self) -> bool {
-        !self.segments.is_empty() || self.content.is_empty()
+        !self.degraded
     }
 
     /// The file range of the scalar's content (without quotes or block header).
@@ -98,7 +102,7 @@ impl SourceMap {
         if !self.content.contains_inclusive(at) {
             return None;
         }
-        if self.segments.is_empty() {
+        if self.degraded {
             return Some(TextSize::from(0));
         }
         let at = u32::from(at);
