@@ -48,7 +48,7 @@ pub(super) fn functions() -> Vec<FunctionDecl> {
         func(LISTS, "slice", "The elements from a start index up to (excluding) an end index.", &["[1, 2, 3, 4].slice(1, 3) // [2, 3]"])
             .member("list_slice", [list(t()), INT, INT], list(t()))
             .done(),
-        func(LISTS, "flatten", "Flattens nested lists by one level, or by the given depth.", &["[1, [2, 3], [4]].flatten() // [1, 2, 3, 4]", "[1, [2, [3]]].flatten(2) // [1, 2, 3]"])
+        func(LISTS, "flatten", "Flattens nested lists by one level, or by the given depth.", &["[[1], [2, 3]].flatten() // [1, 2, 3]", "[[[1]], [[2, 3]]].flatten(2) // [1, 2, 3]"])
             .member("list_flatten", [list(list(t()))], list(t()))
             .member("list_flatten_int", [list(DYN), INT], list(DYN))
             .done(),

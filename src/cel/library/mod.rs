@@ -4,6 +4,7 @@
 //! Kubernetes version. The checker, hover, completion and signature help all read these tables.
 
 mod build;
+mod idents;
 mod kubernetes;
 mod lists;
 mod optional;
@@ -20,6 +21,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::cel::types::Type;
 
+pub use idents::TypeIdent;
 pub use versions::{Gate, Library, compatibility_version, libraries_for};
 
 /// Oldest Kubernetes minor version with CEL (1.24 shipped the first Kubernetes libraries).
@@ -76,6 +78,36 @@ pub struct MacroDecl {
     pub library: Library,
 }
 
+impl Overload {
+    /// Parameter and result types with every type parameter renamed to a fresh `_varN` (numbered
+    /// from `next_var`, which is advanced), so that the parameters of different calls never meet in
+    /// one substitution — the checker's instantiation step.
+    pub fn instantiate(&self, next_var: &mut u32) -> (Vec<Type>, Type) {
+        let fresh: Vec<(Arc<str>, Arc<str>)> = self
+            .type_params
+            .iter()
+            .map(|name| {
+                let renamed: Arc<str> = Arc::from(format!("_var{next_var}"));
+                *next_var = next_var.wrapping_add(1);
+                (name.clone(), renamed)
+            })
+            .collect();
+        let mut rename = |name: &str| {
+            fresh
+                .iter()
+                .find(|(old, _)| &**old == name)
+                .map_or_else(|| Arc::from(name), |(_, new)| new.clone())
+        };
+        let params = self
+            .params
+            .iter()
+            .map(|ty| ty.rename_params(&mut rename))
+            .collect();
+        let result = self.result.rename_params(&mut rename);
+        (params, result)
+    }
+}
+
 impl FunctionDecl {
     /// Operators and internal helpers (`_+_`, `@in`, `cel.@mapInsert`), which completion hides.
     pub fn is_internal(&self) -> bool {
@@ -86,6 +118,7 @@ impl FunctionDecl {
 struct Registry {
     functions: Vec<FunctionDecl>,
     macros: Vec<MacroDecl>,
+    type_idents: Vec<TypeIdent>,
 }
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
@@ -99,7 +132,11 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut macros = standard::macros();
     macros.extend(optional::macros());
     macros.extend(lists::macros());
-    Registry { functions, macros }
+    Registry {
+        functions,
+        macros,
+        type_idents: idents::type_idents(),
+    }
 });
 
 /// Every function declaration of every library.
@@ -110,6 +147,14 @@ pub fn all_functions() -> &'static [FunctionDecl] {
 /// Every macro declaration of every library.
 pub fn all_macros() -> &'static [MacroDecl] {
     &REGISTRY.macros
+}
+
+/// The type identifiers (`int`, `net.IP`…) available with `libraries` enabled.
+pub fn type_identifiers(libraries: &[Library]) -> impl Iterator<Item = &'static TypeIdent> + '_ {
+    REGISTRY
+        .type_idents
+        .iter()
+        .filter(move |ident| is_enabled(ident.library, libraries))
 }
 
 /// Whether declarations tagged `tagged` are available with `libraries` enabled.

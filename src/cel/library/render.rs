@@ -39,12 +39,11 @@ impl Overload {
     /// The signature without the receiver, as a completion label after `.`:
     /// `fn startsWith(string) -> bool`.
     pub fn label(&self, name: &str) -> String {
-        let args = if self.member {
-            self.params.get(1..).unwrap_or_default()
-        } else {
-            &self.params[..]
-        };
-        format!("fn {name}({}) -> {}", join(args), self.result.short())
+        format!(
+            "fn {name}({}) -> {}",
+            join(self.arguments()),
+            self.result.short()
+        )
     }
 
     /// The argument types a call passes explicitly (the receiver excluded).

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use expect_test::expect;
 
 use super::*;
+use crate::cel::types::Type;
 
 #[test]
 fn overload_ids_are_unique() {
@@ -330,4 +331,65 @@ fn macros_resolve_by_style_and_arity() {
     let old = libraries_for(28, false);
     assert!(lookup_macro("optMap", true, 2, &old).is_none());
     assert!(lookup_macro("transformList", true, 3, &old).is_none());
+}
+
+#[test]
+fn type_identifiers_follow_libraries() {
+    let names = |minor: u32| {
+        let libraries = libraries_for(minor, true);
+        type_identifiers(&libraries)
+            .map(|ident| format!("{}: {}", ident.name, Type::type_of(ident.denotes.clone())))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    expect![[r#"
+        bool: type(bool)
+        bytes: type(bytes)
+        double: type(double)
+        google.protobuf.Duration: type(google.protobuf.Duration)
+        int: type(int)
+        list: type(list(dyn))
+        map: type(map(dyn, dyn))
+        null_type: type(null_type)
+        string: type(string)
+        google.protobuf.Timestamp: type(google.protobuf.Timestamp)
+        type: type(type)
+        uint: type(uint)
+        optional_type: type(optional_type(dyn))
+        kubernetes.URL: type(kubernetes.URL)
+        kubernetes.Quantity: type(kubernetes.Quantity)
+        net.IP: type(net.IP)
+        net.CIDR: type(net.CIDR)
+        kubernetes.NamedFormat: type(kubernetes.NamedFormat)
+        kubernetes.Semver: type(kubernetes.Semver)
+        kubernetes.authorization.Authorizer: type(kubernetes.authorization.Authorizer)
+        kubernetes.authorization.PathCheck: type(kubernetes.authorization.PathCheck)
+        kubernetes.authorization.GroupCheck: type(kubernetes.authorization.GroupCheck)
+        kubernetes.authorization.ResourceCheck: type(kubernetes.authorization.ResourceCheck)
+        kubernetes.authorization.Decision: type(kubernetes.authorization.Decision)"#]]
+    .assert_eq(&names(NEWEST_MINOR));
+    assert!(!names(29).contains("net.IP"));
+}
+
+#[test]
+fn instantiation_gives_fresh_type_parameters() {
+    let libraries = libraries_for(NEWEST_MINOR, true);
+    let Some(index) = lookup("_[_]", &libraries).next() else {
+        panic!("_[_] is declared");
+    };
+    let mut next_var = 7;
+    let rendered: Vec<String> = index
+        .overloads
+        .iter()
+        .map(|overload| {
+            let (params, result) = overload.instantiate(&mut next_var);
+            let params: Vec<String> = params.iter().map(ToString::to_string).collect();
+            format!("{}: ({}) -> {result}", overload.id, params.join(", "))
+        })
+        .collect();
+    expect![[r#"
+        index_list: (list(_var7), int) -> _var7
+        index_map: (map(_var8, _var9), _var8) -> _var9"#]]
+    .assert_eq(&rendered.join("\n"));
+    assert_eq!(next_var, 10);
 }

@@ -158,6 +158,11 @@ impl Type {
         Type::object(JSON_PATCH)
     }
 
+    /// Whether a value of type `from` may be used where `self` is expected; see [`is_assignable`].
+    pub fn is_assignable_from(&self, from: &Type, subst: &mut Substitution) -> bool {
+        is_assignable(self, from, subst)
+    }
+
     /// `dyn` or `error`: the wildcard types.
     pub fn is_dyn_or_error(&self) -> bool {
         matches!(self, Type::Dyn | Type::Error)

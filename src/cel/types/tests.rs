@@ -204,6 +204,8 @@ fn overload_style_unification() {
         &a,
         expect!["ok -> dyn"],
     );
+    // As in cel-go's mostGeneral: neither null nor Quantity is less specific, so the first binding
+    // (null) stays; the comparison still type-checks.
     check_overload(
         &[a.clone(), a.clone()],
         &[Type::Null, Type::quantity()],
