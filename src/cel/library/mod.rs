@@ -2,6 +2,18 @@
 //! standard library, optional types, the cel-go extensions Kubernetes enables, and the Kubernetes
 //! libraries. Each declaration names its [`Library`]; [`libraries_for`] picks the libraries of a
 //! Kubernetes version. The checker, hover, completion and signature help all read these tables.
+//!
+//! Choices where the sources leave room:
+//! - Optional types follow the cel-go each binary vendors: version 0 in 1.28 (cel-go v0.16), 1
+//!   (`optFlatMap`) from 1.29, 2 (`first`, `last`, `optional.unwrap`, `unwrapOpt`) from 1.33, in
+//!   both environments (the option itself is 1.28). Overload ids are cel-go v0.26's.
+//! - `jsonpatch.escapeKey` is declared with version 1.0 by MutatingAdmissionPolicy, which exists
+//!   from 1.32, so it is available in both environments from 1.32.
+//! - Feature gates take their defaults (AuthzSelectors: off in 1.31, on from 1.32).
+//! - Releases before 1.28 had no versioned environment: new and stored expressions see the same set.
+//! - Deprecated aliases that cel-go hides from the checker (`_in_`, `in`,
+//!   `__not_strictly_false__`) and the libraries Kubernetes never enables (`ext.Math`,
+//!   `ext.Encoders`, `cel.bind`, strings v3+) are not declared.
 
 mod build;
 mod idents;

@@ -13,6 +13,7 @@ mod tests;
 
 use std::sync::Arc;
 
+pub use display::Short;
 pub use provider::{BuiltinProvider, FieldType, TypeProvider};
 pub use unify::{Substitution, is_assignable, most_general, substitute};
 
@@ -231,7 +232,7 @@ impl Type {
 
     /// A view that prints with the short names `duration` and `timestamp`, as signatures in hover and
     /// completion do; [`std::fmt::Display`] uses cel-go's spelling for diagnostics.
-    pub fn short(&self) -> display::Short<'_> {
+    pub fn short(&self) -> Short<'_> {
         display::Short(self)
     }
 }
