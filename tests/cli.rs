@@ -181,6 +181,33 @@ fn a_non_utf8_file_is_an_io_error() {
 }
 
 #[test]
+fn a_yaml_error_fails_with_a_snippet_and_utf16_json_columns() {
+    let dir = TempDir::new("cli-yaml");
+    dir.write("broken.yaml", "name: \"é😀x\" }\nok: 1\n");
+    dir.write("clean.yaml", POLICY);
+    let text = run(dir.path(), &["check"]);
+    check_output(
+        &text,
+        1,
+        expect![[r#"
+        broken.yaml:1:13: error[yaml-syntax]: invalid trailing content after double-quoted scalar
+          |
+        1 | name: "é😀x" }
+          |             ^
+
+        checked 2 files: 1 error, 0 warnings
+    "#]],
+        expect![""],
+    );
+    let json = run(dir.path(), &["check", "--format", "json", "broken.yaml"]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let compact = serde_json::to_string(&report["files"][0]["diagnostics"]).expect("json");
+    expect![[r#"[{"code":"yaml-syntax","message":"invalid trailing content after double-quoted scalar","range":{"end":{"character":14,"line":0},"start":{"character":13,"line":0}},"severity":"error","source":"admission-ls"}]"#]]
+        .assert_eq(&compact);
+    assert_eq!(json.status, Some(1));
+}
+
+#[test]
 fn the_exit_status_and_json_follow_the_diagnostics() {
     let dir = TempDir::new("cli-errors");
     let broken = format!("{POLICY}  - expression: \"object.spec.\"\n    message: [\n");

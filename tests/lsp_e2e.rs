@@ -122,6 +122,7 @@ fn open_publishes_diagnostics_tagged_with_the_version_and_close_clears_them() {
     change(&mut client, uri, 8, json!([{"text": broken}]));
     let published = client.diagnostics_at(uri, 8);
     assert_eq!(published["diagnostics"], expected(broken, Encoding::Utf16));
+    assert_ne!(published["diagnostics"], json!([]));
 
     client.notify(
         "textDocument/didClose",
@@ -196,6 +197,14 @@ fn typing_script(editor: &mut Editor) -> Vec<Value> {
         let ch = if edits.len() % 2 == 0 { '😀' } else { 'e' };
         edits.push(editor.type_char(ch));
     }
+    // Junk after the message's closing quote, on a line with non-ASCII text before it, so that the
+    // final diagnostics have a column that differs between UTF-8 and UTF-16.
+    let closing_quote = editor.text[editor.cursor..]
+        .find('"')
+        .expect("closing quote");
+    editor.cursor += closing_quote + 1;
+    edits.push(editor.type_char(' '));
+    edits.push(editor.type_char('}'));
     edits
 }
 
@@ -224,6 +233,7 @@ fn three_hundred_rapid_edits_end_with_the_diagnostics_of_the_final_text() {
             published["diagnostics"],
             check_as_lsp(&editor.text, encoding)
         );
+        assert_ne!(published["diagnostics"], json!([]));
         assert_versions_increase(&mut client, uri, last);
         assert_eq!(client.shutdown_and_exit().code(), Some(0));
     }
@@ -350,7 +360,8 @@ fn configuration_changes_apply_to_open_documents() {
     let uri = "file:///tmp/config/policy.yaml";
     let broken = "kind: [\n";
     open(&mut client, uri, 1, broken);
-    client.diagnostics_at(uri, 1);
+    let before = client.diagnostics_at(uri, 1);
+    assert_eq!(before["diagnostics"][0]["code"], "yaml-syntax", "{before}");
     let settings = json!({"admissionLs": {"kubernetesVersion": "1.30",
         "diagnostics": {"disabled": ["yaml-syntax"]}}});
     client.notify(
