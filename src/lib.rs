@@ -3,10 +3,10 @@
 //! Modules, lowest first; each uses only those above it (design.md §2, enforced by `tests/tidy.rs`):
 //! `text`, `yaml`, `cel`, `schema`, `policy`, `ide`, `lsp`. The command line lives in the binary.
 
-pub mod text;
-pub mod yaml;
 pub mod cel;
-pub mod schema;
-pub mod policy;
 pub mod ide;
 pub mod lsp;
+pub mod policy;
+pub mod schema;
+pub mod text;
+pub mod yaml;

@@ -5,7 +5,7 @@ mod render;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
-pub use render::{render_diagnostics, RenderOptions};
+pub use render::{RenderOptions, render_diagnostics};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,7 +47,9 @@ impl AnalysisHost {
 
     /// A cheap, immutable view of the current inputs for analysis on another thread.
     pub fn snapshot(&self) -> Analysis {
-        Analysis { files: Arc::new(self.files.clone()) }
+        Analysis {
+            files: Arc::new(self.files.clone()),
+        }
     }
 }
 
@@ -65,7 +67,9 @@ impl Analysis {
 
     /// Every diagnostic of a file, sorted by position; empty for an unknown file.
     pub fn diagnostics(&self, file: FileId, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
-        let Some(text) = self.files.get(&file) else { return Vec::new() };
+        let Some(text) = self.files.get(&file) else {
+            return Vec::new();
+        };
         diagnostics_for_text(text, config)
     }
 }
@@ -78,7 +82,9 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
         .iter()
         .map(|error| Diagnostic::new(Code::YamlSyntax, error.range, error.message.clone()))
         .collect();
-    let check = crate::policy::CheckConfig { kube_minor: config.kube_minor };
+    let check = crate::policy::CheckConfig {
+        kube_minor: config.kube_minor,
+    };
     diagnostics.extend(crate::policy::check_file(text, &yaml, &check));
     diagnostics.retain(|d| !config.disabled.contains(&d.code));
     crate::policy::diagnostic::sort(&mut diagnostics);

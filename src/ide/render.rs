@@ -51,7 +51,11 @@ fn render_one(
         return;
     }
     let end = index.line_col(diagnostic.range.end(), Encoding::Utf8);
-    let end_col_bytes = if end.line == start.line { end.col } else { line_text.len() as u32 };
+    let end_col_bytes = if end.line == start.line {
+        end.col
+    } else {
+        line_text.len() as u32
+    };
     let end_chars = char_column(line_text, end_col_bytes).max(col_chars + 1);
     let number = (start.line + 1).to_string();
     let gutter = " ".repeat(number.len());
@@ -71,4 +75,3 @@ fn char_column(line: &str, byte_col: u32) -> u32 {
     }
     line[..at].chars().count() as u32
 }
-

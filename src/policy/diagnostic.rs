@@ -92,7 +92,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
     pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { range, code, severity: code.default_severity(), message: message.into() }
+        Diagnostic {
+            range,
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+        }
     }
 }
 
@@ -111,6 +116,6 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
 impl Code {
     /// The documentation `explain` prints: what the code means, an example, and how to fix it.
     pub fn doc(self) -> &'static str {
-        ""
+        super::code_docs::doc(self)
     }
 }

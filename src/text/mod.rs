@@ -49,7 +49,10 @@ impl LineIndex {
             }
             i += 1;
         }
-        LineIndex { line_starts, text: text.into() }
+        LineIndex {
+            line_starts,
+            text: text.into(),
+        }
     }
 
     /// Number of lines (a text without a final line break still has its last line).
@@ -64,8 +67,12 @@ impl LineIndex {
 
     /// Text of a 0-based line without its line break (empty for a line past the end).
     pub fn line_text(&self, line: u32) -> &str {
-        let Some(start) = self.line_start(line) else { return "" };
-        let end = self.line_start(line + 1).unwrap_or_else(|| to_size(self.text.len()));
+        let Some(start) = self.line_start(line) else {
+            return "";
+        };
+        let end = self
+            .line_start(line + 1)
+            .unwrap_or_else(|| to_size(self.text.len()));
         self.text[usize::from(start)..usize::from(end)].trim_end_matches(['\n', '\r'])
     }
 
@@ -80,13 +87,18 @@ impl LineIndex {
             Encoding::Utf8 => prefix.len(),
             Encoding::Utf16 => prefix.chars().map(char::len_utf16).sum(),
         };
-        LineCol { line: line as u32, col: col as u32 }
+        LineCol {
+            line: line as u32,
+            col: col as u32,
+        }
     }
 
     /// Byte offset of a line and column; a column past the end of its line is clamped to the line end
     /// (as LSP asks), a line past the end gives the end of the text.
     pub fn offset(&self, pos: LineCol, encoding: Encoding) -> TextSize {
-        let Some(start) = self.line_start(pos.line) else { return to_size(self.text.len()) };
+        let Some(start) = self.line_start(pos.line) else {
+            return to_size(self.text.len());
+        };
         let line = self.line_text(pos.line);
         let mut units = 0u32;
         for (byte, ch) in line.char_indices() {
@@ -123,11 +135,23 @@ mod tests {
     fn utf16_columns_count_surrogate_pairs() {
         let index = LineIndex::new("a: x\r\nb: \"é😀x\"\rc");
         let x = TextSize::from(16); // the 'x' after the emoji
-        assert_eq!(index.line_col(x, Encoding::Utf8), LineCol { line: 1, col: 10 });
-        assert_eq!(index.line_col(x, Encoding::Utf16), LineCol { line: 1, col: 7 });
-        assert_eq!(index.offset(LineCol { line: 1, col: 7 }, Encoding::Utf16), x);
+        assert_eq!(
+            index.line_col(x, Encoding::Utf8),
+            LineCol { line: 1, col: 10 }
+        );
+        assert_eq!(
+            index.line_col(x, Encoding::Utf16),
+            LineCol { line: 1, col: 7 }
+        );
+        assert_eq!(
+            index.offset(LineCol { line: 1, col: 7 }, Encoding::Utf16),
+            x
+        );
         assert_eq!(index.line_count(), 3);
         assert_eq!(index.line_text(1), "b: \"é😀x\"");
-        assert_eq!(index.offset(LineCol { line: 2, col: 99 }, Encoding::Utf8), TextSize::from(20));
+        assert_eq!(
+            index.offset(LineCol { line: 2, col: 99 }, Encoding::Utf8),
+            TextSize::from(20)
+        );
     }
 }

@@ -101,5 +101,8 @@ pub enum ScalarStyle {
 /// Parses a whole file; never fails, never panics.
 pub fn parse(text: &str) -> YamlFile {
     let _ = text;
-    YamlFile { documents: Vec::new(), errors: Vec::new() }
+    YamlFile {
+        documents: Vec::new(),
+        errors: Vec::new(),
+    }
 }

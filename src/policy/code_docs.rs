@@ -1,0 +1,248 @@
+//! The documentation of every diagnostic code, as `admission-ls explain CODE` prints it.
+//!
+//! Each text says what the code means, shows a minimal example and says how to fix it. The wording of
+//! structural codes follows the API server's field error types, so users recognise what
+//! `kubectl apply` would answer.
+
+use super::Code;
+
+/// The documentation of `code`.
+pub(super) fn doc(code: Code) -> &'static str {
+    match code {
+        Code::YamlSyntax => YAML_SYNTAX,
+        Code::UnknownField => UNKNOWN_FIELD,
+        Code::Required => REQUIRED,
+        Code::NotSupported => NOT_SUPPORTED,
+        Code::Invalid => INVALID,
+        Code::Duplicate => DUPLICATE,
+        Code::TooMany => TOO_MANY,
+        Code::Forbidden => FORBIDDEN,
+        Code::CelSyntax => CEL_SYNTAX,
+        Code::CelUndeclared => CEL_UNDECLARED,
+        Code::CelUndefinedField => CEL_UNDEFINED_FIELD,
+        Code::CelNoOverload => CEL_NO_OVERLOAD,
+        Code::CelResultType => CEL_RESULT_TYPE,
+        Code::CelType => CEL_TYPE,
+        Code::CelVersion => CEL_VERSION,
+        Code::CelCost => CEL_COST,
+        Code::UnresolvedReference => UNRESOLVED_REFERENCE,
+    }
+}
+
+const YAML_SYNTAX: &str = "\
+yaml-syntax (error): the YAML does not parse.
+
+The document that holds the error is read up to the error; the other documents of the file are
+checked as usual. Typical causes: an unterminated quoted string, a tab used for indentation, a key
+indented differently from its siblings, an undefined alias, or nesting or alias expansion beyond the
+limits admission-ls sets to stay responsive.
+
+Example:
+    validations:
+    - expression: \"object.spec.replicas < 5
+Fix: close the quote, or use a block scalar (`expression: |`) for long expressions.
+";
+
+const UNKNOWN_FIELD: &str = "\
+unknown-field (warning): a key that the policy API does not have.
+
+The API server drops unknown fields (or rejects them under strict field validation, as
+`kubectl apply --validate=strict` does), so the setting never takes effect.
+
+Example:
+    spec:
+      failurePolicy: Fail
+      validation:            # should be `validations`
+      - expression: object.spec.replicas <= 5
+Fix: correct the spelling; the message names the fields the type has.
+";
+
+const REQUIRED: &str = "\
+required (error): a required field is missing or empty.
+
+Matches the API server's `Required value` error. Examples: a policy without
+`spec.matchConstraints.resourceRules`, a validation without `expression`, a binding without
+`policyName` or `validationActions`, a MutatingAdmissionPolicy without `reinvocationPolicy`, a
+ValidatingAdmissionPolicy with neither `validations` nor `auditAnnotations`.
+
+Example:
+    spec:
+      validations:
+      - message: replicas must be at most 5      # no expression
+Fix: add the field; the message gives its path.
+";
+
+const NOT_SUPPORTED: &str = "\
+not-supported (error): a value outside the allowed set.
+
+Matches the API server's `Unsupported value` error, which lists the supported values. Examples:
+`failurePolicy: Sometimes`, `patchType: MergePatch`, a `reason` of `Unauthorized`, an operation
+`DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT).
+
+Example:
+    spec:
+      failurePolicy: Warn
+Fix: use one of the values the message lists.
+";
+
+const INVALID: &str = "\
+invalid (error): a value that breaks a rule.
+
+Matches the API server's `Invalid value` error. Examples: a matchCondition name that is not a
+qualified name (`bad name!`), a variable name that is not a CEL identifier, a metadata.name that is
+not a DNS subdomain, a label selector with a bad operator, `validationActions` with both Deny and
+Warn, a `message` with a line break, a field of the wrong kind (a string where a list is expected).
+
+Example:
+    matchConditions:
+    - name: exclude kube-system          # spaces are not allowed
+      expression: object.metadata.namespace != 'kube-system'
+Fix: follow the rule quoted in the message.
+";
+
+const DUPLICATE: &str = "\
+duplicate (error): a value that must be unique is repeated.
+
+Matches the API server's `Duplicate value` error: matchCondition names, variable names, audit
+annotation keys, validation actions, resource names, and keys repeated in one YAML mapping.
+
+Example:
+    variables:
+    - {name: image, expression: object.spec.image}
+    - {name: image, expression: object.spec.initImage}
+Fix: rename or remove the repeated entry.
+";
+
+const TOO_MANY: &str = "\
+too-many (error): a list is longer than the API allows.
+
+Examples: more than 64 matchConditions, more than 20 auditAnnotations.
+
+Fix: merge conditions into fewer expressions (for example with `&&`), or split the policy.
+";
+
+const FORBIDDEN: &str = "\
+forbidden (error): a field that the API forbids in this context.
+
+Matches the API server's `Forbidden` error. Example: a binding's `paramRef` that sets both `name`
+and `selector` (they are mutually exclusive).
+
+Example:
+    paramRef:
+      name: limits
+      selector: {matchLabels: {env: prod}}
+Fix: keep one of the two fields.
+";
+
+const CEL_SYNTAX: &str = "\
+cel-syntax (error): the CEL expression does not parse.
+
+The range points at the exact characters in the YAML file, through quoting, escapes and block
+scalars. The API server rejects the policy with `compilation failed`.
+
+Example:
+    - expression: object.spec.replicas <= )
+Fix: complete or correct the expression at the marked position.
+";
+
+const CEL_UNDECLARED: &str = "\
+cel-undeclared (error): an identifier or function that the expression's environment does not declare.
+
+Each field sees its own variables: `variables` are not visible in matchConditions, `params` exists
+only with a paramKind, `authorizer` not in messageExpression.
+
+Example:
+    - expression: objct.spec.replicas <= 5
+Fix: correct the name; the message suggests the closest declared one.
+";
+
+const CEL_UNDEFINED_FIELD: &str = "\
+cel-undefined-field (error): a field that the type does not have.
+
+Checked against the real schema of the matched kinds, the paramKind and the request types. At
+admission time this is a `no such key` error. The range is the field name only.
+
+Example:
+    - expression: object.spec.replica <= 5      # Deployment's field is `replicas`
+Fix: correct the field name.
+";
+
+const CEL_NO_OVERLOAD: &str = "\
+cel-no-overload (error): no overload of a function or operator matches the argument types.
+
+Example:
+    - expression: object.spec.replicas > '5'     # int compared with string
+Fix: convert one side (`int('5')`) or call the function on a value of the right type.
+";
+
+const CEL_RESULT_TYPE: &str = "\
+cel-result-type (error): the expression's type is not the one its field requires.
+
+Validations and matchConditions must be bool, messageExpression string, auditAnnotation values
+string or null, applyConfiguration expressions an Object, jsonPatch expressions a list of JSONPatch.
+The API server rejects a validation whose type is `dyn` as well.
+
+Example:
+    - expression: object.spec.replicas
+Fix: compare the value (`object.spec.replicas <= 5`).
+";
+
+const CEL_TYPE: &str = "\
+cel-type (error): any other type error.
+
+Examples: a list literal mixing types (`[1, 'a']`), a message construction with a field of the
+wrong type.
+
+Fix: make the types agree, or convert explicitly.
+";
+
+const CEL_VERSION: &str = "\
+cel-version (error): a function or syntax that the target Kubernetes version does not have.
+
+The API server of that version rejects the expression. The target comes from `--kube-version` or
+the `kubernetesVersion` setting.
+
+Example (target 1.28):
+    - expression: ip(object.spec.address).family() == 4
+Fix: raise the target version if every cluster runs a newer one, or rewrite without the function.
+";
+
+const CEL_COST: &str = "\
+cel-cost (error): the estimated cost of the expression exceeds the Kubernetes limit.
+
+Lists and strings without a maxItems or maxLength in their schema are assumed to be huge, so
+iterating over them with nested macros can exceed the per-expression limit.
+
+Fix: add maxItems/maxLength to the schema of params, or restructure the expression.
+";
+
+const UNRESOLVED_REFERENCE: &str = "\
+unresolved-reference (warning): a reference that no file in the workspace defines.
+
+A binding's `policyName`, a `paramKind` or a `paramRef` whose target is not in the checked files.
+The API server accepts this; the binding then has no effect or the policy fails at admission.
+
+Fix: check the name, or add the file that defines it to the checked paths.
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_documentation_starting_with_its_name() {
+        for code in Code::ALL {
+            let text = doc(*code);
+            assert!(
+                text.starts_with(code.as_str()),
+                "{} doc must start with its name",
+                code.as_str()
+            );
+            assert!(
+                text.contains('\n'),
+                "{} doc must say more than one line",
+                code.as_str()
+            );
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Tidy checks that the compiler cannot make in a single crate: module boundaries (design.md §2),
+//! no I/O in the core, a `//!` doc at the top of every source file, no hidden gaps (`#[ignore]`,
+//! `#[should_panic]`, `todo!`, `unimplemented!`), and a positive test for every diagnostic code the
+//! code emits.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The modules of the library, lowest first, and the crate modules each may use.
+const MODULE_DEPENDENCIES: &[(&str, &[&str])] = &[
+    ("text", &[]),
+    ("yaml", &["text"]),
+    ("cel", &["text"]),
+    ("schema", &["text", "cel"]),
+    ("policy", &["text", "yaml", "cel", "schema"]),
+    ("ide", &["text", "yaml", "cel", "schema", "policy"]),
+    ("lsp", &["text", "ide"]),
+];
+
+/// Things the core (every module below `lsp` and the CLI) must never do.
+const CORE_FORBIDDEN: &[&str] = &[
+    "std::fs",
+    "std::env",
+    "std::process",
+    "println!",
+    "eprintln!",
+    "print!(",
+    "SystemTime::now",
+    "Instant::now",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The part of a source file before its unit tests, where the rules for shipped code apply.
+fn shipped_code(text: &str) -> &str {
+    text.split("#[cfg(test)]").next().unwrap_or("")
+}
+
+#[test]
+fn every_source_file_starts_with_a_module_doc() {
+    let mut missing = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        for file in rust_files(&root().join(dir)) {
+            let text = read(&file);
+            let first = text
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .unwrap_or("");
+            if !first.starts_with("//!") {
+                missing.push(relative(&file));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "files without a `//!` doc at the top: {missing:#?}"
+    );
+}
+
+#[test]
+fn modules_use_only_the_modules_below_them() {
+    let mut violations = Vec::new();
+    for (module, allowed) in MODULE_DEPENDENCIES {
+        for file in rust_files(&root().join("src").join(module)) {
+            let text = read(&file);
+            for (other, _) in MODULE_DEPENDENCIES {
+                let path = format!("crate::{other}");
+                let used =
+                    text.contains(&format!("{path}::")) || text.contains(&format!("{path};"));
+                if other != module && used && !allowed.contains(other) {
+                    violations.push(format!("{} uses {path}", relative(&file)));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "module boundary violations (design.md §2): {violations:#?}"
+    );
+}
+
+#[test]
+fn the_core_does_no_io() {
+    let mut violations = Vec::new();
+    for (module, _) in MODULE_DEPENDENCIES
+        .iter()
+        .filter(|(module, _)| *module != "lsp")
+    {
+        for file in rust_files(&root().join("src").join(module)) {
+            let text = read(&file);
+            for forbidden in CORE_FORBIDDEN {
+                if shipped_code(&text).contains(forbidden) {
+                    violations.push(format!("{} uses {forbidden}", relative(&file)));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "I/O in the core (design.md §2): {violations:#?}"
+    );
+}
+
+#[test]
+fn no_hidden_gaps() {
+    let markers = ["#[ignore", "#[should_panic", "todo!(", "unimplemented!("];
+    let mut found = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        for file in rust_files(&root().join(dir)) {
+            if file.ends_with("tidy.rs") {
+                continue;
+            }
+            let text = read(&file);
+            for marker in markers {
+                if text.contains(marker) {
+                    found.push(format!("{} has {marker}", relative(&file)));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "known gaps belong in the issue notes, not in code: {found:#?}"
+    );
+}
+
+#[test]
+fn every_emitted_code_has_a_positive_test() {
+    let mut sources = String::new();
+    for file in rust_files(&root().join("src")) {
+        if !file.ends_with("diagnostic.rs") && !file.ends_with("code_docs.rs") {
+            sources.push_str(shipped_code(&read(&file)));
+        }
+    }
+    let mut tests = String::new();
+    for file in rust_files(&root().join("tests")) {
+        tests.push_str(&read(&file));
+    }
+    let mut untested = Vec::new();
+    for (variant, name) in code_names() {
+        let emitted = sources.contains(&format!("Code::{variant}"));
+        if emitted && !tests.contains(&format!("[{name}]")) {
+            untested.push(name);
+        }
+    }
+    assert!(
+        untested.is_empty(),
+        "codes emitted without a snapshot test showing `[code]`: {untested:?}"
+    );
+}
+
+/// `(Variant, kebab-name)` of every code, read from the code table in `src/policy/diagnostic.rs`.
+fn code_names() -> Vec<(String, String)> {
+    let text = read(&root().join("src/policy/diagnostic.rs"));
+    let names: Vec<(String, String)> = text
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim().strip_suffix(';')?;
+            let (variant, rest) = line.split_once(" => \"")?;
+            let name = rest.split('"').next()?;
+            Some((variant.to_string(), name.to_string()))
+        })
+        .collect();
+    assert!(
+        names.len() >= 17,
+        "the code table was not found in diagnostic.rs"
+    );
+    names
+}
