@@ -82,6 +82,9 @@ impl ExpressionSite {
     }
 }
 
+/// Longer audit-annotation value expressions are rejected before compilation.
+const MAX_VALUE_EXPRESSION_BYTES: usize = 5120;
+
 /// What every site of one policy shares.
 struct Env<'a> {
     policy: PolicyKind,
@@ -112,6 +115,10 @@ impl Env<'_> {
         let value = &field.value.value;
         if value.trim().is_empty() {
             return; // reported as a missing expression; nothing to compile.
+        }
+        if spec.role == SiteRole::AuditAnnotation && value.trim().len() > MAX_VALUE_EXPRESSION_BYTES
+        {
+            return; // the API server rejects it for its length and never compiles it.
         }
         let (offset, text) = if spec.trimmed {
             let start = value.len() - value.trim_start().len();

@@ -309,7 +309,8 @@ spec:
 
 #[test]
 fn audit_annotation_rules() {
-    let long = "x".repeat(5121);
+    // A value expression of more than 5120 bytes, as a literal block of 400 short lines.
+    let long = "      'xxxxxxxxxx',\n".repeat(400);
     let text = format!(
         r#"
 apiVersion: admissionregistration.k8s.io/v1
@@ -324,7 +325,10 @@ spec:
   - {{key: fine, valueExpression: "'y'"}}
   - {{key: "a/b", valueExpression: "'z'"}}
   - {{key: "bad key", valueExpression: ""}}
-  - {{key: long, valueExpression: "{long}"}}
+  - key: long
+    valueExpression: |
+      [
+{long}      'x'].join('')
 "#
     );
     check_diagnostics(&text, expect![[r#""#]]);

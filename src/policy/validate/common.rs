@@ -5,6 +5,7 @@ use crate::policy::model::*;
 use crate::policy::model_kinds::*;
 use crate::policy::names;
 use crate::policy::report::Report;
+use crate::text::{TextRange, TextSize};
 use std::collections::BTreeSet;
 
 const MAX_MATCH_CONDITIONS: usize = 64;
@@ -43,7 +44,7 @@ pub(super) fn param_kind(param_kind: &Field<ParamKind>, path: &str, report: &mut
         .filter(|a| !a.value.value.is_empty())
     {
         None => report.required(text_range(&pk.api_version, pk.place.anchor), &api_path, ""),
-        Some(api) => group_version(&api.value.value, api.report_range(), &api_path, report),
+        Some(api) => group_version(&api.value, &api_path, report),
     }
     let kind_path = format!("{path}.kind");
     match pk.kind.as_ref().filter(|k| !k.value.value.is_empty()) {
@@ -61,30 +62,45 @@ pub(super) fn param_kind(param_kind: &Field<ParamKind>, path: &str, report: &mut
     }
 }
 
-fn group_version(api: &str, range: crate::text::TextRange, path: &str, report: &mut Report) {
-    let (group, version) = match api.matches('/').count() {
-        _ if api == "/" => ("", ""),
-        0 => ("", api),
-        1 => api.split_once('/').unwrap_or(("", api)),
+/// `group/version`; a bad group or version is reported at its own characters.
+fn group_version(api: &Text, path: &str, report: &mut Report) {
+    let value = api.value.as_str();
+    let (group, version) = match value.matches('/').count() {
+        _ if value == "/" => ("", ""),
+        0 => ("", value),
+        1 => value.split_once('/').unwrap_or(("", value)),
         _ => {
-            let detail = format!("unexpected GroupVersion string: {api}");
-            return report.invalid(range, path, api, &detail);
+            let detail = format!("unexpected GroupVersion string: {value}");
+            return report.invalid(api.range, path, value, &detail);
         }
     };
     if !group.is_empty() {
         let errors = names::dns1123_subdomain(group);
         if !errors.is_empty() {
-            report.invalid(range, path, group, &errors.join(","));
+            report.invalid(
+                part_range(api, 0, group.len()),
+                path,
+                group,
+                &errors.join(","),
+            );
         }
     }
     if version.is_empty() {
-        report.invalid(range, path, api, "version must be specified");
+        report.invalid(api.range, path, value, "version must be specified");
     } else {
         let errors = names::dns1035_label(version);
         if !errors.is_empty() {
+            let range = part_range(api, value.len() - version.len(), value.len());
             report.invalid(range, path, version, &errors.join(","));
         }
     }
+}
+
+/// The file range of bytes `start..end` of a scalar's decoded value.
+fn part_range(text: &Text, start: usize, end: usize) -> TextRange {
+    let to_size = |at: usize| TextSize::from(u32::try_from(at).unwrap_or(0));
+    text.source_map
+        .to_file_range(TextRange::new(to_size(start), to_size(end)))
 }
 
 /// `matchConditions`: at most 64, each named (qualified name, unique) with an expression.
