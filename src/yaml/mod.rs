@@ -5,8 +5,23 @@
 //! expansion and nesting depth are bounded; problems are `SyntaxError`s, never panics. This module knows
 //! nothing of CEL or of admission policies.
 
+mod block;
+mod build;
+mod cursor;
+mod decode;
+#[cfg(test)]
+mod emit_tests;
+mod locate;
+mod node;
+#[cfg(test)]
+mod prop_tests;
+mod scalar;
 mod source_map;
+mod split;
+#[cfg(test)]
+mod tests;
 
+pub use build::{MAX_DEPTH, MAX_NODES};
 pub use source_map::SourceMap;
 
 use crate::text::TextRange;
@@ -100,9 +115,12 @@ pub enum ScalarStyle {
 
 /// Parses a whole file; never fails, never panics.
 pub fn parse(text: &str) -> YamlFile {
-    let _ = text;
-    YamlFile {
+    let mut file = YamlFile {
         documents: Vec::new(),
         errors: Vec::new(),
+    };
+    for piece in split::split_documents(text) {
+        build::parse_piece(text, piece, &mut file.documents, &mut file.errors);
     }
+    file
 }

@@ -1,27 +1,213 @@
 //! The map from offsets in a decoded scalar to offsets in the file.
+//!
+//! A scalar's value is made of segments: runs copied verbatim from the file (one entry for the whole
+//! run, since decoded and file offsets advance together) and single produced pieces (an escape, a
+//! folded line break, a `''`) whose every byte maps to the start of the source text that produced it.
+//! Storing runs keeps the map small: a one-line scalar has a single segment.
 
 use crate::text::{TextRange, TextSize};
+
+/// One piece of a decoded scalar and where it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Segment {
+    /// Start of the piece in the decoded value.
+    pub(crate) decoded: u32,
+    /// Start of its source in the file.
+    pub(crate) file: u32,
+    /// Length of the piece in the decoded value.
+    pub(crate) decoded_len: u32,
+    /// Length of its source in the file.
+    pub(crate) file_len: u32,
+    /// Whether the piece is the file text itself (offsets advance together).
+    pub(crate) verbatim: bool,
+}
 
 /// For every byte offset of a decoded scalar, the file offset of the character it came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceMap {
-    _private: (),
+    /// Segments in decoded order, covering the whole value; empty for a degraded map.
+    segments: Box<[Segment]>,
+    /// File range of the scalar's content (inside quotes, after a block header).
+    content: TextRange,
+    /// Whether the map is degraded (every offset maps to the content start).
+    degraded: bool,
 }
 
 impl SourceMap {
+    /// A map built from segments covering the value, for content at `content` in the file.
+    pub(crate) fn new(segments: Vec<Segment>, content: TextRange) -> SourceMap {
+        SourceMap {
+            segments: segments.into_boxed_slice(),
+            content,
+            degraded: false,
+        }
+    }
+
+    /// A map that sends every decoded offset to the start of the content: used when the exact
+    /// correspondence is unknown, so that positions stay inside the scalar.
+    pub(crate) fn degraded(content: TextRange) -> SourceMap {
+        SourceMap {
+            segments: Box::default(),
+            content,
+            degraded: true,
+        }
+    }
+
+    /// Whether the map is exact (built by the decoder) rather than degraded.
+    pub fn is_exact(&self) -> bool {
+        !self.degraded
+    }
+
+    /// The file range of the scalar's content (without quotes or block header).
+    pub fn content_range(&self) -> TextRange {
+        self.content
+    }
+
     /// File offset of the decoded offset `at` (`at == value.len()` maps to just after the last
     /// character's source).
     pub fn to_file(&self, at: TextSize) -> TextSize {
-        at
+        let at = u32::from(at);
+        match self.segment_containing(at) {
+            Some(seg) if seg.verbatim => TextSize::from(seg.file.saturating_add(at - seg.decoded)),
+            Some(seg) => TextSize::from(seg.file),
+            // Past the end: just after the source of the last piece.
+            None => self.segments.last().map_or(self.content.start(), |seg| {
+                TextSize::from(seg.file.saturating_add(seg.file_len))
+            }),
+        }
     }
 
     /// File range covering the decoded range.
     pub fn to_file_range(&self, range: TextRange) -> TextRange {
-        range
+        let start = self.to_file(range.start());
+        if range.is_empty() {
+            return TextRange::empty(start);
+        }
+        let last = u32::from(range.end()).saturating_sub(1);
+        let end = match self.segment_containing(last) {
+            Some(seg) if seg.verbatim => seg
+                .file
+                .saturating_add(last - seg.decoded)
+                .saturating_add(1),
+            Some(seg) => seg.file.saturating_add(seg.file_len),
+            None => u32::from(self.to_file(range.end())),
+        };
+        TextRange::new(start, TextSize::from(end.max(u32::from(start))))
     }
 
     /// Decoded offset of the character at file offset `at`, if it lies inside the scalar's content.
+    /// A file character that produced nothing (indentation, a stripped space) maps to the decoded
+    /// offset of what follows it.
     pub fn to_decoded(&self, at: TextSize) -> Option<TextSize> {
-        Some(at)
+        if !self.content.contains_inclusive(at) {
+            return None;
+        }
+        if self.degraded {
+            return Some(TextSize::from(0));
+        }
+        let at = u32::from(at);
+        // Segments are in decoded order, and decoded order follows file order.
+        let index = self
+            .segments
+            .partition_point(|seg| seg.file.saturating_add(seg.file_len) <= at);
+        let Some(seg) = self.segments.get(index) else {
+            let len = self
+                .segments
+                .last()
+                .map_or(0, |seg| seg.decoded + seg.decoded_len);
+            return Some(TextSize::from(len));
+        };
+        let decoded = if at < seg.file {
+            seg.decoded
+        } else if seg.verbatim {
+            seg.decoded + (at - seg.file)
+        } else {
+            seg.decoded
+        };
+        Some(TextSize::from(decoded))
     }
+
+    /// The segment holding decoded byte `at`.
+    fn segment_containing(&self, at: u32) -> Option<&Segment> {
+        let index = self
+            .segments
+            .partition_point(|seg| seg.decoded.saturating_add(seg.decoded_len) <= at);
+        self.segments.get(index).filter(|seg| seg.decoded <= at)
+    }
+}
+
+/// Builds a decoded value and its map together.
+#[derive(Debug, Default)]
+pub(crate) struct MapBuilder {
+    /// The decoded value so far.
+    pub(crate) value: String,
+    /// The segments so far.
+    segments: Vec<Segment>,
+}
+
+impl MapBuilder {
+    /// Appends `text`, which is the file text at `file`.
+    pub(crate) fn verbatim(&mut self, text: &str, file: usize) {
+        if text.is_empty() {
+            return;
+        }
+        let (decoded, file, len) = (to_u32(self.value.len()), to_u32(file), to_u32(text.len()));
+        self.value.push_str(text);
+        if let Some(last) = self.segments.last_mut() {
+            let contiguous = last.verbatim
+                && last.decoded + last.decoded_len == decoded
+                && last.file.saturating_add(last.file_len) == file;
+            if contiguous {
+                last.decoded_len += len;
+                last.file_len += len;
+                return;
+            }
+        }
+        self.segments.push(Segment {
+            decoded,
+            file,
+            decoded_len: len,
+            file_len: len,
+            verbatim: true,
+        });
+    }
+
+    /// Appends `text`, produced by the `file_len` bytes of source at `file`.
+    pub(crate) fn produced(&mut self, text: &str, file: usize, file_len: usize) {
+        if text.is_empty() {
+            return;
+        }
+        let decoded = to_u32(self.value.len());
+        self.value.push_str(text);
+        self.segments.push(Segment {
+            decoded,
+            file: to_u32(file),
+            decoded_len: to_u32(text.len()),
+            file_len: to_u32(file_len),
+            verbatim: false,
+        });
+    }
+
+    /// Appends one produced character.
+    pub(crate) fn produced_char(&mut self, c: char, file: usize, file_len: usize) {
+        let mut buf = [0; 4];
+        self.produced(c.encode_utf8(&mut buf), file, file_len);
+    }
+
+    /// End in the file of the source of the last piece, if any.
+    pub(crate) fn source_end(&self) -> Option<usize> {
+        self.segments
+            .last()
+            .map(|seg| seg.file.saturating_add(seg.file_len) as usize)
+    }
+
+    /// The value and its map for content at `content`.
+    pub(crate) fn finish(self, content: TextRange) -> (String, SourceMap) {
+        (self.value, SourceMap::new(self.segments, content))
+    }
+}
+
+/// Offsets fit in `u32` because `TextSize` does; larger files saturate rather than wrap.
+pub(crate) fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

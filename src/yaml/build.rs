@@ -1,0 +1,411 @@
+//! Building the tree of one piece of the file from saphyr-parser's events.
+//!
+//! The tree is built with an explicit stack of open collections, never by recursion, and the stack is
+//! bounded by [`MAX_DEPTH`]; aliases are expanded into copies within a budget of [`MAX_NODES`] nodes
+//! a document. On any error the open collections are closed with what they hold, the document is
+//! marked and reading of the piece stops (saphyr-parser cannot recover).
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScanError, Span};
+
+use super::cursor::CharCursor;
+use super::scalar::{ScalarSite, build_scalar};
+use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
+use crate::text::{TextRange, TextSize};
+
+/// Deepest nesting of collections accepted in a document.
+pub const MAX_DEPTH: usize = 1000;
+/// Most nodes (alias copies included) accepted in a document.
+pub const MAX_NODES: usize = 1_000_000;
+
+/// Parses the piece `text[start..end]`, appending its documents and errors.
+pub(crate) fn parse_piece(
+    text: &str,
+    (start, end): (usize, usize),
+    documents: &mut Vec<Document>,
+    errors: &mut Vec<SyntaxError>,
+) {
+    let Some(piece) = text.get(start..end) else {
+        return;
+    };
+    let mut builder = Builder::new(text, start, piece);
+    let mut parser = Parser::new_from_str(piece);
+    while let Some(result) = parser.next_event() {
+        let outcome = match result {
+            Ok((event, span)) => builder.event(event, span),
+            Err(error) => Err(builder.scan_error(&error)),
+        };
+        if let Err(error) = outcome {
+            builder.fail(error);
+            break;
+        }
+    }
+    builder.finish_document(None);
+    documents.append(&mut builder.documents);
+    errors.append(&mut builder.errors);
+}
+
+/// A collection being read.
+struct Frame {
+    /// Byte offset of its first character.
+    start: usize,
+    /// Whether it is a flow collection (`[…]`, `{…}`), whose end the parser reports exactly.
+    flow: bool,
+    tag: Option<String>,
+    anchor: usize,
+    /// Nodes in it so far, itself included.
+    count: usize,
+    content: FrameContent,
+}
+
+/// The children of an open collection.
+enum FrameContent {
+    Sequence(Vec<Node>),
+    /// Entries and the key waiting for its value.
+    Mapping(Vec<Entry>, Option<Node>),
+}
+
+/// State while reading one piece.
+pub(crate) struct Builder<'a> {
+    /// The whole file.
+    pub(crate) text: &'a str,
+    /// Byte offset of the piece in the file.
+    base: usize,
+    /// End of the piece in the file.
+    pub(crate) limit: usize,
+    cursor: CharCursor<'a>,
+    stack: Vec<Frame>,
+    /// Anchored nodes of the current document with their node counts.
+    anchors: HashMap<usize, (Node, usize)>,
+    /// Nodes in the current document so far.
+    nodes: usize,
+    /// Furthest file offset reached by an event of the current document.
+    pub(crate) last_end: usize,
+    /// The `---` of the current document, if any, and whether a document is open.
+    doc_start: Option<usize>,
+    doc_open: bool,
+    doc_end: usize,
+    root: Option<Node>,
+    has_errors: bool,
+    documents: Vec<Document>,
+    errors: Vec<SyntaxError>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(text: &'a str, base: usize, piece: &'a str) -> Builder<'a> {
+        Builder {
+            text,
+            base,
+            limit: base + piece.len(),
+            cursor: CharCursor::new(piece),
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            nodes: 0,
+            last_end: base,
+            doc_start: None,
+            doc_open: false,
+            doc_end: base,
+            root: None,
+            has_errors: false,
+            documents: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Column of the innermost open block collection (the indentation a block scalar's indentation
+    /// indicator counts from), if any.
+    pub(crate) fn block_indent(&self) -> Option<usize> {
+        let frame = self.stack.iter().rev().find(|frame| !frame.flow)?;
+        Some(super::scalar::column(self.text, frame.start))
+    }
+
+    /// File byte offsets of a span.
+    pub(crate) fn bytes(&mut self, span: Span) -> (usize, usize) {
+        let start = self.base + self.cursor.byte_of(span.start.index());
+        let end = self.base + self.cursor.byte_of(span.end.index());
+        (start, end.max(start))
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), SyntaxError> {
+        match event {
+            Event::DocumentStart(explicit) => {
+                let (start, end) = self.bytes(span);
+                self.open_document(explicit.then_some(start), end);
+            }
+            Event::DocumentEnd => {
+                let (_, end) = self.bytes(span);
+                self.finish_document(Some(end));
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                self.open_document(None, self.last_end);
+                self.count_nodes(1, span)?;
+                let site = ScalarSite {
+                    value: &value,
+                    style,
+                    tag: tag.as_deref(),
+                    anchor,
+                    span,
+                };
+                let key_end = self.pending_key_end();
+                let node = build_scalar(self, &site, key_end);
+                self.complete(node, anchor, 1);
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.open_collection(span, anchor, tag.as_deref(), false)?
+            }
+            Event::MappingStart(anchor, tag) => {
+                self.open_collection(span, anchor, tag.as_deref(), true)?
+            }
+            Event::SequenceEnd | Event::MappingEnd => self.close_collection(Some(span)),
+            Event::Alias(id) => self.alias(id, span)?,
+            Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+        }
+        Ok(())
+    }
+
+    /// Starts a document unless one is open.
+    fn open_document(&mut self, start: Option<usize>, end: usize) {
+        if self.doc_open {
+            return;
+        }
+        self.doc_open = true;
+        self.doc_start = start;
+        self.doc_end = end;
+        self.last_end = self.last_end.max(end);
+    }
+
+    /// Ends the open document (closing what is still open), extending it to `end` if given.
+    fn finish_document(&mut self, end: Option<usize>) {
+        while !self.stack.is_empty() {
+            self.close_collection(None);
+        }
+        if !self.doc_open && !self.has_errors {
+            return;
+        }
+        // saphyr reads an empty document as an empty plain scalar; we say there is no root.
+        let root = self.root.take().filter(|root| !is_empty_plain(root));
+        let root_range = root.as_ref().map(|node| node.range);
+        let start = self
+            .doc_start
+            .or(root_range.map(|r| usize::from(r.start())))
+            .unwrap_or(self.doc_end);
+        let mut last = self
+            .doc_end
+            .max(root_range.map_or(0, |r| usize::from(r.end())));
+        if let Some(end) = end.filter(|end| *end > last) {
+            // Only an explicit `...` extends the document; an implicit end sits on the next token.
+            if self
+                .text
+                .get(last..end)
+                .is_some_and(|s| s.trim_start().starts_with("..."))
+            {
+                last = locate::trim_end(self.text, last, end);
+            }
+        }
+        let range = TextRange::new(size(start), size(last.max(start)));
+        self.documents.push(Document {
+            range,
+            root,
+            has_errors: self.has_errors,
+        });
+        self.doc_open = false;
+        self.has_errors = false;
+        self.doc_start = None;
+        self.anchors.clear();
+        self.nodes = 0;
+    }
+
+    /// Records an error: the document is cut short here.
+    fn fail(&mut self, error: SyntaxError) {
+        self.open_document(None, usize::from(error.range.start()));
+        self.doc_end = self.doc_end.max(usize::from(error.range.end()));
+        self.has_errors = true;
+        self.errors.push(error);
+    }
+
+    /// A syntax error for saphyr's error: at the character it points at.
+    fn scan_error(&mut self, error: &ScanError) -> SyntaxError {
+        let at = self.base + self.cursor.byte_of(error.marker().index());
+        SyntaxError {
+            range: char_range(self.text, at),
+            message: clean_message(error.info()),
+        }
+    }
+
+    /// An error of our own at a span.
+    fn error_at(&mut self, span: Span, message: String) -> SyntaxError {
+        let (start, _) = self.bytes(span);
+        SyntaxError {
+            range: char_range(self.text, start),
+            message,
+        }
+    }
+
+    /// Counts `count` new nodes against the document's budget.
+    fn count_nodes(&mut self, count: usize, span: Span) -> Result<(), SyntaxError> {
+        self.nodes = self.nodes.saturating_add(count);
+        if self.nodes > MAX_NODES {
+            let message = format!("more than {MAX_NODES} nodes after alias expansion");
+            return Err(self.error_at(span, message));
+        }
+        Ok(())
+    }
+
+    /// End of the key waiting for a value in the innermost mapping, if any.
+    fn pending_key_end(&self) -> Option<usize> {
+        match self.stack.last().map(|frame| &frame.content) {
+            Some(FrameContent::Mapping(_, Some(key))) => Some(usize::from(key.range.end())),
+            _ => None,
+        }
+    }
+
+    fn open_collection(
+        &mut self,
+        span: Span,
+        anchor: usize,
+        tag: Option<&saphyr_parser::Tag>,
+        mapping: bool,
+    ) -> Result<(), SyntaxError> {
+        self.open_document(None, self.last_end);
+        self.count_nodes(1, span)?;
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.error_at(span, format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        let (start, end) = self.bytes(span);
+        let props =
+            (tag.is_some() || anchor > 0).then(|| locate::skip_properties(self.text, start));
+        let content = props.as_ref().map_or(start, |p| p.content);
+        let flow = matches!(self.text.as_bytes().get(content), Some(b'[' | b'{')) && content < end;
+        let tag_text = super::scalar::tag_text(self.text, tag, props.as_ref());
+        self.last_end = self.last_end.max(if flow { end } else { content });
+        let content_kind = if mapping {
+            FrameContent::Mapping(Vec::new(), None)
+        } else {
+            FrameContent::Sequence(Vec::new())
+        };
+        self.stack.push(Frame {
+            start: content,
+            flow,
+            tag: tag_text,
+            anchor,
+            count: 1,
+            content: content_kind,
+        });
+        Ok(())
+    }
+
+    /// Closes the innermost collection; `span` is its end event, `None` when closing after an error.
+    fn close_collection(&mut self, span: Option<Span>) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        let close = span.map(|span| self.bytes(span));
+        let children_end = match &frame.content {
+            FrameContent::Sequence(items) => items.last().map(|n| usize::from(n.range.end())),
+            FrameContent::Mapping(entries, key) => key
+                .as_ref()
+                .map(|k| usize::from(k.range.end()))
+                .or_else(|| entries.last().map(|e| usize::from(e.value.range.end()))),
+        };
+        let mut end = children_end.unwrap_or(frame.start).max(frame.start);
+        if frame.flow {
+            end = match close {
+                Some((_, close_end)) => close_end.max(end),
+                None => end.max(frame.start + 1),
+            };
+        }
+        let kind = match frame.content {
+            FrameContent::Sequence(items) => NodeKind::Sequence(items),
+            FrameContent::Mapping(mut entries, key) => {
+                if let Some(key) = key {
+                    let at = key.range.end();
+                    entries.push(Entry {
+                        key,
+                        value: super::scalar::empty_scalar(at),
+                    });
+                }
+                NodeKind::Mapping(entries)
+            }
+        };
+        let node = Node {
+            range: TextRange::new(size(frame.start), size(end)),
+            tag: frame.tag,
+            kind,
+        };
+        self.complete(node, frame.anchor, frame.count);
+    }
+
+    /// Expands an alias into a copy of its anchored node.
+    fn alias(&mut self, id: usize, span: Span) -> Result<(), SyntaxError> {
+        self.open_document(None, self.last_end);
+        let Some(count) = self.anchors.get(&id).map(|(_, count)| *count) else {
+            return Err(self.error_at(span, "alias to an undefined anchor".to_owned()));
+        };
+        // Check the budget before copying, so that a billion laughs never allocates the copies.
+        self.count_nodes(count, span)?;
+        let Some((mut copy, _)) = self.anchors.get(&id).cloned() else {
+            return Ok(());
+        };
+        let (start, end) = self.bytes(span);
+        copy.range = TextRange::new(size(start), size(end));
+        self.complete(copy, 0, count);
+        Ok(())
+    }
+
+    /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
+    fn complete(&mut self, node: Node, anchor: usize, count: usize) {
+        self.last_end = self.last_end.max(usize::from(node.range.end()));
+        if anchor > 0 {
+            self.anchors.insert(anchor, (node.clone(), count));
+        }
+        let Some(frame) = self.stack.last_mut() else {
+            self.root = Some(node);
+            return;
+        };
+        frame.count = frame.count.saturating_add(count);
+        match &mut frame.content {
+            FrameContent::Sequence(items) => items.push(node),
+            FrameContent::Mapping(entries, key) => match key.take() {
+                Some(key) => entries.push(Entry { key, value: node }),
+                None => *key = Some(node),
+            },
+        }
+    }
+}
+
+/// The range of the character at `at` (empty at a line break or the end of the text).
+fn char_range(text: &str, at: usize) -> TextRange {
+    let at = at.min(text.len());
+    let len = text
+        .get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, |c| match c {
+            '\n' | '\r' => 0,
+            c => c.len_utf8(),
+        });
+    TextRange::at(size(at), size(len))
+}
+
+/// saphyr's message made to read like ours: lower-case start, no trailing full stop.
+fn clean_message(info: &str) -> String {
+    let trimmed = info.trim().trim_end_matches('.');
+    let mut chars = trimmed.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "syntax error".to_owned(),
+    }
+}
+
+/// A byte offset as a `TextSize` (saturating for texts past 4 GiB).
+pub(crate) fn size(n: usize) -> TextSize {
+    TextSize::from(super::source_map::to_u32(n))
+}
+
+/// Whether a node is an untagged empty plain scalar.
+fn is_empty_plain(node: &Node) -> bool {
+    node.tag.is_none()
+        && node
+            .as_scalar()
+            .is_some_and(|s| s.value.is_empty() && s.style == super::ScalarStyle::Plain)
+}

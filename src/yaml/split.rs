@@ -1,0 +1,129 @@
+//! Splitting a file into documents before parsing, so that a syntax error (after which the YAML
+//! parser cannot continue) only cuts short its own document.
+//!
+//! A document boundary is a line that starts with `---` or `...` at column 0, followed by white space
+//! or the end of the line: YAML forbids such a line inside any content, so the split never cuts a
+//! node in two. A `---` line opens a new piece unless the current piece holds nothing but comments
+//! and directives (which belong to the document the `---` starts); a `...` line closes its piece.
+
+/// Byte ranges `[start, end)` of the pieces of `text`, in order, covering all of it.
+pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
+    let mut pieces = Vec::new();
+    let mut piece = PieceState {
+        start: 0,
+        has_content: false,
+        has_start: false,
+    };
+    let mut line_start = 0;
+    while line_start < text.len() {
+        let line_end = next_line_start(text, line_start);
+        let line = text.get(line_start..line_end).unwrap_or("");
+        match marker(line) {
+            Some(Marker::Start) => {
+                if piece.has_content || piece.has_start {
+                    pieces.push((piece.start, line_start));
+                    piece.start = line_start;
+                }
+                piece.has_content = false;
+                piece.has_start = true;
+            }
+            Some(Marker::End) => {
+                pieces.push((piece.start, line_end));
+                piece = PieceState {
+                    start: line_end,
+                    has_content: false,
+                    has_start: false,
+                };
+            }
+            None => {
+                if !piece.has_content && !is_preamble(line) {
+                    piece.has_content = true;
+                }
+            }
+        }
+        line_start = line_end;
+    }
+    if piece.start < text.len() || pieces.is_empty() {
+        pieces.push((piece.start, text.len()));
+    }
+    pieces
+}
+
+/// What is known of the piece being read.
+struct PieceState {
+    /// Where it starts.
+    start: usize,
+    /// Whether it has a line other than blank lines, comments and directives.
+    has_content: bool,
+    /// Whether it opened with a `---` line.
+    has_start: bool,
+}
+
+/// A document marker line.
+enum Marker {
+    /// `---`
+    Start,
+    /// `...`
+    End,
+}
+
+/// The marker a line starts with, if any.
+fn marker(line: &str) -> Option<Marker> {
+    let kind = if line.starts_with("---") {
+        Marker::Start
+    } else if line.starts_with("...") {
+        Marker::End
+    } else {
+        return None;
+    };
+    match line.as_bytes().get(3) {
+        None | Some(b' ' | b'\t' | b'\r' | b'\n') => Some(kind),
+        Some(_) => None,
+    }
+}
+
+/// Whether a line may precede a document's `---` without being its content.
+fn is_preamble(line: &str) -> bool {
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    trimmed.is_empty() || trimmed.starts_with(['#', '\r', '\n']) || line.starts_with('%')
+}
+
+/// Start of the line after the one starting at `from` (LF, CRLF or a lone CR end a line).
+fn next_line_start(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\n' => return i + 1,
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => return i + 2,
+            b'\r' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_documents;
+
+    fn pieces(text: &str) -> Vec<&str> {
+        split_documents(text)
+            .into_iter()
+            .map(|(s, e)| &text[s..e])
+            .collect()
+    }
+
+    #[test]
+    fn splits_on_markers() {
+        assert_eq!(pieces("a: 1\n---\nb: 2\n"), ["a: 1\n", "---\nb: 2\n"]);
+        assert_eq!(
+            pieces("# c\n%YAML 1.2\n---\na\n...\n# d\n--- x\n"),
+            ["# c\n%YAML 1.2\n---\na\n...\n", "# d\n--- x\n"]
+        );
+        assert_eq!(pieces("---\n---\n"), ["---\n", "---\n"]);
+        assert_eq!(pieces("a: ---x\n----\n"), ["a: ---x\n----\n"]);
+        assert_eq!(pieces(""), [""]);
+        assert_eq!(pieces("a\r\n---\r\nb"), ["a\r\n", "---\r\nb"]);
+    }
+}
