@@ -86,5 +86,13 @@ fn mistakes_example_shows_every_structural_code() {
     let mut codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     codes.sort();
     codes.dedup();
-    expect_test::expect![[r#""#]].assert_eq(&codes.join("\n"));
+    expect_test::expect![[r#"
+        duplicate
+        forbidden
+        invalid
+        not-supported
+        required
+        too-many
+        unknown-field"#]]
+    .assert_eq(&codes.join("\n"));
 }

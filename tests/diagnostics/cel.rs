@@ -61,8 +61,11 @@ spec:
     for document in policy::read_file(text, &yaml) {
         for site in document.expression_sites() {
             let range = &text[site.range];
+            // The whole compiled text maps back to exactly its characters in the file.
+            let end = admission_ls::text::TextSize::of(site.text.as_str());
+            let mapped = &text[site.to_file_range(admission_ls::text::TextRange::up_to(end))];
             out.push_str(&format!(
-                "{:?} {} name={:?} text={:?} params={} authorizer={} variables={:?}/{} patch={} result={:?} at {range:?}\n",
+                "{:?} {} name={:?} text={:?} params={} authorizer={} variables={:?}/{} patch={} result={:?} at {range:?} maps to {mapped:?}\n",
                 site.role,
                 site.path,
                 site.name,
@@ -77,5 +80,14 @@ spec:
             assert!(site.role != SiteRole::JsonPatch || site.has_patch_types);
         }
     }
-    expect![[r#""#]].assert_eq(&out);
+    expect![[r#"
+        MatchCondition spec.matchConditions[0].expression name=Some("m") text="true" params=true authorizer=true variables=[]/false patch=false result=Bool at "\"true\"" maps to "true"
+        Variable spec.variables[0].expression name=Some("x") text="1" params=true authorizer=true variables=[]/true patch=false result=Any at "\"1\"" maps to "1"
+        Variable spec.variables[1].expression name=Some("y") text="  variables.x  " params=true authorizer=true variables=["x"]/true patch=false result=Any at "\"  variables.x  \"" maps to "  variables.x  "
+        Validation spec.validations[0].expression name=None text="variables.y > 0" params=true authorizer=true variables=["x", "y"]/true patch=false result=Bool at "\"variables.y > 0\"" maps to "variables.y > 0"
+        MessageExpression spec.validations[0].messageExpression name=None text="'m'" params=true authorizer=false variables=["x", "y"]/true patch=false result=String at "\"'m'\"" maps to "'m'"
+        AuditAnnotation spec.auditAnnotations[0].valueExpression name=Some("k") text="'v'" params=true authorizer=true variables=["x", "y"]/true patch=false result=StringOrNull at "\" 'v' \"" maps to "'v'"
+        ApplyConfiguration spec.mutations[0].applyConfiguration.expression name=None text="Object{}" params=false authorizer=true variables=[]/true patch=true result=Object at "\" Object{} \"" maps to "Object{}"
+        JsonPatch spec.mutations[1].jsonPatch.expression name=None text="[]" params=false authorizer=true variables=[]/true patch=true result=JsonPatchList at "\"[]\"" maps to "[]"
+    "#]].assert_eq(&out);
 }

@@ -22,7 +22,20 @@ spec:
 status:
   anything: goes
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            policy.yaml:5:3: warning[unknown-field]: unknown field "spec.matchConstraint" (did you mean "matchConstraints"?)
+              |
+            5 |   matchConstraint: {}
+              |   ^^^^^^^^^^^^^^^
+            policy.yaml:8:85: warning[unknown-field]: unknown field "spec.matchConstraints.resourceRules[0].verbs"
+              |
+            8 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods], verbs: [get]}
+              |                                                                                     ^^^^^
+            policy.yaml:10:5: warning[unknown-field]: unknown field "spec.validations[0].expresion" (did you mean "expression"?)
+               |
+            10 |   - expresion: "true"
+               |     ^^^^^^^^^
+        "#]],
     );
 }
 
@@ -41,7 +54,12 @@ spec:
     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
   validations: [{expression: "true"}]
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            policy.yaml:6:3: error[duplicate]: duplicate field "spec.failurePolicy"
+              |
+            6 |   failurePolicy: Ignore
+              |   ^^^^^^^^^^^^^
+        "#]],
     );
 }
 
@@ -65,7 +83,28 @@ spec:
   variables:
   - {name: x, expression: true}
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            policy.yaml:5:16: error[invalid]: spec.validations: Invalid value: "object.spec.replicas < 5": expected a list of Validation, not a string
+              |
+            5 |   validations: "object.spec.replicas < 5"
+              |                ^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:6:18: error[invalid]: spec.failurePolicy: Invalid value: […]: expected a string, not a list
+              |
+            6 |   failurePolicy: [Fail]
+              |                  ^^^^^^
+            policy.yaml:9:18: error[invalid]: spec.matchConstraints.resourceRules[0].apiGroups: Invalid value: "apps": expected a list of strings, not a string
+              |
+            9 |     - apiGroups: apps
+              |                  ^^^^
+            policy.yaml:13:14: error[invalid]: spec.matchConstraints.resourceRules[0].scope: Invalid value: 5: expected a string, not a number
+               |
+            13 |       scope: 5
+               |              ^
+            policy.yaml:15:27: error[invalid]: spec.variables[0].expression: Invalid value: true: expected a string, not a boolean
+               |
+            15 |   - {name: x, expression: true}
+               |                           ^^^^
+        "#]],
     );
 }
 
@@ -90,6 +129,19 @@ metadata: {name: third}
 spec:
   validationActions: [Deny]
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            policy.yaml:4:1: error[required]: spec.validationActions: Required value: at least one validation action is required
+              |
+            4 | spec:
+              | ^^^^
+            policy.yaml:10:5: error[yaml-syntax]: while parsing a flow mapping, did not find expected ',' or '}'
+               |
+            10 | spec: [
+               |     ^
+            policy.yaml:15:1: error[required]: spec.policyName: Required value
+               |
+            15 | spec:
+               | ^^^^
+        "#]],
     );
 }
