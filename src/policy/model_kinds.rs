@@ -16,6 +16,8 @@ pub struct Header {
     pub kind_range: TextRange,
     /// `metadata`.
     pub metadata: Opt<Metadata>,
+    /// The `metadata` key, also when its value is null.
+    pub metadata_key: Option<TextRange>,
 }
 
 impl Header {

@@ -38,6 +38,7 @@ pub(crate) fn document(root: &Node, kind: PolicyKind, version: ApiVersion) -> Po
         range: root.range,
         kind_range,
         metadata: top.object("metadata", read::metadata),
+        metadata_key: top.key_range("metadata"),
     };
     match kind {
         PolicyKind::ValidatingPolicy => {

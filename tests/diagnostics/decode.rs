@@ -145,3 +145,58 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn null_values_read_as_absent_and_null_items_as_empty_objects() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+spec:
+  failurePolicy: ~
+  matchConstraints:
+    resourceRules:
+    - ~
+  validations: [~, {expression: !!str true}]
+  variables:
+  - name:
+    expression: |
+
+"#,
+        expect![[r#"
+            policy.yaml:3:1: error[required]: metadata.name: Required value: name or generateName is required
+              |
+            3 | metadata:
+              | ^^^^^^^^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].apiGroups: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].apiVersions: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].operations: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].resources: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:9:17: error[required]: spec.validations[0].expression: Required value: expression is not specified
+              |
+            9 |   validations: [~, {expression: !!str true}]
+              |                 ^
+            policy.yaml:11:5: error[required]: spec.variables[0].name: Required value: name is not specified
+               |
+            11 |   - name:
+               |     ^^^^^
+            policy.yaml:12:17: error[required]: spec.variables[0].expression: Required value: expression is not specified
+               |
+            12 |     expression: |
+               |                 ^
+        "#]],
+    );
+}

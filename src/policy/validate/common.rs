@@ -19,7 +19,7 @@ pub(super) fn metadata(header: &Header, report: &mut Report) {
     let Some(name) = name else {
         let generated = meta.and_then(|m| m.value.generate_name.as_ref());
         if generated.is_none_or(|g| g.value.value.is_empty()) {
-            let anchor = meta.map_or(header.kind_range, |m| m.value.place.anchor);
+            let anchor = header.metadata_key.unwrap_or(header.kind_range);
             report.required(anchor, "metadata.name", "name or generateName is required");
         }
         return;
