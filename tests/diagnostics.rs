@@ -96,3 +96,28 @@ fn mistakes_example_shows_every_structural_code() {
         unknown-field"#]]
     .assert_eq(&codes.join("\n"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever an editor holds mid-keystroke: an example with a span cut out and junk pasted in.
+    #[test]
+    fn edited_examples_never_panic(which in 0usize..16, at in 0usize..4000, cut in 0usize..40, junk in "[ -~\n]{0,12}") {
+        let files = example_files();
+        proptest::prop_assume!(!files.is_empty());
+        let text = std::fs::read_to_string(&files[which % files.len()]).unwrap_or_default();
+        let mut start = at.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + cut).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let edited = format!("{}{junk}{}", &text[..start], &text[end..]);
+        let diagnostics = diagnostics_for_text(&edited, &DiagnosticsConfig::default());
+        for d in diagnostics {
+            proptest::prop_assert!(d.range.end() <= admission_ls::text::TextSize::of(edited.as_str()));
+        }
+    }
+}
