@@ -1,8 +1,9 @@
 //! Building the tree of one piece of the file from saphyr-parser's events.
 //!
 //! The tree is built with an explicit stack of open collections, never by recursion, and the stack is
-//! bounded by [`MAX_DEPTH`]; aliases are expanded into copies within a budget of [`MAX_NODES`] nodes
-//! a document. On any error the open collections are closed with what they hold, the document is
+//! bounded by [`MAX_DEPTH`]; aliases are expanded into copies within a budget of [`MAX_NODES`] copied
+//! nodes a document (the only way a small file makes a big tree: nodes written out are bounded by
+//! the size of the file). On any error the open collections are closed with what they hold, the document is
 //! marked and reading of the piece stops (saphyr-parser cannot recover).
 
 use std::collections::HashMap;
@@ -16,7 +17,8 @@ use crate::text::{TextRange, TextSize};
 
 /// Deepest nesting of collections accepted in a document.
 pub const MAX_DEPTH: usize = 1000;
-/// Most nodes (alias copies included) accepted in a document.
+/// Most nodes a document may hold in copies made for aliases: the expanded copies plus the anchored
+/// nodes kept for copying. An alias past the budget is a syntax error.
 pub const MAX_NODES: usize = 1_000_000;
 
 /// Parses the piece `text[start..end]`, appending its documents and errors.
@@ -76,10 +78,10 @@ pub(crate) struct Builder<'a> {
     pub(crate) limit: usize,
     cursor: CharCursor<'a>,
     stack: Vec<Frame>,
-    /// Anchored nodes of the current document with their node counts.
-    anchors: HashMap<usize, (Node, usize)>,
-    /// Nodes in the current document so far.
-    nodes: usize,
+    /// Anchored nodes of the current document with their node counts (`None`: over the budget).
+    anchors: HashMap<usize, Option<(Node, usize)>>,
+    /// Nodes held in alias copies and kept anchored nodes in the current document.
+    copied: usize,
     /// Furthest file offset reached by an event of the current document.
     pub(crate) last_end: usize,
     /// The `---` of the current document, if any, and whether a document is open.
@@ -101,7 +103,7 @@ impl<'a> Builder<'a> {
             cursor: CharCursor::new(piece),
             stack: Vec::new(),
             anchors: HashMap::new(),
-            nodes: 0,
+            copied: 0,
             last_end: base,
             doc_start: None,
             doc_open: false,
@@ -139,7 +141,6 @@ impl<'a> Builder<'a> {
             }
             Event::Scalar(value, style, anchor, tag) => {
                 self.open_document(None, self.last_end);
-                self.count_nodes(1, span)?;
                 let site = ScalarSite {
                     value: &value,
                     style,
@@ -213,12 +214,15 @@ impl<'a> Builder<'a> {
         self.has_errors = false;
         self.doc_start = None;
         self.anchors.clear();
-        self.nodes = 0;
+        self.copied = 0;
     }
 
     /// Records an error: the document is cut short here.
     fn fail(&mut self, error: SyntaxError) {
-        self.open_document(None, usize::from(error.range.start()));
+        // An error before any event still makes a document: from the first content to the error.
+        let at = usize::from(error.range.start());
+        let first = locate::skip_gap(self.text, self.last_end).min(at);
+        self.open_document(Some(first), at);
         self.doc_end = self.doc_end.max(usize::from(error.range.end()));
         self.has_errors = true;
         self.errors.push(error);
@@ -242,14 +246,14 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Counts `count` new nodes against the document's budget.
-    fn count_nodes(&mut self, count: usize, span: Span) -> Result<(), SyntaxError> {
-        self.nodes = self.nodes.saturating_add(count);
-        if self.nodes > MAX_NODES {
-            let message = format!("more than {MAX_NODES} nodes after alias expansion");
-            return Err(self.error_at(span, message));
+    /// Takes `count` copied nodes from the document's budget, if they fit.
+    fn take_budget(&mut self, count: usize) -> bool {
+        let total = self.copied.saturating_add(count);
+        if total > MAX_NODES {
+            return false;
         }
-        Ok(())
+        self.copied = total;
+        true
     }
 
     /// End of the key waiting for a value in the innermost mapping, if any.
@@ -268,7 +272,6 @@ impl<'a> Builder<'a> {
         mapping: bool,
     ) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
-        self.count_nodes(1, span)?;
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.error_at(span, format!("nesting deeper than {MAX_DEPTH} levels")));
         }
@@ -339,13 +342,17 @@ impl<'a> Builder<'a> {
     /// Expands an alias into a copy of its anchored node.
     fn alias(&mut self, id: usize, span: Span) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
-        let Some(count) = self.anchors.get(&id).map(|(_, count)| *count) else {
+        let Some(anchored) = self.anchors.get(&id) else {
             return Err(self.error_at(span, "alias to an undefined anchor".to_owned()));
         };
+        let count = anchored.as_ref().map_or(usize::MAX, |(_, count)| *count);
         // Check the budget before copying, so that a billion laughs never allocates the copies.
-        self.count_nodes(count, span)?;
-        let Some((mut copy, _)) = self.anchors.get(&id).cloned() else {
-            return Ok(());
+        let budget_error = format!("alias expands to more than {MAX_NODES} nodes in this document");
+        if !self.take_budget(count) {
+            return Err(self.error_at(span, budget_error));
+        }
+        let Some(Some((mut copy, _))) = self.anchors.get(&id).cloned() else {
+            return Err(self.error_at(span, budget_error));
         };
         let (start, end) = self.bytes(span);
         copy.range = TextRange::new(size(start), size(end));
@@ -357,7 +364,9 @@ impl<'a> Builder<'a> {
     fn complete(&mut self, node: Node, anchor: usize, count: usize) {
         self.last_end = self.last_end.max(usize::from(node.range.end()));
         if anchor > 0 {
-            self.anchors.insert(anchor, (node.clone(), count));
+            // The kept original counts against the budget too; one too big is never copied.
+            let kept = self.take_budget(count).then(|| (node.clone(), count));
+            self.anchors.insert(anchor, kept);
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(node);

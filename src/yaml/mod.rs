@@ -11,6 +11,8 @@ mod cursor;
 mod decode;
 #[cfg(test)]
 mod emit_tests;
+#[cfg(test)]
+mod limit_tests;
 mod locate;
 mod node;
 #[cfg(test)]

@@ -128,7 +128,7 @@ fn check_one(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn source_map_points_at_the_source(
@@ -188,7 +188,7 @@ fn raw_piece() -> impl Strategy<Value = &'static str> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Whatever raw text the parser accepts as a scalar, our decoder agrees with it: the map is never
     /// degraded.
