@@ -101,8 +101,8 @@ pub(crate) fn decode_block(
     );
     let content_end = out_end(&out, head.body);
     let (value, map) = out.finish(TextRange::new(
-        super::build::size(head.body),
-        super::build::size(content_end),
+        super::source_map::size(head.body),
+        super::source_map::size(content_end),
     ));
     Some(Block { value, map, end })
 }

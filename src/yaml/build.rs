@@ -12,8 +12,9 @@ use saphyr_parser::{Event, Parser, ScanError, Span};
 
 use super::cursor::CharCursor;
 use super::scalar::{ScalarSite, build_scalar};
+use super::source_map::size;
 use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
-use crate::text::{TextRange, TextSize};
+use crate::text::TextRange;
 
 /// Deepest nesting of collections accepted in a document.
 pub const MAX_DEPTH: usize = 1000;
@@ -185,7 +186,7 @@ impl<'a> Builder<'a> {
             return;
         }
         // saphyr reads an empty document as an empty plain scalar; we say there is no root.
-        let root = self.root.take().filter(|root| !is_empty_plain(root));
+        let root = self.root.take().filter(|root| !root.is_empty_plain());
         let root_range = root.as_ref().map(|node| node.range);
         let start = self
             .doc_start
@@ -232,7 +233,7 @@ impl<'a> Builder<'a> {
     fn scan_error(&mut self, error: &ScanError) -> SyntaxError {
         let at = self.base + self.cursor.byte_of(error.marker().index());
         SyntaxError {
-            range: char_range(self.text, at),
+            range: locate::char_range(self.text, at),
             message: clean_message(error.info()),
         }
     }
@@ -241,7 +242,7 @@ impl<'a> Builder<'a> {
     fn error_at(&mut self, span: Span, message: String) -> SyntaxError {
         let (start, _) = self.bytes(span);
         SyntaxError {
-            range: char_range(self.text, start),
+            range: locate::char_range(self.text, start),
             message,
         }
     }
@@ -383,19 +384,6 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The range of the character at `at` (empty at a line break or the end of the text).
-fn char_range(text: &str, at: usize) -> TextRange {
-    let at = at.min(text.len());
-    let len = text
-        .get(at..)
-        .and_then(|rest| rest.chars().next())
-        .map_or(0, |c| match c {
-            '\n' | '\r' => 0,
-            c => c.len_utf8(),
-        });
-    TextRange::at(size(at), size(len))
-}
-
 /// saphyr's message made to read like ours: lower-case start, no trailing full stop.
 fn clean_message(info: &str) -> String {
     let trimmed = info.trim().trim_end_matches('.');
@@ -404,17 +392,4 @@ fn clean_message(info: &str) -> String {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => "syntax error".to_owned(),
     }
-}
-
-/// A byte offset as a `TextSize` (saturating for texts past 4 GiB).
-pub(crate) fn size(n: usize) -> TextSize {
-    TextSize::from(super::source_map::to_u32(n))
-}
-
-/// Whether a node is an untagged empty plain scalar.
-fn is_empty_plain(node: &Node) -> bool {
-    node.tag.is_none()
-        && node
-            .as_scalar()
-            .is_some_and(|s| s.value.is_empty() && s.style == super::ScalarStyle::Plain)
 }

@@ -166,3 +166,84 @@ fn big_input_parses() {
         Some(60_000)
     );
 }
+
+fn token() -> impl proptest::strategy::Strategy<Value = &'static str> {
+    proptest::sample::select(vec![
+        "a",
+        "é",
+        "😀",
+        " ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "- ",
+        "? ",
+        ": ",
+        ":",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "'",
+        "\"",
+        "\\",
+        "#",
+        "|",
+        ">",
+        "|2-",
+        ">+",
+        "&a ",
+        "*a",
+        "!t ",
+        "!!str ",
+        "%YAML 1.2\n",
+        "---\n",
+        "...\n",
+        "\u{0}",
+        "\u{feff}",
+        "\u{85}",
+        "  ",
+        "\n  ",
+        "\n- ",
+    ])
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 3000,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Any text parses without a panic; every range lies inside the text on character boundaries.
+    #[test]
+    fn never_panics(tokens in proptest::collection::vec(token(), 0..40)) {
+        let text = tokens.concat();
+        let file = parse(&text);
+        for error in &file.errors {
+            proptest::prop_assert!(text.get(std::ops::Range::<usize>::from(error.range)).is_some());
+            proptest::prop_assert!(error.message.chars().next().is_some_and(|c| !c.is_uppercase()));
+        }
+        for doc in &file.documents {
+            proptest::prop_assert!(text.get(std::ops::Range::<usize>::from(doc.range)).is_some());
+            if let Some(root) = &doc.root {
+                let mut stack = vec![root];
+                while let Some(node) = stack.pop() {
+                    proptest::prop_assert!(text.get(std::ops::Range::<usize>::from(node.range)).is_some(), "{:?} in {:?}", node.range, text);
+                    match &node.kind {
+                        NodeKind::Scalar(s) => {
+                            for (at, _) in s.value.char_indices() {
+                                let f = s.source_map.to_file(crate::text::TextSize::from(at as u32));
+                                proptest::prop_assert!(text.is_char_boundary(usize::from(f)));
+                            }
+                        }
+                        NodeKind::Sequence(items) => stack.extend(items),
+                        NodeKind::Mapping(entries) => stack.extend(entries.iter().flat_map(|e| [&e.key, &e.value])),
+                    }
+                }
+            }
+        }
+    }
+}

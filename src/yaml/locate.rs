@@ -4,6 +4,9 @@
 //! Each scan runs over a gap between tokens, where only white space, comments, indicators and node
 //! properties can occur.
 
+use super::source_map::size;
+use crate::text::TextRange;
+
 /// Where a node's properties (tag, anchor) end and what the tag says.
 pub(crate) struct Properties {
     /// Just past the last property.
@@ -126,6 +129,19 @@ pub(crate) fn quoted_end(text: &str, start: usize, limit: usize) -> Option<usize
         }
     }
     None
+}
+
+/// The range of the character at `at` (empty at a line break or the end of the text).
+pub(crate) fn char_range(text: &str, at: usize) -> TextRange {
+    let at = at.min(text.len());
+    let len = text
+        .get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, |c| match c {
+            '\n' | '\r' => 0,
+            c => c.len_utf8(),
+        });
+    TextRange::at(size(at), size(len))
 }
 
 /// Moves `end` back over white space and line breaks, not before `start`.

@@ -14,6 +14,8 @@ mod emit_tests;
 #[cfg(test)]
 mod limit_tests;
 mod locate;
+#[cfg(test)]
+mod map_tests;
 mod node;
 #[cfg(test)]
 mod prop_tests;

@@ -58,6 +58,14 @@ impl Node {
             .find(|entry| entry.key.as_str() == Some(key))
     }
 
+    /// Whether this node is an untagged empty plain scalar (what the parser reports for nothing).
+    pub(crate) fn is_empty_plain(&self) -> bool {
+        self.tag.is_none()
+            && self
+                .as_scalar()
+                .is_some_and(|s| s.value.is_empty() && s.style == ScalarStyle::Plain)
+    }
+
     /// Whether this node is a null scalar (plain `""`, `~`, `null`, `Null`, `NULL`, or tagged `!!null`).
     pub fn is_null(&self) -> bool {
         match self.as_scalar() {

@@ -3,9 +3,10 @@
 
 use saphyr_parser::{ScalarStyle as SaphyrStyle, Span, Tag};
 
-use super::build::{Builder, size};
+use super::build::Builder;
 use super::locate::{self, Properties};
 use super::source_map::SourceMap;
+use super::source_map::size;
 use super::{Node, NodeKind, Scalar, ScalarStyle, block, decode};
 use crate::text::{TextRange, TextSize};
 
