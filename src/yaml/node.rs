@@ -16,6 +16,13 @@ impl Document {
     }
 }
 
+impl Entry {
+    /// The key's text, if the key is a scalar.
+    pub fn key_str(&self) -> Option<&str> {
+        self.key.as_str()
+    }
+}
+
 impl Node {
     /// The scalar, if this node is one.
     pub fn as_scalar(&self) -> Option<&Scalar> {

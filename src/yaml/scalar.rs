@@ -12,10 +12,15 @@ use crate::text::{TextRange, TextSize};
 
 /// What the parser said about a scalar.
 pub(crate) struct ScalarSite<'s> {
+    /// The parser's decoded value (the reference our decoder must match).
     pub(crate) value: &'s str,
+    /// The parser's style.
     pub(crate) style: SaphyrStyle,
+    /// The resolved tag, if any.
     pub(crate) tag: Option<&'s Tag>,
+    /// The anchor id, 0 for none.
     pub(crate) anchor: usize,
+    /// The event's span in characters of the piece.
     pub(crate) span: Span,
 }
 

@@ -222,3 +222,54 @@ fn binary_junk() {
     "#]],
     );
 }
+
+#[test]
+fn node_accessors() {
+    let yaml = "m: {a: 1}\ns: [x]\nn1: ~\nn2:\nn3: !!null ''\nq: 'null'\nb: True\ni: -0x1\nj: 0o17\nk: 12\nf: 1.5e3\ng: .inf\nh: .NaN\nt: !!str 5\nd: 1\nd: 2\n";
+    let file = parse(yaml);
+    assert!(file.errors.is_empty());
+    let Some(root) = file.documents.first().and_then(|d| d.root.as_ref()) else {
+        panic!("no root");
+    };
+    let kind = |key: &str| root.get(key).map(Node::kind_name);
+    assert_eq!(kind("m"), Some("mapping"));
+    assert_eq!(kind("s"), Some("sequence"));
+    assert_eq!(kind("n1"), Some("null"));
+    assert_eq!(kind("n2"), Some("null"));
+    assert_eq!(kind("n3"), Some("null"));
+    assert_eq!(kind("q"), Some("string"));
+    assert_eq!(kind("b"), Some("boolean"));
+    assert_eq!(kind("i"), Some("string"));
+    assert_eq!(kind("j"), Some("integer"));
+    assert_eq!(kind("k"), Some("integer"));
+    assert_eq!(kind("f"), Some("number"));
+    assert_eq!(kind("g"), Some("number"));
+    assert_eq!(kind("h"), Some("number"));
+    assert_eq!(kind("t"), Some("string"));
+    assert_eq!(kind("missing"), None);
+    assert!(root.get("n2").is_some_and(Node::is_null));
+    assert!(!root.get("q").is_some_and(Node::is_null));
+    assert_eq!(
+        root.get("j")
+            .and_then(Node::as_scalar)
+            .and_then(|s| s.as_i64()),
+        Some(15)
+    );
+    assert_eq!(root.get("d").and_then(Node::as_str), Some("1"));
+    assert_eq!(
+        root.get("m")
+            .and_then(|m| m.get("a"))
+            .and_then(Node::as_str),
+        Some("1")
+    );
+    assert_eq!(
+        root.get("s").and_then(Node::as_sequence).map(<[Node]>::len),
+        Some(1)
+    );
+    assert_eq!(
+        root.as_mapping()
+            .and_then(|e| e.first())
+            .and_then(|e| e.key_str()),
+        Some("m")
+    );
+}
