@@ -88,6 +88,8 @@ pub(crate) struct Builder<'a> {
     /// The `---` of the current document, if any, and whether a document is open.
     doc_start: Option<usize>,
     doc_open: bool,
+    /// Where the current document's first content may start, and how far it reaches so far.
+    doc_first: usize,
     doc_end: usize,
     root: Option<Node>,
     has_errors: bool,
@@ -108,6 +110,7 @@ impl<'a> Builder<'a> {
             last_end: base,
             doc_start: None,
             doc_open: false,
+            doc_first: base,
             doc_end: base,
             root: None,
             has_errors: false,
@@ -173,6 +176,7 @@ impl<'a> Builder<'a> {
         }
         self.doc_open = true;
         self.doc_start = start;
+        self.doc_first = locate::skip_gap(self.text, self.last_end.min(end)).min(self.limit);
         self.doc_end = end;
         self.last_end = self.last_end.max(end);
     }
@@ -191,7 +195,7 @@ impl<'a> Builder<'a> {
         let start = self
             .doc_start
             .or(root_range.map(|r| usize::from(r.start())))
-            .unwrap_or(self.doc_end);
+            .unwrap_or(self.doc_first.min(self.doc_end));
         let mut last = self
             .doc_end
             .max(root_range.map_or(0, |r| usize::from(r.end())));
@@ -220,10 +224,8 @@ impl<'a> Builder<'a> {
 
     /// Records an error: the document is cut short here.
     fn fail(&mut self, error: SyntaxError) {
-        // An error before any event still makes a document: from the first content to the error.
-        let at = usize::from(error.range.start());
-        let first = locate::skip_gap(self.text, self.last_end).min(at);
-        self.open_document(Some(first), at);
+        // An error before any event still makes a document, up to the error.
+        self.open_document(None, usize::from(error.range.start()));
         self.doc_end = self.doc_end.max(usize::from(error.range.end()));
         self.has_errors = true;
         self.errors.push(error);
@@ -304,36 +306,34 @@ impl<'a> Builder<'a> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
-        let close = span.map(|span| self.bytes(span));
-        let children_end = match &frame.content {
-            FrameContent::Sequence(items) => items.last().map(|n| usize::from(n.range.end())),
-            FrameContent::Mapping(entries, key) => key
-                .as_ref()
-                .map(|k| usize::from(k.range.end()))
-                .or_else(|| entries.last().map(|e| usize::from(e.value.range.end()))),
-        };
-        let mut end = children_end.unwrap_or(frame.start).max(frame.start);
-        if frame.flow {
-            end = match close {
-                Some((_, close_end)) => close_end.max(end),
-                None => end.max(frame.start + 1),
-            };
-        }
         let kind = match frame.content {
             FrameContent::Sequence(items) => NodeKind::Sequence(items),
             FrameContent::Mapping(mut entries, key) => {
                 if let Some(key) = key {
-                    let at = key.range.end();
-                    entries.push(Entry {
-                        key,
-                        value: super::scalar::empty_scalar(at),
-                    });
+                    // A key cut short by an error: its value is missing, right after its colon.
+                    let at = size(locate::after_colon(self.text, usize::from(key.range.end())));
+                    let value = super::scalar::empty_scalar(at);
+                    entries.push(Entry { key, value });
                 }
                 NodeKind::Mapping(entries)
             }
         };
+        let last_child = match &kind {
+            NodeKind::Sequence(items) => items.last(),
+            NodeKind::Mapping(entries) => entries.last().map(|e| &e.value),
+            NodeKind::Scalar(_) => None,
+        };
+        let mut end = last_child.map_or(frame.start, |n| usize::from(n.range.end()));
+        if frame.flow {
+            // A flow collection ends at its closing bracket, or (cut short) covers at least its opening.
+            end = match span.map(|span| self.bytes(span)) {
+                Some((_, close_end)) => close_end.max(end),
+                None => end.max(frame.start + 1),
+            };
+        }
+        let range = TextRange::new(size(frame.start), size(end.max(frame.start)));
         let node = Node {
-            range: TextRange::new(size(frame.start), size(end)),
+            range,
             tag: frame.tag,
             kind,
         };

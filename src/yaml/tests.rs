@@ -200,12 +200,12 @@ fn undefined_alias() {
     check(
         "a: *nope\n",
         expect![[r#"
-        doc 0:0-0:4 (errors)
-          map 0:0-0:1
-            Plain 0:0-0:1 "a"
-              Plain 0:1-0:1 ""
-        error 0:3-0:4: while parsing node, found unknown anchor
-    "#]],
+            doc 0:0-0:4 (errors)
+              map 0:0-0:2
+                Plain 0:0-0:1 "a"
+                  Plain 0:2-0:2 ""
+            error 0:3-0:4: while parsing node, found unknown anchor
+        "#]],
     );
 }
 
@@ -214,12 +214,12 @@ fn binary_junk() {
     check(
         "a: \u{0}\u{1}\u{7f}b\n\u{1b}[0m: x\n",
         expect![[r#"
-        doc 0:0-0:4 (errors)
-          map 0:0-0:1
-            Plain 0:0-0:1 "a"
-              Plain 0:1-0:1 ""
-        error 0:3-0:4: found unprintable character
-    "#]],
+            doc 0:0-0:4 (errors)
+              map 0:0-0:2
+                Plain 0:0-0:1 "a"
+                  Plain 0:2-0:2 ""
+            error 0:3-0:4: found unprintable character
+        "#]],
     );
 }
 
@@ -271,5 +271,72 @@ fn node_accessors() {
             .and_then(|e| e.first())
             .and_then(|e| e.key_str()),
         Some("m")
+    );
+}
+
+#[test]
+fn error_documents_keep_their_place() {
+    check(
+        "# head\n\t- x\n---\na: 1\n",
+        expect![[r#"
+        doc 1:1-1:4
+          seq 1:1-1:4
+            Plain 1:3-1:4 "x"
+        doc 2:0-3:4
+          map 3:0-3:4
+            Plain 3:0-3:1 "a"
+              Plain 3:3-3:4 "1"
+    "#]],
+    );
+    check(
+        "a: 1\n...\n# c\nb: \"open\n---\nc: [1, {d: e\n...\nf: g\n",
+        expect![[r#"
+            doc 0:0-1:3
+              map 0:0-0:4
+                Plain 0:0-0:1 "a"
+                  Plain 0:3-0:4 "1"
+            doc 3:0-3:4 (errors)
+              map 3:0-3:2
+                Plain 3:0-3:1 "b"
+                  Plain 3:2-3:2 ""
+            doc 4:0-6:1 (errors)
+              map 5:0-5:12
+                Plain 5:0-5:1 "c"
+                  seq 5:3-5:12
+                    Plain 5:4-5:5 "1"
+                    map 5:7-5:12
+                      Plain 5:8-5:9 "d"
+                        Plain 5:11-5:12 "e"
+            doc 7:0-7:4
+              map 7:0-7:4
+                Plain 7:0-7:1 "f"
+                  Plain 7:3-7:4 "g"
+            error 3:3-3:4: while scanning a quoted scalar, found unexpected end of stream
+            error 6:0-6:1: while parsing a flow mapping, did not find expected ',' or '}'
+        "#]],
+    );
+    check(
+        "a: &x 1\nb: *y\n",
+        expect![[r#"
+            doc 0:0-1:4 (errors)
+              map 0:0-1:2
+                Plain 0:0-0:1 "a"
+                  Plain 0:6-0:7 "1"
+                Plain 1:0-1:1 "b"
+                  Plain 1:2-1:2 ""
+            error 1:3-1:4: while parsing node, found unknown anchor
+        "#]],
+    );
+    check(
+        "a: !!str\nb: !t\n  - 1\n",
+        expect![[r#"
+        doc 0:0-2:5
+          map 0:0-2:5
+            Plain 0:0-0:1 "a"
+              Plain !!str 0:8-0:8 ""
+            Plain 1:0-1:1 "b"
+              seq !t 2:2-2:5
+                Plain 2:4-2:5 "1"
+    "#]],
     );
 }
