@@ -340,3 +340,58 @@ fn error_documents_keep_their_place() {
     "#]],
     );
 }
+
+#[test]
+fn properties_and_odd_layouts() {
+    check(
+        "a: !!map\n  b: c\nd: &s\n  - 1\n? [k, l]\n: v\n",
+        expect![[r#"
+            doc 0:0-5:3
+              map 0:0-5:3
+                Plain 0:0-0:1 "a"
+                  map !!map 1:2-1:6
+                    Plain 1:2-1:3 "b"
+                      Plain 1:5-1:6 "c"
+                Plain 2:0-2:1 "d"
+                  seq 3:2-3:5
+                    Plain 3:4-3:5 "1"
+                seq 4:2-4:8
+                  Plain 4:3-4:4 "k"
+                  Plain 4:6-4:7 "l"
+                  Plain 5:2-5:3 "v"
+        "#]],
+    );
+    check(
+        "%YAML 1.2\n--- |\nraw\n text\n--- >1\n  x\n y\n...\n",
+        expect![[r#"
+        doc 1:0-3:5
+          Literal 1:4-3:5 "raw\n text\n"
+        doc 4:0-7:3
+          Folded 4:4-6:2 " x\ny\n"
+    "#]],
+    );
+    check(
+        "- |1\n  a\n- - >\n    b\n  - !!str |\n    c\n",
+        expect![[r#"
+        doc 0:0-5:5
+          seq 0:0-5:5
+            Literal 0:2-1:3 " a\n"
+            seq 2:2-5:5
+              Folded 2:4-3:5 "b\n"
+              Literal !!str 4:10-5:5 "c\n"
+    "#]],
+    );
+    check(
+        "k: # c\n  # d\n  v # e\n# f\nl: [a, # g\n  b]\n",
+        expect![[r#"
+        doc 0:0-5:4
+          map 0:0-5:4
+            Plain 0:0-0:1 "k"
+              Plain 2:2-2:3 "v"
+            Plain 4:0-4:1 "l"
+              seq 4:3-5:4
+                Plain 4:4-4:5 "a"
+                Plain 5:2-5:3 "b"
+    "#]],
+    );
+}
