@@ -6,10 +6,9 @@
 //! the size of the file). On any error the open collections are closed with what they hold, the document is
 //! marked and reading of the piece stops (saphyr-parser cannot recover).
 
-use std::collections::HashMap;
-
 use saphyr_parser::{Event, Parser, ScanError, Span};
 
+use super::alias::{Anchors, Size};
 use super::cursor::CharCursor;
 use super::scalar::{ScalarSite, build_scalar};
 use super::source_map::size;
@@ -57,8 +56,8 @@ struct Frame {
     flow: bool,
     tag: Option<String>,
     anchor: usize,
-    /// Nodes in it so far, itself included.
-    count: usize,
+    /// Its size so far.
+    size: Size,
     content: FrameContent,
 }
 
@@ -79,10 +78,7 @@ pub(crate) struct Builder<'a> {
     pub(crate) limit: usize,
     cursor: CharCursor<'a>,
     stack: Vec<Frame>,
-    /// Anchored nodes of the current document with their node counts (`None`: over the budget).
-    anchors: HashMap<usize, Option<(Node, usize)>>,
-    /// Nodes held in alias copies and kept anchored nodes in the current document.
-    copied: usize,
+    anchors: Anchors,
     /// Furthest file offset reached by an event of the current document.
     pub(crate) last_end: usize,
     /// The `---` of the current document, if any, and whether a document is open.
@@ -105,8 +101,7 @@ impl<'a> Builder<'a> {
             limit: base + piece.len(),
             cursor: CharCursor::new(piece),
             stack: Vec::new(),
-            anchors: HashMap::new(),
-            copied: 0,
+            anchors: Anchors::default(),
             last_end: base,
             doc_start: None,
             doc_open: false,
@@ -154,7 +149,7 @@ impl<'a> Builder<'a> {
                 };
                 let key_end = self.pending_key_end();
                 let node = build_scalar(self, &site, key_end);
-                self.complete(node, anchor, 1);
+                self.complete(node, anchor, Size::ONE);
             }
             Event::SequenceStart(anchor, tag) => {
                 self.open_collection(span, anchor, tag.as_deref(), false)?
@@ -219,7 +214,6 @@ impl<'a> Builder<'a> {
         self.has_errors = false;
         self.doc_start = None;
         self.anchors.clear();
-        self.copied = 0;
     }
 
     /// Records an error: the document is cut short here.
@@ -247,16 +241,6 @@ impl<'a> Builder<'a> {
             range: locate::char_range(self.text, start),
             message,
         }
-    }
-
-    /// Takes `count` copied nodes from the document's budget, if they fit.
-    fn take_budget(&mut self, count: usize) -> bool {
-        let total = self.copied.saturating_add(count);
-        if total > MAX_NODES {
-            return false;
-        }
-        self.copied = total;
-        true
     }
 
     /// End of the key waiting for a value in the innermost mapping, if any.
@@ -295,7 +279,7 @@ impl<'a> Builder<'a> {
             flow,
             tag: tag_text,
             anchor,
-            count: 1,
+            size: Size::ONE,
             content: content_kind,
         });
         Ok(())
@@ -337,43 +321,35 @@ impl<'a> Builder<'a> {
             tag: frame.tag,
             kind,
         };
-        self.complete(node, frame.anchor, frame.count);
+        self.complete(node, frame.anchor, frame.size);
     }
 
     /// Expands an alias into a copy of its anchored node.
     fn alias(&mut self, id: usize, span: Span) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
-        let Some(anchored) = self.anchors.get(&id) else {
-            return Err(self.error_at(span, "alias to an undefined anchor".to_owned()));
-        };
-        let count = anchored.as_ref().map_or(usize::MAX, |(_, count)| *count);
-        // Check the budget before copying, so that a billion laughs never allocates the copies.
-        let budget_error = format!("alias expands to more than {MAX_NODES} nodes in this document");
-        if !self.take_budget(count) {
-            return Err(self.error_at(span, budget_error));
+        match self.anchors.expand(id, self.stack.len()) {
+            Ok((mut copy, size)) => {
+                let (start, end) = self.bytes(span);
+                copy.range =
+                    TextRange::new(super::source_map::size(start), super::source_map::size(end));
+                self.complete(copy, 0, size);
+                Ok(())
+            }
+            Err(error) => Err(self.error_at(span, error.message())),
         }
-        let Some(Some((mut copy, _))) = self.anchors.get(&id).cloned() else {
-            return Err(self.error_at(span, budget_error));
-        };
-        let (start, end) = self.bytes(span);
-        copy.range = TextRange::new(size(start), size(end));
-        self.complete(copy, 0, count);
-        Ok(())
     }
 
     /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
-    fn complete(&mut self, node: Node, anchor: usize, count: usize) {
+    fn complete(&mut self, node: Node, anchor: usize, size: Size) {
         self.last_end = self.last_end.max(usize::from(node.range.end()));
         if anchor > 0 {
-            // The kept original counts against the budget too; one too big is never copied.
-            let kept = self.take_budget(count).then(|| (node.clone(), count));
-            self.anchors.insert(anchor, kept);
+            self.anchors.keep(anchor, &node, size);
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(node);
             return;
         };
-        frame.count = frame.count.saturating_add(count);
+        frame.size = frame.size.with_child(size);
         match &mut frame.content {
             FrameContent::Sequence(items) => items.push(node),
             FrameContent::Mapping(entries, key) => match key.take() {

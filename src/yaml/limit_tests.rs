@@ -110,6 +110,16 @@ fn billion_laughs_is_an_error_at_the_alias() {
 }
 
 #[test]
+fn aliases_cannot_nest_deeper_than_the_limit() {
+    let chain = format!("{}v\n", "- ".repeat(600));
+    let yaml = format!("x: &x\n  {chain}y:\n  {}*x\n", "- ".repeat(600));
+    expect![[r#"
+        doc 0..2416 depth 602 nodes 1204 (errors)
+        error 2415..2416: alias makes nesting deeper than 1000 levels
+    "#]].assert_eq(&summary(&yaml));
+}
+
+#[test]
 fn aliases_are_copies() {
     let file = parse("base: &b {x: 1}\nuse: *b\n");
     let root = file.documents.first().and_then(|d| d.root.as_ref());

@@ -5,6 +5,7 @@
 //! expansion and nesting depth are bounded; problems are `SyntaxError`s, never panics. This module knows
 //! nothing of CEL or of admission policies.
 
+mod alias;
 mod block;
 mod build;
 mod cursor;
