@@ -267,6 +267,11 @@ impl<'a> Builder<'a> {
             (tag.is_some() || anchor > 0).then(|| locate::skip_properties(self.text, start));
         let content = props.as_ref().map_or(start, |p| p.content);
         let flow = matches!(self.text.as_bytes().get(content), Some(b'[' | b'{')) && content < end;
+        let content = if flow || mapping {
+            content
+        } else {
+            locate::dash_before(self.text, content)
+        };
         let tag_text = super::scalar::tag_text(self.text, tag, props.as_ref());
         self.last_end = self.last_end.max(if flow { end } else { content });
         let content_kind = if mapping {

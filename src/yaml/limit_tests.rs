@@ -116,7 +116,8 @@ fn aliases_cannot_nest_deeper_than_the_limit() {
     expect![[r#"
         doc 0..2416 depth 602 nodes 1204 (errors)
         error 2415..2416: alias makes nesting deeper than 1000 levels
-    "#]].assert_eq(&summary(&yaml));
+    "#]]
+    .assert_eq(&summary(&yaml));
 }
 
 #[test]

@@ -104,6 +104,24 @@ pub(crate) fn find_block_header(text: &str, from: usize, limit: usize) -> Option
     None
 }
 
+/// The `-` of a block sequence whose first item starts at `at`: the parser puts the start of a
+/// sequence that is not indented under its key (`key:\n- item`) at the item, after the `- `.
+pub(crate) fn dash_before(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    if bytes.get(at) == Some(&b'-') {
+        return at;
+    }
+    let mut i = at;
+    while i > 0 && matches!(bytes.get(i - 1), Some(b' ' | b'\t')) {
+        i -= 1;
+    }
+    if i > 0 && bytes.get(i - 1) == Some(&b'-') {
+        i - 1
+    } else {
+        at
+    }
+}
+
 /// Just past the `:` that follows a key ending at `key_end`, or `key_end` when there is none.
 pub(crate) fn after_colon(text: &str, key_end: usize) -> usize {
     let i = skip_gap(text, key_end);

@@ -370,6 +370,14 @@ fn properties_and_odd_layouts() {
           Folded 4:4-6:2 " x\ny\n"
     "#]],
     );
+    check("a:\n- |1\n  x\n- !!str >2\n   y\n", expect![[r#"
+        doc 0:0-4:4
+          map 0:0-4:4
+            Plain 0:0-0:1 "a"
+              seq 1:0-4:4
+                Literal 1:2-2:3 " x\n"
+                Folded !!str 3:8-4:4 " y\n"
+    "#]]);
     check(
         "- |1\n  a\n- - >\n    b\n  - !!str |\n    c\n",
         expect![[r#"
@@ -393,5 +401,30 @@ fn properties_and_odd_layouts() {
                 Plain 4:4-4:5 "a"
                 Plain 5:2-5:3 "b"
     "#]],
+    );
+}
+
+#[test]
+fn policy_with_crlf() {
+    let yaml = "# policy\r\napiVersion: admissionregistration.k8s.io/v1\r\nkind: ValidatingAdmissionPolicy\r\nspec:\r\n  validations:\r\n  - expression: >-\r\n      object.spec.replicas <= 5 &&\r\n      object.metadata.name != 'x'\r\n    message: \"too many: \\u00e9\"\r\n";
+    check(
+        yaml,
+        expect![[r#"
+            doc 1:0-8:31
+              map 1:0-8:31
+                Plain 1:0-1:10 "apiVersion"
+                  Plain 1:12-1:43 "admissionregistration.k8s.io/v1"
+                Plain 2:0-2:4 "kind"
+                  Plain 2:6-2:31 "ValidatingAdmissionPolicy"
+                Plain 3:0-3:4 "spec"
+                  map 4:2-8:31
+                    Plain 4:2-4:13 "validations"
+                      seq 5:2-8:31
+                        map 5:4-8:31
+                          Plain 5:4-5:14 "expression"
+                            Folded 5:16-7:33 "object.spec.replicas <= 5 && object.metadata.name != 'x'"
+                          Plain 8:4-8:11 "message"
+                            DoubleQuoted 8:13-8:31 "too many: é"
+        "#]],
     );
 }
