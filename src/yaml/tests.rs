@@ -370,14 +370,17 @@ fn properties_and_odd_layouts() {
           Folded 4:4-6:2 " x\ny\n"
     "#]],
     );
-    check("a:\n- |1\n  x\n- !!str >2\n   y\n", expect![[r#"
+    check(
+        "a:\n- |1\n  x\n- !!str >2\n   y\n",
+        expect![[r#"
         doc 0:0-4:4
           map 0:0-4:4
             Plain 0:0-0:1 "a"
               seq 1:0-4:4
                 Literal 1:2-2:3 " x\n"
                 Folded !!str 3:8-4:4 " y\n"
-    "#]]);
+    "#]],
+    );
     check(
         "- |1\n  a\n- - >\n    b\n  - !!str |\n    c\n",
         expect![[r#"
