@@ -60,21 +60,29 @@ pub(crate) fn decode_block(
         trailing,
         leading_blank: false,
         end: head.line_end,
+        has_content: false,
     };
-    let mut unbroken = false;
+    // Where reading stopped at the end of the input, the column there (the parser's chomping
+    // looks at it); `None` when a less indented line ended the scalar.
+    let mut eof_col = Some(0);
     while pos < limit {
         let line_end = locate_line_end(text, pos, limit);
         let spaces = count_spaces(text, pos, line_end, indent);
         if pos + spaces == line_end {
             // An empty line (no more than `indent` spaces): only its break counts.
             let Some(brk) = line_break(text, line_end, limit) else {
+                eof_col = Some(spaces);
                 break;
             };
             reader.trailing.push(brk);
             pos = brk.0 + brk.1;
             continue;
         }
-        if spaces < indent {
+        // A document marker at column 0 ends the scalar (only possible with no indentation).
+        if spaces < indent
+            || (pos == super::scalar::line_start(text, pos) && is_document_marker(text, pos))
+        {
+            eof_col = None;
             break;
         }
         reader.content_line(pos + spaces, line_end)?;
@@ -82,12 +90,13 @@ pub(crate) fn decode_block(
         match reader.leading {
             Some(brk) => pos = brk.0 + brk.1,
             None => {
-                unbroken = line_end >= limit;
+                eof_col = Some(line_end - pos);
                 break;
             }
         }
     }
-    Some(reader.finish(head.chomping, unbroken, head.body))
+    let at_eof = eof_col.map(|col| (col, limit));
+    Some(reader.finish(&head, indent, at_eof))
 }
 
 /// The state of reading content lines.
@@ -103,6 +112,8 @@ struct Reader<'a> {
     leading_blank: bool,
     /// End of the last content line.
     end: usize,
+    /// Whether a content line was read.
+    has_content: bool,
 }
 
 impl Reader<'_> {
@@ -125,17 +136,35 @@ impl Reader<'_> {
         self.leading_blank = blank;
         self.out.verbatim(self.text.get(first..line_end)?, first);
         self.end = line_end;
+        self.has_content = true;
         Some(())
     }
 
-    /// Applies chomping to the final breaks; `unbroken` says the last line ends the input without a
-    /// break (the parser then adds a line feed unless stripping).
-    fn finish(mut self, chomping: Chomping, unbroken: bool, body: usize) -> Block {
-        if chomping != Chomping::Strip {
-            if let Some((at, len)) = self.leading {
-                self.out.produced("\n", at, len);
-            } else if unbroken {
-                self.out.produced("\n", self.end, 0);
+    /// Applies chomping to the final breaks. `at_eof` is the column and offset where reading
+    /// stopped if that is the end of the input: the parser then adds a line feed when the last line
+    /// reaches the content indentation, and treats a scalar with no content lines apart.
+    fn finish(mut self, head: &Header, indent: usize, at_eof: Option<(usize, usize)>) -> Block {
+        let chomping = head.chomping;
+        match at_eof {
+            Some((col, eof)) if !self.has_content => {
+                // An unterminated blank last line counts as a line when keeping.
+                let header_broke = head.body > head.line_end;
+                if chomping == Chomping::Keep && self.trailing.is_empty() && header_broke && col > 0
+                {
+                    self.out.produced("\n", eof, 0);
+                }
+                if chomping != Chomping::Keep {
+                    self.trailing.clear();
+                }
+            }
+            _ if chomping == Chomping::Strip => {}
+            _ => {
+                if let Some((at, len)) = self.leading {
+                    self.out.produced("\n", at, len);
+                }
+                if let Some((_, eof)) = at_eof.filter(|(col, _)| *col >= indent.max(1)) {
+                    self.out.produced("\n", eof, 0);
+                }
             }
         }
         if chomping == Chomping::Keep {
@@ -143,6 +172,7 @@ impl Reader<'_> {
                 self.out.produced("\n", at, len);
             }
         }
+        let body = head.body;
         let content_end = self.out.source_end().unwrap_or(body).max(body);
         let content = TextRange::new(size(body), size(content_end));
         let (value, map) = self.out.finish(content);
@@ -222,6 +252,18 @@ fn leading_lines(
         indent = indent.max(1);
     }
     (indent, pos, breaks)
+}
+
+/// Whether a `---` or `...` marker followed by white space or a line end starts at `at`, or a byte
+/// order mark (which the parser reads as a token of its own at the start of a line).
+fn is_document_marker(text: &str, at: usize) -> bool {
+    let rest = text.get(at..).unwrap_or("");
+    rest.starts_with('\u{feff}')
+        || (rest.starts_with("---") || rest.starts_with("..."))
+            && matches!(
+                rest.as_bytes().get(3),
+                None | Some(b' ' | b'\t' | b'\r' | b'\n')
+            )
 }
 
 /// End of the line starting at `from` (before its break), not past `limit`.

@@ -130,10 +130,13 @@ impl<'a> Builder<'a> {
 
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), SyntaxError> {
         match event {
-            Event::DocumentStart(explicit) => {
+            Event::DocumentStart(true) => {
                 let (start, end) = self.bytes(span);
-                self.open_document(explicit.then_some(start), end);
+                self.open_document(Some(start), end);
             }
+            // An implicit start is reported at the first token, which may lie past a block
+            // scalar's header: it must not move the position the header is searched from.
+            Event::DocumentStart(false) => self.open_document(None, self.last_end),
             Event::DocumentEnd => {
                 let (_, end) = self.bytes(span);
                 self.finish_document(Some(end));

@@ -228,7 +228,8 @@ proptest::proptest! {
         ..proptest::test_runner::Config::default()
     })]
 
-    /// Any text parses without a panic; every range lies inside the text on character boundaries.
+    /// Any text parses without a panic; every range lies inside the text on character boundaries;
+    /// in a file without errors every source map is exact.
     #[test]
     fn never_panics(tokens in proptest::collection::vec(token(), 0..40)) {
         let text = tokens.concat();
@@ -245,6 +246,11 @@ proptest::proptest! {
                     proptest::prop_assert!(text.get(std::ops::Range::<usize>::from(node.range)).is_some(), "{:?} in {:?}", node.range, text);
                     match &node.kind {
                         NodeKind::Scalar(s) => {
+                            // Whatever the parser accepts, our decoder agrees with it.
+                            proptest::prop_assert!(
+                                s.source_map.is_exact() || !file.errors.is_empty(),
+                                "degraded map for {:?} in {:?}", s.value, text
+                            );
                             for (at, _) in s.value.char_indices() {
                                 let f = s.source_map.to_file(crate::text::TextSize::from(at as u32));
                                 proptest::prop_assert!(text.is_char_boundary(usize::from(f)));

@@ -97,6 +97,8 @@ pub(crate) fn find_block_header(text: &str, from: usize, limit: usize) -> Option
         match bytes.get(i)? {
             b'|' | b'>' => return (i < limit).then_some(i),
             b'!' | b'&' => i = property_end(bytes, i),
+            // A `...` ends a previous document of the same piece.
+            b'.' if text.get(i..).is_some_and(|rest| rest.starts_with("...")) => i += 3,
             b'-' | b'?' | b':' | b',' | b'[' | b'{' => i += 1,
             _ => return None,
         }

@@ -132,14 +132,29 @@ fn flow_content(style: ScalarStyle, range: TextRange) -> TextRange {
     )
 }
 
-/// Column (in bytes) of `at` within its line.
+/// Column of `at` within its line, in bytes (indentation is ASCII).
 pub(crate) fn column(text: &str, at: usize) -> usize {
+    let start = line_start(text, at);
+    // The parser does not count a byte order mark at the start of a line as a column.
+    let bom = text
+        .get(start..)
+        .is_some_and(|rest| rest.starts_with('\u{feff}'));
+    let columns = at.saturating_sub(start);
+    if bom {
+        columns.saturating_sub('\u{feff}'.len_utf8())
+    } else {
+        columns
+    }
+}
+
+/// Start of the line containing `at`.
+pub(crate) fn line_start(text: &str, at: usize) -> usize {
     let bytes = text.as_bytes();
     let mut i = at.min(bytes.len());
     while i > 0 && !matches!(bytes.get(i - 1), Some(b'\n' | b'\r')) {
         i -= 1;
     }
-    at - i
+    i
 }
 
 /// An empty plain scalar at `at` (a missing value).
