@@ -13,6 +13,8 @@ mod decode;
 #[cfg(test)]
 mod emit_tests;
 #[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
 mod limit_tests;
 mod locate;
 #[cfg(test)]
