@@ -38,6 +38,7 @@ pub(crate) fn build_scalar(
     let style = convert_style(site.style);
     let (range, value, source_map) = match style {
         ScalarStyle::Plain if site.value.is_empty() => {
+            // Nothing written: after the properties, or right after the key's colon.
             let at = match (&props, key_end) {
                 (Some(props), _) => props.end,
                 (None, Some(key_end)) => locate::after_colon(text, key_end),
@@ -48,15 +49,7 @@ pub(crate) fn build_scalar(
         }
         ScalarStyle::Plain | ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
             let from = props.as_ref().map_or(start, |p| p.content).min(end);
-            let end = match style {
-                ScalarStyle::Plain => end,
-                _ => locate::quoted_end(text, from, end).unwrap_or(end),
-            };
-            let range = TextRange::new(size(from), size(end));
-            let indent = builder.block_indent().map_or(0, |column| column + 1);
-            let decoded = decode::decode_flow(text, style, (from, end), indent);
-            let (value, map) = checked(decoded, site.value, flow_content(style, range));
-            (range, value, map)
+            flow_scalar(builder, site, style, (from, end))
         }
         ScalarStyle::Literal | ScalarStyle::Folded => {
             let from = props
@@ -74,6 +67,26 @@ pub(crate) fn build_scalar(
             source_map,
         }),
     }
+}
+
+/// Range, value and map of a plain or quoted scalar written from `from` to about `end` (the
+/// parser's end, which for a quoted scalar may include white space and a comment after it).
+fn flow_scalar(
+    builder: &Builder<'_>,
+    site: &ScalarSite<'_>,
+    style: ScalarStyle,
+    (from, end): (usize, usize),
+) -> (TextRange, String, SourceMap) {
+    let text = builder.text;
+    let end = match style {
+        ScalarStyle::Plain => end,
+        _ => locate::quoted_end(text, from, end).unwrap_or(end),
+    };
+    let range = TextRange::new(size(from), size(end));
+    let indent = builder.block_indent().map_or(0, |column| column + 1);
+    let decoded = decode::decode_flow(text, style, (from, end), indent);
+    let (value, map) = checked(decoded, site.value, flow_content(style, range));
+    (range, value, map)
 }
 
 /// Range, value and map of a block scalar whose header follows `from`; `start` and `end` are the
