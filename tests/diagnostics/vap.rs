@@ -410,11 +410,11 @@ spec:
     check_diagnostics(
         &text,
         expect![[r#"
-        policy.yaml:10:5: error[too-many]: spec.matchConditions: Too many: 65: must have at most 64 items
-           |
-        10 |   - {name: c0, expression: "true"}
-           |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-    "#]],
+            policy.yaml:10:3: error[too-many]: spec.matchConditions: Too many: 65: must have at most 64 items
+               |
+            10 |   - {name: c0, expression: "true"}
+               |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
     );
 }
 
@@ -616,14 +616,14 @@ spec:
     check_diagnostics(
         &text,
         expect![[r#"
-        policy.yaml:9:11: error[invalid]: spec.auditAnnotations[0].key: Invalid value: "k": requires metadata.name be non-empty
-          |
-        9 |   - {key: k, valueExpression: "'v'"}
-          |           ^
-        policy.yaml:19:5: error[too-many]: spec.auditAnnotations: Invalid value: 21 items: must not have more than 20 auditAnnotations
-           |
-        19 |   - {key: k0, valueExpression: "'v'"}
-           |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-    "#]],
+            policy.yaml:9:11: error[invalid]: spec.auditAnnotations[0].key: Invalid value: "k": requires metadata.name be non-empty
+              |
+            9 |   - {key: k, valueExpression: "'v'"}
+              |           ^
+            policy.yaml:19:3: error[too-many]: spec.auditAnnotations: Invalid value: 21 items: must not have more than 20 auditAnnotations
+               |
+            19 |   - {key: k0, valueExpression: "'v'"}
+               |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
     );
 }
