@@ -2,7 +2,7 @@
 //! facts (types, references) in side vectors indexed by `ExprId`, and dropping a huge tree never
 //! recurses. Macros are kept as calls with their bound variable names, never expanded.
 
-use crate::text::TextRange;
+use crate::text::{TextRange, TextSize};
 
 /// Index of an expression in its `Ast`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,121 +51,7 @@ pub enum Literal {
     Bytes(Vec<u8>),
 }
 
-/// A unary operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    /// `!`
-    Not,
-    /// `-`
-    Neg,
-}
-
-/// A binary operator, in CEL's precedence classes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    /// `||`
-    Or,
-    /// `&&`
-    And,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-    /// `in`
-    In,
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`
-    Rem,
-}
-
-impl UnaryOp {
-    /// cel-go's function name for the operator (`!_`, `-_`).
-    pub fn function_name(self) -> &'static str {
-        match self {
-            UnaryOp::Not => "!_",
-            UnaryOp::Neg => "-_",
-        }
-    }
-
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            UnaryOp::Not => "!",
-            UnaryOp::Neg => "-",
-        }
-    }
-}
-
-impl BinaryOp {
-    /// cel-go's function name for the operator (`_+_`, `_&&_`, `@in`, …).
-    pub fn function_name(self) -> &'static str {
-        use BinaryOp::*;
-        match self {
-            Or => "_||_",
-            And => "_&&_",
-            Eq => "_==_",
-            Ne => "_!=_",
-            Lt => "_<_",
-            Le => "_<=_",
-            Gt => "_>_",
-            Ge => "_>=_",
-            In => "@in",
-            Add => "_+_",
-            Sub => "_-_",
-            Mul => "_*_",
-            Div => "_/_",
-            Rem => "_%_",
-        }
-    }
-
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        use BinaryOp::*;
-        match self {
-            Or => "||",
-            And => "&&",
-            Eq => "==",
-            Ne => "!=",
-            Lt => "<",
-            Le => "<=",
-            Gt => ">",
-            Ge => ">=",
-            In => "in",
-            Add => "+",
-            Sub => "-",
-            Mul => "*",
-            Div => "/",
-            Rem => "%",
-        }
-    }
-
-    /// Binding strength: higher binds tighter (`||` 1 … `*` 5). All are left-associative.
-    pub fn precedence(self) -> u8 {
-        use BinaryOp::*;
-        match self {
-            Or => 1,
-            And => 2,
-            Eq | Ne | Lt | Le | Gt | Ge | In => 3,
-            Add | Sub => 4,
-            Mul | Div | Rem => 5,
-        }
-    }
-}
+pub use super::ops::{BinaryOp, UnaryOp};
 
 /// An element of a list literal; `optional` for `[?e]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -286,11 +172,16 @@ pub enum ExprKind {
     Macro(MacroCall),
 }
 
-/// One expression node: its kind and the byte range it covers.
+/// One expression node: its kind, the byte range it covers and its anchor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
-    /// Where the expression is written.
+    /// Where the expression is written (parentheses around it included).
     pub span: TextRange,
+    /// The offset cel-go reports this node at: the operator of a unary, binary or conditional
+    /// (`?`) expression, the `.` of a selection, the `[` of an index, the `(` of a call or macro,
+    /// the `{` of a message construction, otherwise the start of the span. Diagnostics that must
+    /// match cel-go's line:column start here.
+    pub anchor: TextSize,
     /// What it is.
     pub kind: ExprKind,
 }
@@ -357,7 +248,8 @@ impl Ast {
 }
 
 static PLACEHOLDER: Expr = Expr {
-    span: TextRange::empty(text_size::TextSize::new(0)),
+    span: TextRange::empty(TextSize::new(0)),
+    anchor: TextSize::new(0),
     kind: ExprKind::Error { parts: Vec::new() },
 };
 

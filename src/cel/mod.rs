@@ -8,6 +8,7 @@ pub mod ast;
 mod debug;
 mod lexer;
 pub mod macros;
+pub mod ops;
 mod parser;
 mod print;
 pub mod token;

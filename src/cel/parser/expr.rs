@@ -28,15 +28,16 @@ impl Parser<'_> {
     /// `or ? or : expr` (right-associative through `expr`).
     fn conditional(&mut self) -> ExprId {
         let cond = self.binary(1);
-        if self.eat(TokenKind::Question).is_none() {
+        let Some(question) = self.eat(TokenKind::Question) else {
             return cond;
-        }
+        };
         let then = self.binary(1);
         self.expect(TokenKind::Colon);
         let otherwise = self.expr();
         let span = self.span(cond).cover(self.span(otherwise));
-        self.alloc(
+        self.alloc_at(
             span,
+            question.range.start(),
             ExprKind::Conditional {
                 cond,
                 then,
@@ -54,10 +55,10 @@ impl Parser<'_> {
             if op.precedence() < min_precedence {
                 break;
             }
-            self.bump();
+            let token = self.bump();
             let rhs = self.binary(op.precedence() + 1);
             let span = self.span(lhs).cover(self.span(rhs));
-            lhs = self.alloc(span, ExprKind::Binary { op, lhs, rhs });
+            lhs = self.alloc_at(span, token.range.start(), ExprKind::Binary { op, lhs, rhs });
         }
         lhs
     }
@@ -115,8 +116,9 @@ impl Parser<'_> {
             return self.member_call(operand, field);
         }
         let span = self.span(operand).cover(field.span).cover(dot.range);
-        self.alloc(
+        self.alloc_at(
             span,
+            dot.range.start(),
             ExprKind::Select {
                 operand,
                 field,
@@ -196,8 +198,9 @@ impl Parser<'_> {
             .cover(open.range)
             .cover(self.span(index))
             .cover(close);
-        self.alloc(
+        self.alloc_at(
             span,
+            open.range.start(),
             ExprKind::Index {
                 operand,
                 index,

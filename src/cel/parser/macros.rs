@@ -3,10 +3,10 @@
 //! error and an `Error` node that keeps the target and arguments.
 
 use super::Parser;
-use crate::cel::ast::{ExprId, ExprKind, Name};
+use crate::cel::ast::{ExprId, ExprKind, Literal, Name};
 use crate::cel::macros::{CallStyle, MacroCall, MacroKind};
 use crate::cel::token::TokenKind;
-use crate::text::TextRange;
+use crate::text::{TextRange, TextSize};
 
 /// A call being built: who is called, how, and with what.
 struct CallParts {
@@ -14,26 +14,29 @@ struct CallParts {
     function: Name,
     args: Vec<ExprId>,
     span: TextRange,
+    /// Start of `(`, cel-go's position for the call.
+    open: TextSize,
     style: CallStyle,
 }
 
 impl Parser<'_> {
     /// `f(args)` after the name.
     pub(super) fn global_call(&mut self, function: Name) -> ExprId {
-        let (args, close) = self.call_args();
+        let (open, args, close) = self.call_args();
         let span = function.span.cover(close);
         self.call_or_macro(CallParts {
             target: None,
             function,
             args,
             span,
+            open,
             style: CallStyle::Global,
         })
     }
 
     /// `target.f(args)` after the name.
     pub(super) fn member_call(&mut self, target: ExprId, function: Name) -> ExprId {
-        let (args, close) = self.call_args();
+        let (open, args, close) = self.call_args();
         let span = self.span(target).cover(close);
         let is_cel = matches!(
             self.exprs.get(target.index()).map(|e| &e.kind),
@@ -49,16 +52,17 @@ impl Parser<'_> {
             function,
             args,
             span,
+            open,
             style,
         })
     }
 
-    /// `(a, b)`; returns the arguments and the range of `)`.
-    fn call_args(&mut self) -> (Vec<ExprId>, TextRange) {
-        self.bump();
+    /// `(a, b)`; returns where `(` starts, the arguments and the range of `)`.
+    fn call_args(&mut self) -> (TextSize, Vec<ExprId>, TextRange) {
+        let open = self.bump().range.start();
         let mut args = Vec::new();
         let close = self.comma_list(TokenKind::RParen, |p| args.push(p.expr()));
-        (args, close)
+        (open, args, close)
     }
 
     fn call_or_macro(&mut self, call: CallParts) -> ExprId {
@@ -71,10 +75,12 @@ impl Parser<'_> {
                     function,
                     args,
                     span,
+                    open,
                     ..
                 } = call;
-                self.alloc(
+                self.alloc_at(
                     span,
+                    open,
                     ExprKind::Call {
                         target,
                         function,
@@ -98,7 +104,7 @@ impl Parser<'_> {
         };
         let Some(vars) = vars else {
             let parts = call.target.into_iter().chain(call.args).collect();
-            return self.error_node(call.span, parts);
+            return self.alloc_at(call.span, call.open, ExprKind::Error { parts });
         };
         let target = if kind == MacroKind::Bind {
             None
@@ -113,7 +119,7 @@ impl Parser<'_> {
             vars,
             args,
         };
-        self.alloc(call.span, ExprKind::Macro(macro_call))
+        self.alloc_at(call.span, call.open, ExprKind::Macro(macro_call))
     }
 
     /// `has` takes one plain field selection.
@@ -129,7 +135,7 @@ impl Parser<'_> {
             })
         );
         if !ok {
-            self.error(self.span(arg), "invalid argument to has() macro");
+            self.error(self.anchored_span(arg), "invalid argument to has() macro");
         }
         ok
     }
@@ -138,12 +144,13 @@ impl Parser<'_> {
     fn macro_vars(&mut self, kind: MacroKind, args: &[ExprId]) -> Option<Vec<Name>> {
         let mut vars: Vec<Name> = Vec::new();
         for &arg in args {
-            let name = match self.exprs.get(arg.index()).map(|e| &e.kind) {
-                Some(ExprKind::Ident(name)) if !name.text.starts_with('.') => name.clone(),
-                _ => {
-                    self.error(self.span(arg), kind.bad_var_message());
-                    return None;
-                }
+            let ident = match self.exprs.get(arg.index()).map(|e| &e.kind) {
+                Some(ExprKind::Ident(name)) if !name.text.starts_with('.') => Some(name.clone()),
+                _ => None,
+            };
+            let Some(name) = ident.or_else(|| self.block_var_name(arg)) else {
+                self.error(self.anchored_span(arg), kind.bad_var_message());
+                return None;
             };
             if kind.uses_accumulator() && name.text == "__result__" {
                 self.error(
@@ -159,5 +166,41 @@ impl Parser<'_> {
             vars.push(name);
         }
         Some(vars)
+    }
+}
+
+impl Parser<'_> {
+    /// `cel.iterVar(i, j)` / `cel.accuVar(i, j)`: the names cel.block (ext.Bindings) gives to
+    /// comprehension variables in optimised expressions, as `@it:i:j` / `@ac:i:j`, as cel-go's
+    /// block macros do.
+    fn block_var_name(&self, arg: ExprId) -> Option<Name> {
+        let expr = self.exprs.get(arg.index())?;
+        let ExprKind::Call {
+            target: Some(target),
+            function,
+            args,
+        } = &expr.kind
+        else {
+            return None;
+        };
+        let prefix = match function.text.as_str() {
+            "iterVar" => "@it",
+            "accuVar" => "@ac",
+            _ => return None,
+        };
+        let is_cel =
+            matches!(&self.exprs.get(target.index())?.kind, ExprKind::Ident(n) if n.text == "cel");
+        let ints: Vec<i64> = args
+            .iter()
+            .filter_map(|a| match &self.exprs.get(a.index())?.kind {
+                ExprKind::Literal(Literal::Int(i)) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        let [i, j] = ints.as_slice() else { return None };
+        is_cel.then(|| Name {
+            text: format!("{prefix}:{i}:{j}"),
+            span: expr.span,
+        })
     }
 }

@@ -45,6 +45,7 @@ fn too_large(src: &str, size: usize, limit: usize) -> Parsed {
     let message = format!("expression code point size exceeds limit: size: {size}, limit {limit}");
     let expr = Expr {
         span,
+        anchor: span.start(),
         kind: ExprKind::Error { parts: Vec::new() },
     };
     let error = ParseError {
@@ -171,6 +172,11 @@ impl<'s> Parser<'s> {
     /// Adds a node. A node taller than `max_depth` becomes a leaf `Error` and stops the parse, so
     /// no tree is ever deeper than the limit.
     fn alloc(&mut self, span: TextRange, kind: ExprKind) -> ExprId {
+        self.alloc_at(span, span.start(), kind)
+    }
+
+    /// `alloc` with an anchor other than the span start (see `Expr::anchor`).
+    fn alloc_at(&mut self, span: TextRange, anchor: TextSize, kind: ExprKind) -> ExprId {
         let mut height = 0;
         kind.for_each_child(|child| {
             height = height.max(self.heights.get(child.index()).copied().unwrap_or(0))
@@ -183,7 +189,7 @@ impl<'s> Parser<'s> {
             kind
         };
         let id = ExprId(u32::try_from(self.exprs.len()).unwrap_or(u32::MAX));
-        self.exprs.push(Expr { span, kind });
+        self.exprs.push(Expr { span, anchor, kind });
         self.heights
             .push(height.min(self.options.max_depth.saturating_add(1)));
         id
@@ -193,6 +199,16 @@ impl<'s> Parser<'s> {
         self.exprs
             .get(id.index())
             .map_or(TextRange::empty(TextSize::from(0)), |e| e.span)
+    }
+
+    /// From the node's anchor to its end: where cel-go reports errors about the node.
+    fn anchored_span(&self, id: ExprId) -> TextRange {
+        let span = self.span(id);
+        let anchor = self
+            .exprs
+            .get(id.index())
+            .map_or(span.start(), |e| e.anchor);
+        TextRange::new(anchor.clamp(span.start(), span.end()), span.end())
     }
 
     /// A placeholder `Error` node at the current token, keeping `parts`.

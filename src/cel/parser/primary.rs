@@ -91,10 +91,14 @@ impl Parser<'_> {
             span = span.cover(part.range);
         }
         let type_name = Name { text, span };
-        self.bump();
+        let open = self.bump().range.start();
         let mut fields = Vec::new();
         let close = self.comma_list(TokenKind::RBrace, |p| p.field_init(&mut fields));
-        self.alloc(span.cover(close), ExprKind::Struct { type_name, fields })
+        self.alloc_at(
+            span.cover(close),
+            open,
+            ExprKind::Struct { type_name, fields },
+        )
     }
 
     /// `f: v` or `?f: v` inside a message construction.
