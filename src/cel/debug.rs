@@ -117,6 +117,6 @@ fn literal_label(literal: &Literal) -> String {
         Literal::Uint(u) => format!("uint {u}"),
         Literal::Double(d) => format!("double {d:?}"),
         Literal::String(s) => format!("string {s:?}"),
-        Literal::Bytes(b) => format!("bytes {:?}", String::from_utf8_lossy(b)),
+        Literal::Bytes(b) => format!("bytes b\"{}\"", b.escape_ascii()),
     }
 }

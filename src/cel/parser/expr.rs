@@ -3,6 +3,7 @@
 //! member loop (`.f`, `.?f`, `.f(…)`, `[i]`, `[?i]`).
 
 use super::Parser;
+use super::messages::Expecting;
 use crate::cel::ast::{BinaryOp, ExprId, ExprKind, Name, UnaryOp};
 use crate::cel::token::TokenKind;
 use crate::text::TextRange;
@@ -13,10 +14,7 @@ impl Parser<'_> {
         let limit = self.options.max_depth.min(super::HARD_RECURSION_LIMIT);
         if self.nesting >= limit {
             let span = self.peek().range;
-            self.stop(
-                span,
-                format!("expression recursion limit exceeded: {limit}"),
-            );
+            self.report_recursion_limit(span, limit);
             return self.error_node(span, Vec::new());
         }
         self.nesting += 1;
@@ -142,11 +140,7 @@ impl Parser<'_> {
             }
             TokenKind::EscIdent => self.escaped_name(),
             TokenKind::True | TokenKind::False | TokenKind::Null | TokenKind::In => {
-                let message = format!(
-                    "Syntax error: mismatched input {} expecting IDENTIFIER",
-                    self.describe(token)
-                );
-                self.error(token.range, message);
+                self.report_unexpected(token, Expecting::Identifier);
                 self.bump();
                 Name {
                     text: self.text(token.range).to_string(),
@@ -154,11 +148,7 @@ impl Parser<'_> {
                 }
             }
             _ => {
-                let message = format!(
-                    "Syntax error: no viable alternative at input {}",
-                    self.describe(token)
-                );
-                self.error(token.range, message);
+                self.report_unexpected(token, Expecting::SelectName);
                 Name {
                     text: String::new(),
                     span: TextRange::empty(token.range.start()),

@@ -61,7 +61,7 @@ impl Parser<'_> {
     fn call_args(&mut self) -> (TextSize, Vec<ExprId>, TextRange) {
         let open = self.bump().range.start();
         let mut args = Vec::new();
-        let close = self.comma_list(TokenKind::RParen, |p| args.push(p.expr()));
+        let close = self.comma_list(TokenKind::RParen, false, |p| args.push(p.expr()));
         (open, args, close)
     }
 

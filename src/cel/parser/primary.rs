@@ -2,6 +2,7 @@
 //! parentheses, list and map literals, and message construction with dotted type names.
 
 use super::Parser;
+use super::messages::Expecting;
 use crate::cel::ast::{ExprId, ExprKind, FieldInit, ListElement, Literal, MapEntry, Name};
 use crate::cel::token::{Token, TokenKind};
 use crate::cel::unescape::{EscapeError, decode_bytes, decode_string};
@@ -43,24 +44,31 @@ impl Parser<'_> {
             return self.struct_literal(dot);
         }
         let token = self.bump();
-        let word = self.text(token.range);
         if token.kind == TokenKind::Reserved {
-            self.error(token.range, format!("reserved identifier: {word}"));
+            self.report_reserved(token);
         }
+        let name = self.ident_name(dot, token);
+        if self.at(TokenKind::LParen) {
+            return self.global_call(name);
+        }
+        self.alloc(name.span, ExprKind::Ident(name))
+    }
+
+    /// The name of an identifier token, with the leading dot of a root-scoped name. Kept out of
+    /// `ident_or_call` so that the recursive path has small stack frames.
+    #[inline(never)]
+    fn ident_name(&self, dot: Option<Token>, token: Token) -> Name {
+        let word = self.text(token.range);
         let start = dot.map_or(token.range, |d| d.range);
         let text = if dot.is_some() {
             format!(".{word}")
         } else {
             word.to_string()
         };
-        let name = Name {
+        Name {
             text,
             span: start.cover(token.range),
-        };
-        if self.at(TokenKind::LParen) {
-            return self.global_call(name);
         }
-        self.alloc(name.span, ExprKind::Ident(name))
     }
 
     /// Whether the tokens ahead are `ident (. ident)* {`: a message construction.
@@ -93,7 +101,7 @@ impl Parser<'_> {
         let type_name = Name { text, span };
         let open = self.bump().range.start();
         let mut fields = Vec::new();
-        let close = self.comma_list(TokenKind::RBrace, |p| p.field_init(&mut fields));
+        let close = self.comma_list(TokenKind::RBrace, true, |p| p.field_init(&mut fields));
         self.alloc_at(
             span.cover(close),
             open,
@@ -115,11 +123,7 @@ impl Parser<'_> {
             }
             TokenKind::EscIdent => self.escaped_name(),
             _ => {
-                let described = self.describe(token);
-                let message = format!(
-                    "Syntax error: mismatched input {described} expecting {{'}}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}}"
-                );
-                self.error(token.range, message);
+                self.report_unexpected(token, Expecting::FieldName);
                 if token.kind != TokenKind::Colon {
                     // Skip the stray token (`func{{a}}`) unless it ends the list or an entry.
                     if !token.kind.is_closer() && token.kind != TokenKind::Comma {
@@ -158,7 +162,7 @@ impl Parser<'_> {
     fn list(&mut self) -> ExprId {
         let open = self.bump();
         let mut elements = Vec::new();
-        let close = self.comma_list(TokenKind::RBracket, |p| {
+        let close = self.comma_list(TokenKind::RBracket, true, |p| {
             let optional = p.optional_marker();
             elements.push(ListElement {
                 value: p.expr(),
@@ -172,7 +176,7 @@ impl Parser<'_> {
     fn map(&mut self) -> ExprId {
         let open = self.bump();
         let mut entries = Vec::new();
-        let close = self.comma_list(TokenKind::RBrace, |p| {
+        let close = self.comma_list(TokenKind::RBrace, true, |p| {
             let optional = p.optional_marker();
             let key = p.expr();
             p.expect(TokenKind::Colon);

@@ -4,6 +4,7 @@
 
 use super::Parser;
 use super::expr::is_binary_op;
+use super::messages::Expecting;
 use crate::cel::ast::ExprId;
 use crate::cel::token::TokenKind;
 use crate::text::TextRange;
@@ -16,12 +17,7 @@ impl Parser<'_> {
             return token.range;
         }
         let token = self.peek();
-        let message = format!(
-            "Syntax error: mismatched input {} expecting '{}'",
-            self.describe(token),
-            token_text(kind)
-        );
-        self.error(token.range, message);
+        self.report_unexpected(token, Expecting::Token(kind));
         TextRange::empty(token.range.start())
     }
 
@@ -30,11 +26,7 @@ impl Parser<'_> {
     /// `f(a, ` keeps its arguments); any other token is skipped.
     pub(super) fn missing_expr(&mut self) -> ExprId {
         let token = self.peek();
-        let message = format!(
-            "Syntax error: mismatched input {} expecting an expression",
-            self.describe(token)
-        );
-        self.error(token.range, message);
+        self.report_unexpected(token, Expecting::Expression);
         let keep = token.kind.is_closer()
             || is_binary_op(token.kind)
             || matches!(
@@ -48,32 +40,36 @@ impl Parser<'_> {
         self.error_node(token.range, Vec::new())
     }
 
-    /// Items separated by commas up to `close` (a trailing comma is allowed), then `close`.
+    /// Items separated by commas up to `close` (with an optional trailing comma if
+    /// `trailing_comma`), then `close`.
     /// Returns the range of the closing token (empty when it is missing).
     pub(super) fn comma_list(
         &mut self,
         close: TokenKind,
+        trailing_comma: bool,
         mut item: impl FnMut(&mut Self),
     ) -> TextRange {
+        let mut after_comma = false;
         loop {
-            if self.at(close) || self.at(TokenKind::Eof) {
+            // After a comma an item is due: at the end of the input or before a closer that does
+            // not allow a trailing comma, the item parses as an `Error` (so `f(a, ` has two
+            // arguments, the second one missing).
+            let ends = (self.at(close) && (trailing_comma || !after_comma))
+                || (self.at(TokenKind::Eof) && !after_comma);
+            if ends {
                 break;
             }
             let before = self.pos;
             item(self);
-            if self.eat(TokenKind::Comma).is_some() {
+            after_comma = self.eat(TokenKind::Comma).is_some();
+            if after_comma {
                 continue;
             }
             let token = self.peek();
             if token.kind.is_closer() {
                 break;
             }
-            let message = format!(
-                "Syntax error: mismatched input {} expecting {{',', '{}'}}",
-                self.describe(token),
-                token_text(close)
-            );
-            self.error(token.range, message);
+            self.report_unexpected(token, Expecting::SeparatorOr(close));
             // A token that can start an expression is probably the next item after a forgotten
             // comma; anything else is skipped.
             if !token.kind.starts_expr() || self.pos == before {
@@ -92,18 +88,5 @@ impl Parser<'_> {
             self.error(question.range, "unsupported syntax '?'");
         }
         true
-    }
-}
-
-/// How a punctuation token is written, for messages.
-fn token_text(kind: TokenKind) -> &'static str {
-    match kind {
-        TokenKind::RParen => ")",
-        TokenKind::RBracket => "]",
-        TokenKind::RBrace => "}",
-        TokenKind::Colon => ":",
-        TokenKind::Comma => ",",
-        TokenKind::LParen => "(",
-        _ => "?",
     }
 }
