@@ -65,7 +65,7 @@ fn fixtures_round_trip() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_input_is_safe(src in "[abxy01. ()\\[\\]{}?:,!<=>&|+*/%'\"-]{0,40}") {
