@@ -186,7 +186,10 @@ pub struct Expr {
     pub kind: ExprKind,
 }
 
-/// A parsed expression: all nodes in an arena, children before parents.
+/// A parsed expression: all nodes in an arena, children before parents. Walk from `root`: a few
+/// entries are not reachable from it (the identifiers that became macro variable names, the `cel`
+/// of `cel.bind`, subtrees cut off at the depth limit). The tree under `root` is never deeper than
+/// `ParseOptions::max_depth` (+1), so later passes may recurse over it.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Ast {
     /// The nodes, indexed by `ExprId`.
@@ -234,7 +237,9 @@ impl Ast {
             order.push(id);
             let start = stack.len();
             self.expr(id).kind.for_each_child(|child| stack.push(child));
-            stack[start..].reverse();
+            if let Some(pushed) = stack.get_mut(start..) {
+                pushed.reverse();
+            }
         }
         order
     }

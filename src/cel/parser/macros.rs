@@ -98,7 +98,7 @@ impl Parser<'_> {
             true
         };
         let vars = if valid {
-            self.macro_vars(kind, &call.args[..n_vars.min(call.args.len())])
+            self.macro_vars(kind, call.args.get(..n_vars).unwrap_or_default())
         } else {
             None
         };

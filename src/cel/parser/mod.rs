@@ -17,16 +17,17 @@ use crate::text::{TextRange, TextSize};
 use messages::Expecting;
 
 /// The most nested parse calls allowed whatever `ParseOptions::max_depth` says. Measured on a
-/// 2 MiB thread in a debug build, the parser overflows at about 1,050 nested calls (`f(f(…`, the
-/// costliest construct: about 2 KB of stack per level), 1,400 nested lists or maps, 1,900 nested
-/// parentheses or indexes; release builds go several times deeper. 400 keeps a 2.5× margin for
-/// callers who raise `max_depth`; the default of 250 (cel-go's) has a 4× margin.
+/// 2 MiB thread, the parser overflows at about 1,050 nested calls (`f(f(…`, the costliest
+/// construct, about 2 KB of stack per level), 1,400 nested lists or maps and 1,900 nested
+/// parentheses in a debug build; at about 2,200 nested calls in a release build. 400 keeps a 2.5×
+/// margin (debug) for callers who raise `max_depth`; the default of 250 (cel-go's) has 4×.
 pub const HARD_RECURSION_LIMIT: u32 = 400;
 
 /// Parses `src` into a tree and errors.
 pub fn parse(src: &str, options: &ParseOptions) -> Parsed {
     let code_points = src.chars().count();
-    if code_points > options.max_code_points {
+    // Byte offsets are 32-bit, so a text over 4 GiB is refused whatever the options say.
+    if code_points > options.max_code_points || u32::try_from(src.len()).is_err() {
         return too_large(src, code_points, options.max_code_points);
     }
     let mut errors = Vec::new();
