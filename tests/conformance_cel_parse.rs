@@ -3,7 +3,6 @@
 //! succeed as cel-go does. Pass counts are compared with `tests/conformance/baseline.json`: a drop
 //! fails the test, a rise prints a notice to raise the baseline. Skips when the data is absent.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use admission_ls::cel::{ParseOptions, parse_with};
@@ -122,7 +121,7 @@ fn cel_go_parser_cases() {
     let Some(dir) = data_dir() else { return };
     let table = read_json(&dir.join("cel-go/parser_cases.json"));
     let (mut errors_ok, mut errors_total, mut success_ok, mut success_total) = (0, 0, 0, 0);
-    let mut messages = BTreeMap::new();
+    let mut messages = Vec::new();
     for case in table["cases"].as_array().into_iter().flatten() {
         let expr = case["expr"].as_str().unwrap_or("");
         let parsed = parse_with(expr, &cel_go_options(case));
@@ -147,10 +146,8 @@ fn cel_go_parser_cases() {
         if ok {
             errors_ok += 1;
             let want = error.trim_start().lines().next().unwrap_or("");
-            messages.insert(
-                want.to_string(),
-                parsed.errors.first().map(|e| e.message.clone()),
-            );
+            let ours = parsed.errors.first().map(|e| e.message.clone());
+            messages.push((want.to_string(), ours));
         } else {
             println!(
                 "  FAIL (error position) {expr:?}: want {error:?}, got {got:?} {:?}",
@@ -158,9 +155,20 @@ fn cel_go_parser_cases() {
             );
         }
     }
+    let mut same_wording = 0;
     for (want, got) in &messages {
-        println!("  message: {want} | ours: {}", got.as_deref().unwrap_or(""));
+        let want = want.splitn(5, ':').nth(4).unwrap_or("").trim();
+        let got = got.as_deref().unwrap_or("");
+        if want == got {
+            same_wording += 1;
+        } else {
+            println!("  wording: cel-go {want:?} | ours {got:?}");
+        }
     }
+    println!(
+        "cel-go error messages worded exactly as cel-go (not gated): {same_wording}/{}",
+        messages.len()
+    );
     let failures: Vec<String> = [
         against_baseline("cel-go", "error_positions", errors_ok, errors_total),
         against_baseline("cel-go", "successes", success_ok, success_total),
@@ -173,4 +181,62 @@ fn cel_go_parser_cases() {
         "below baseline:\n{}",
         failures.join("\n")
     );
+}
+
+/// The tree without spans, to compare trees parsed from different texts.
+fn shape(ast: &admission_ls::cel::Ast) -> String {
+    let tree = ast.debug_tree();
+    let lines: Vec<&str> = tree
+        .lines()
+        .map(|line| line.split(" @").next().unwrap_or(""))
+        .collect();
+    lines.join("\n")
+}
+
+/// Every cel-spec expression and every cel-go success case: parse, print, parse again, and the
+/// two trees must be the same.
+#[test]
+fn printed_expressions_parse_to_the_same_tree() {
+    let Some(dir) = data_dir() else { return };
+    let options = ParseOptions {
+        ident_escape_syntax: true,
+        ..ParseOptions::default()
+    };
+    let mut exprs = Vec::new();
+    for entry in std::fs::read_dir(dir.join("cel-spec/json"))
+        .expect("cel-spec/json")
+        .flatten()
+    {
+        let file = read_json(&entry.path());
+        let tests = file["tests"].as_array().cloned().unwrap_or_default();
+        exprs.extend(
+            tests
+                .iter()
+                .filter_map(|t| t["expr"].as_str().map(String::from)),
+        );
+    }
+    let table = read_json(&dir.join("cel-go/parser_cases.json"));
+    for case in table["cases"].as_array().into_iter().flatten() {
+        if case["error"].is_null() {
+            exprs.extend(case["expr"].as_str().map(String::from));
+        }
+    }
+    let mut failures = Vec::new();
+    for expr in &exprs {
+        let first = parse_with(expr, &options);
+        let printed = first.ast.to_cel_string();
+        let second = parse_with(&printed, &options);
+        if !second.errors.is_empty() || shape(&first.ast) != shape(&second.ast) {
+            failures.push(format!(
+                "{expr:?} printed as {printed:?}: {:?}",
+                second.errors.first()
+            ));
+        }
+    }
+    println!(
+        "round trip: {}/{}",
+        exprs.len() - failures.len(),
+        exprs.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

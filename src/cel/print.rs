@@ -177,7 +177,7 @@ impl Printer<'_> {
         self.out.push('(');
         for (i, var) in vars.iter().enumerate() {
             self.separator(i);
-            self.out.push_str(&var.text);
+            self.out.push_str(&var_source(&var.text));
         }
         for (i, &arg) in args.iter().enumerate() {
             self.separator(i + vars.len());
@@ -203,6 +203,19 @@ impl Printer<'_> {
             self.out.push_str(&text);
         }
     }
+}
+
+/// A macro variable as written: cel.block's `@it:i:j` / `@ac:i:j` names come from
+/// `cel.iterVar(i, j)` / `cel.accuVar(i, j)`.
+fn var_source(name: &str) -> String {
+    let block = |prefix: &str, function: &str| {
+        let rest = name.strip_prefix(prefix)?;
+        let (i, j) = rest.split_once(':')?;
+        Some(format!("cel.{function}({i}, {j})"))
+    };
+    block("@it:", "iterVar")
+        .or_else(|| block("@ac:", "accuVar"))
+        .unwrap_or_else(|| name.to_string())
 }
 
 fn print_literal(out: &mut String, literal: &Literal) {
