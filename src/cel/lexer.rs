@@ -172,7 +172,9 @@ impl Lexer<'_, '_> {
             match byte {
                 b'\n' | b'\r' => return false,
                 b'\\' if !raw => {
-                    self.pos += 1 + usize::from(self.peek(1).is_some_and(|b| b != b'\n'))
+                    // An escaped line break is not allowed: leave it to end the literal.
+                    let escapes_next = self.peek(1).is_some_and(|b| b != b'\n' && b != b'\r');
+                    self.pos += 1 + usize::from(escapes_next);
                 }
                 _ if byte == quote => {
                     self.pos += 1;

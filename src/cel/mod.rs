@@ -3,6 +3,15 @@
 //!
 //! `parse` always returns a tree: broken parts become `ExprKind::Error` nodes and every problem is a
 //! `ParseError`; nothing here panics or returns `Err` on user input.
+//!
+//! - `parse` / `parse_with(src, &ParseOptions)` → `Parsed { ast, errors }`;
+//! - `Ast` is an arena (`exprs`, `root`) of `Expr { span, anchor, kind }` addressed by `ExprId`;
+//!   `Ast::children`, `ExprKind::for_each_child` and `Ast::preorder` walk it;
+//! - macros stay `ExprKind::Macro(MacroCall)` with their variable names (see `macros`);
+//! - `Ast::to_cel_string` prints source back, `Ast::debug_tree` dumps the tree for tests;
+//! - `tokenize` gives the tokens (for semantic highlighting).
+
+#![warn(missing_docs)]
 
 pub mod ast;
 mod debug;
@@ -80,6 +89,13 @@ impl Default for ParseOptions {
             macros: true,
         }
     }
+}
+
+/// Splits an expression into tokens (the last is `Eof`) and lexical errors, without parsing.
+pub fn tokenize(src: &str) -> (Vec<token::Token>, Vec<ParseError>) {
+    let mut errors = Vec::new();
+    let tokens = lexer::tokenize(src, &mut errors);
+    (tokens, errors)
 }
 
 /// Parses a CEL expression with default options.

@@ -237,3 +237,36 @@ fn unknown_characters() {
     "#]],
     );
 }
+
+#[test]
+fn escaped_line_break_ends_the_literal() {
+    check_errors(
+        "'a\\\r\nb'",
+        expect![[r#"
+        1:1: Syntax error: unterminated string literal
+          | 'a\
+          | ^^^
+        1:1: invalid escape sequence
+          | 'a\
+          | ^^^
+        2:1: Syntax error: unterminated string literal
+          | b'
+          | ^^
+        2:1: Syntax error: mismatched input 'b'' expecting <EOF>
+          | b'
+          | ^^
+    "#]],
+    );
+}
+
+#[test]
+fn tokens_keep_their_spans() {
+    let (tokens, errors) = crate::cel::tokenize("a.b >= 1u // c\n'x'");
+    let shown: Vec<String> = tokens
+        .iter()
+        .map(|t| format!("{:?}@{:?}", t.kind, t.range))
+        .collect();
+    expect!["Ident@0..1 Dot@1..2 Ident@2..3 GreaterEq@4..6 Uint@7..9 String@15..18 Eof@18..18"]
+        .assert_eq(&shown.join(" "));
+    assert!(errors.is_empty());
+}

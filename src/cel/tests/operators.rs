@@ -359,3 +359,46 @@ fn operator_function_names() {
         .collect();
     assert_eq!(names, ["@in", "_&&_", "_%_", "_!=_", "!_", "-_"]);
 }
+
+/// Each node's anchor (where cel-go reports it), in pre-order.
+#[track_caller]
+fn check_anchors(src: &str, expect: expect_test::Expect) {
+    let parsed = crate::cel::parse(src);
+    let ast = &parsed.ast;
+    let mut out = String::new();
+    for id in ast.preorder(ast.root) {
+        let expr = ast.expr(id);
+        let anchor = usize::from(expr.anchor);
+        let at = src
+            .get(anchor..)
+            .and_then(|s| s.chars().next())
+            .unwrap_or(' ');
+        let kind = format!("{:?}", expr.kind);
+        let name = kind.split([' ', '(', '{']).next().unwrap_or("");
+        out.push_str(&format!("{name} at {anchor} '{at}'\n"));
+    }
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn anchors_are_cel_go_positions() {
+    check_anchors(
+        "a.b[0] + f(x) ? M{f: -y} : l.all(v, v)",
+        expect![[r#"
+        Conditional at 14 '?'
+        Binary at 7 '+'
+        Index at 3 '['
+        Select at 1 '.'
+        Ident at 0 'a'
+        Literal at 4 '0'
+        Call at 10 '('
+        Ident at 11 'x'
+        Struct at 17 '{'
+        Unary at 21 '-'
+        Ident at 22 'y'
+        Macro at 32 '('
+        Ident at 27 'l'
+        Ident at 36 'v'
+    "#]],
+    );
+}
