@@ -9,6 +9,7 @@ use crate::cel::unescape::{EscapeError, decode_bytes, decode_string};
 use crate::text::{TextRange, to_size};
 
 impl Parser<'_> {
+    /// A primary expression; anything that cannot start one is reported and becomes `Error`.
     pub(super) fn primary(&mut self) -> ExprId {
         let token = self.peek();
         match token.kind {
