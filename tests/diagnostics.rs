@@ -87,6 +87,7 @@ fn mistakes_example_shows_every_structural_code() {
     codes.sort();
     codes.dedup();
     expect_test::expect![[r#"
+        cel-syntax
         duplicate
         forbidden
         invalid

@@ -19,6 +19,9 @@ pub(crate) fn check(site: &ExpressionSite, diagnostics: &mut Vec<Diagnostic>) {
 
 /// The parse errors of an expression: spans are byte ranges of `text`.
 fn parse_errors(text: &str) -> Vec<(TextRange, String)> {
-    let _ = text;
-    Vec::new()
+    crate::cel::parse(text)
+        .errors
+        .into_iter()
+        .map(|error| (error.span, error.message))
+        .collect()
 }

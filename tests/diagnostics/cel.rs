@@ -31,7 +31,40 @@ spec:
       1 }
     messageExpression: "   'trimmed' +  "
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            policy.yaml:10:29: error[cel-syntax]: spec.matchConditions[0].expression: Syntax error: mismatched input ')' expecting an expression
+               |
+            10 |     expression: object.x == )
+               |                             ^
+            policy.yaml:12:39: error[cel-syntax]: spec.matchConditions[1].expression: Syntax error: mismatched input ']' expecting an expression
+               |
+            12 |     expression: 'object.y == ''a'' && ]'
+               |                                       ^
+            policy.yaml:14:31: error[cel-syntax]: spec.matchConditions[2].expression: Syntax error: token recognition error at: 'é'
+               |
+            14 |     expression: "\"tab\t\" == \u00e9 ]"
+               |                               ^^^^^^
+            policy.yaml:14:38: error[cel-syntax]: spec.matchConditions[2].expression: Syntax error: mismatched input ']' expecting an expression
+               |
+            14 |     expression: "\"tab\t\" == \u00e9 ]"
+               |                                      ^
+            policy.yaml:18:32: error[cel-syntax]: spec.validations[0].expression: Syntax error: token recognition error at: '#'
+               |
+            18 |         object.spec.replicas < # no operand
+               |                                ^
+            policy.yaml:18:37: error[cel-syntax]: spec.validations[0].expression: Syntax error: mismatched input 'operand' expecting <EOF>
+               |
+            18 |         object.spec.replicas < # no operand
+               |                                     ^^^^^^^
+            policy.yaml:21:9: error[cel-syntax]: spec.validations[1].expression: Syntax error: mismatched input '}' expecting <EOF>
+               |
+            21 |       1 }
+               |         ^
+            policy.yaml:22:41: error[cel-syntax]: spec.validations[1].messageExpression: Syntax error: mismatched input <EOF> expecting an expression
+               |
+            22 |     messageExpression: "   'trimmed' +  "
+               |                                         ^
+        "#]],
     );
 }
 
