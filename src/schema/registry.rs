@@ -159,8 +159,31 @@ impl SchemaTypes {
         }
     }
 
-    /// The converted object type `name`, converting it now if it is pending.
+    /// The converted object type `name`, converting it now if it is pending. A nested name whose
+    /// parents were never converted (asked for directly, say from a previous analysis) is reached
+    /// by converting the parents along its path first.
     fn object(&self, name: &str) -> Option<Arc<ObjectType>> {
+        if !self.lock().contains_key(name) {
+            let mut missing = vec![name];
+            let mut known = None;
+            while let Some((parent, _)) = missing.last().and_then(|n| n.rsplit_once('.')) {
+                if self.lock().contains_key(parent) {
+                    known = Some(parent);
+                    break;
+                }
+                missing.push(parent);
+            }
+            // Convert from the nearest known ancestor down; each step registers the next name.
+            self.converted(known?)?;
+            for parent in missing.iter().skip(1).rev() {
+                self.converted(parent)?;
+            }
+        }
+        self.converted(name)
+    }
+
+    /// The converted object type `name` if it is registered, converting it now if it is pending.
+    fn converted(&self, name: &str) -> Option<Arc<ObjectType>> {
         let pending = match self.lock().get(name)? {
             Entry::Ready(object) => return Some(object.clone()),
             Entry::Pending(pending) => pending.clone(),
