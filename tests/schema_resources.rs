@@ -258,3 +258,18 @@ fn every_resource_of_the_newest_version() {
         storagemigration.k8s.io/v1beta1 storageversionmigrations StorageVersionMigration (cluster)
     "#]].assert_eq(&out);
 }
+
+#[test]
+fn equivalent_resources_for_match_policy_equivalent() {
+    let render = |group: &str, resource: &str| {
+        resources::equivalent_resources(bundled::newest(), group, resource)
+            .iter()
+            .map(|(gvk, plural)| format!("{}/{} {plural}", gvk.group, gvk.version))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    expect!["autoscaling/v1 horizontalpodautoscalers, autoscaling/v2 horizontalpodautoscalers"]
+        .assert_eq(&render("autoscaling", "horizontalpodautoscalers"));
+    expect!["/v1 events, events.k8s.io/v1 events"].assert_eq(&render("", "events"));
+    expect!["apps/v1 deployments"].assert_eq(&render("apps", "deployments"));
+}

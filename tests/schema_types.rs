@@ -363,3 +363,45 @@ fn hostile_schemas_are_bounded() {
     );
     assert!(fields.contains("lists: list(list("), "{fields}");
 }
+
+#[test]
+fn bundled_types_are_found_by_name_alone() {
+    // A fresh registry, asked for a nested type directly: the kind's root is registered and the
+    // parents on the path converted on the way.
+    let types = SchemaTypes::new(bundled::newest());
+    let containers = types.field("core.v1.Pod.spec", "containers").map(|f| f.ty);
+    assert_eq!(
+        containers,
+        Some(Type::list(Type::object("core.v1.Pod.spec.containers")))
+    );
+    assert_eq!(
+        types.find_type("apps.v1.Deployment"),
+        Some(Type::object("apps.v1.Deployment"))
+    );
+    assert_eq!(types.find_type("apps.v1.NoSuchKind"), None);
+    assert_eq!(types.field("apps.v1.Deployment.nosuch", "x"), None);
+}
+
+#[test]
+fn crd_versions_scope_and_subresources() {
+    let mut value = crd(json!({"type": "object"}));
+    value["spec"]["versions"][0]["subresources"] =
+        json!({"status": {}, "scale": {"specReplicasPath": ".spec.replicas"}});
+    let kinds = from_crd_json(&value).expect("a valid CRD");
+    let rendered: Vec<String> = kinds
+        .iter()
+        .map(|k| {
+            format!(
+                "{} {} {:?} storage={} {:?} schema={}",
+                k.gvk,
+                k.plural,
+                k.scope,
+                k.storage,
+                k.subresources,
+                k.schema.is_some()
+            )
+        })
+        .collect();
+    expect![[r#"example.com/v1, Kind=Widget widgets Namespaced storage=true ["scale", "status"] schema=true"#]]
+        .assert_eq(&rendered.join("\n"));
+}

@@ -32,6 +32,8 @@ pub struct CrdKind {
     pub scope: Scope,
     /// Whether this version is the storage version.
     pub storage: bool,
+    /// The subresources this version enables (`status`, `scale`), sorted.
+    pub subresources: Vec<String>,
     /// The version's schema as published, or `None` when the CRD gives none (objects are `dyn`).
     pub schema: Option<Arc<Value>>,
 }
@@ -85,6 +87,7 @@ pub fn from_crd_json(crd: &Value) -> Result<Vec<CrdKind>, CrdError> {
         return Err(error("spec.versions", "required"));
     };
     let shared = crd.pointer("/spec/validation/openAPIV3Schema");
+    let shared_subresources = crd.pointer("/spec/subresources");
     let mut out = Vec::new();
     for (i, version) in versions.iter().enumerate() {
         let name = string_at(version, "/name", &format!("spec.versions[{i}].name"))?;
@@ -101,10 +104,26 @@ pub fn from_crd_json(crd: &Value) -> Result<Vec<CrdKind>, CrdError> {
             plural: plural.to_string(),
             scope,
             storage: version.get("storage").and_then(Value::as_bool) == Some(true),
+            subresources: subresources(version.get("subresources").or(shared_subresources)),
             schema,
         });
     }
     Ok(out)
+}
+
+/// The names of the enabled subresources (keys of `subresources` whose value is an object).
+fn subresources(value: Option<&Value>) -> Vec<String> {
+    let mut names: Vec<String> = value
+        .and_then(Value::as_object)
+        .map(|map| {
+            map.iter()
+                .filter(|(name, v)| v.is_object() && matches!(name.as_str(), "status" | "scale"))
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
 }
 
 /// The schema as the API server publishes it for a CRD: `apiVersion` and `kind` strings and

@@ -118,6 +118,23 @@ impl SchemaTypes {
         Some(self.register_at(&name, Loc::root(kind.schema), &ancestors))
     }
 
+    /// Registers the bundled kind whose type name is `name` (`apps.v1.Deployment`), if any.
+    fn register_bundled(&self, name: &str) -> bool {
+        let Some((rest, kind)) = name.rsplit_once('.') else {
+            return false;
+        };
+        let Some((group, version)) = rest.rsplit_once('.') else {
+            return false;
+        };
+        let group = if group == "core" { "" } else { group };
+        let is_kind = |first: Option<char>| first.is_some_and(|c| c.is_ascii_uppercase());
+        is_kind(kind.chars().next())
+            && matches!(
+                self.kind_type(&Gvk::new(group, version, kind)),
+                Some(Type::Object(_))
+            )
+    }
+
     /// Registers `schema` as a resource root named `name` (replacing an earlier registration and
     /// its nested types) and returns its type: an object type, or `dyn` if the schema has no type.
     pub fn register_root(&self, name: &str, schema: Arc<Value>) -> Type {
@@ -155,7 +172,8 @@ impl SchemaTypes {
                 Some(pending) => Entry::Pending(pending),
                 None => Entry::Ready(Arc::new(ObjectType::default())),
             };
-            entries.insert(name, entry);
+            // Never clobber a type another thread already converted: the result is the same.
+            entries.entry(name).or_insert(entry);
         }
     }
 
@@ -172,6 +190,15 @@ impl SchemaTypes {
                     break;
                 }
                 missing.push(parent);
+            }
+            // A bundled kind's root is registered on first mention of any of its type names.
+            if known.is_none() {
+                known = missing.iter().copied().find(|n| self.register_bundled(n));
+                let found = known?;
+                missing.truncate(missing.iter().position(|n| *n == found).unwrap_or(0));
+                if missing.is_empty() {
+                    return self.converted(found);
+                }
             }
             // Convert from the nearest known ancestor down; each step registers the next name.
             self.converted(known?)?;
@@ -256,8 +283,6 @@ impl TypeProvider for SchemaTypes {
     }
 
     fn find_type(&self, type_name: &str) -> Option<Type> {
-        self.lock()
-            .contains_key(type_name)
-            .then(|| Type::object(type_name))
+        self.object(type_name).map(|_| Type::object(type_name))
     }
 }

@@ -9,6 +9,10 @@
 //! A subresource resolves to the kind of the object the API server admits for it: the parent kind
 //! for `status` (and the few others that carry the whole object), `autoscaling/v1 Scale` for
 //! `scale`, `policy/v1 Eviction` for `pods/eviction`, and so on.
+//!
+//! The API server's status type checker is narrower (reference §3.3): it skips rules with `*` in
+//! groups or versions, drops resources containing `*` or `/` and checks at most 10 kinds. Those
+//! limits belong to the caller; this module answers what a rule matches at admission time.
 
 use super::Gvk;
 use super::bundled;
@@ -259,6 +263,23 @@ pub fn resolve_resources(minor: u32, group: &str, version: &str, resource: &str)
             }
         }
     }
+    out.sort();
+    out
+}
+
+/// Resources equivalent to `group`/`resource` for `matchPolicy: Equivalent`: the same resource in
+/// every version of its group, and for events the pair of the core and `events.k8s.io` groups.
+/// Sorted; includes the resource itself in each version.
+pub fn equivalent_resources(minor: u32, group: &str, resource: &str) -> Vec<(Gvk, String)> {
+    let events = resource == "events" && matches!(group, "" | "events.k8s.io");
+    let mut out: Vec<(Gvk, String)> = resources(minor)
+        .into_iter()
+        .filter(|(gvk, plural)| {
+            plural == resource
+                && (gvk.group == group
+                    || events && matches!(gvk.group.as_str(), "" | "events.k8s.io"))
+        })
+        .collect();
     out.sort();
     out
 }
