@@ -13,7 +13,8 @@
 //! `core` (`apps.v1.Deployment`, `core.v1.Pod`); a nested object type appends the escaped property
 //! path (`apps.v1.Deployment.spec.template`). List items and map values have no path segment of
 //! their own: the element type of `spec.template.spec.containers` is
-//! `apps.v1.Deployment.spec.template.spec.containers`.
+//! `apps.v1.Deployment.spec.template.spec.containers`. Names are stable across runs, so a bundled
+//! kind's types can be asked for by name alone; the registry registers the root on first mention.
 
 pub mod bundled;
 mod convert;
@@ -24,6 +25,7 @@ pub mod resources;
 
 pub use crd::{CrdError, CrdKind, Scope, from_crd_json};
 pub use registry::{FieldInfo, ListType, SchemaTypes};
+pub use resources::{Resolved, resolve_resources};
 
 /// A group, version and kind. The core group is the empty string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

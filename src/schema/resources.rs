@@ -213,6 +213,10 @@ fn subresources(minor: u32, gvk: &Gvk, resource: &str) -> Vec<(String, Gvk)> {
         out.push(("status".to_string(), gvk.clone()));
     }
     for (group, parent, sub, kind) in SUBRESOURCES {
+        // In-place pod resize moved to its own subresource in 1.33.
+        if *sub == "resize" && minor < 33 {
+            continue;
+        }
         if *group == gvk.group && *parent == resource {
             let kind = kind.map_or_else(|| gvk.clone(), |(g, v, k)| Gvk::new(g, v, k));
             out.push(((*sub).to_string(), kind));
