@@ -83,6 +83,16 @@ pub struct Ctx {
     pub found: Vec<(Arc<str>, Option<Pending>)>,
 }
 
+/// Where following `$ref`s ends.
+enum Followed {
+    /// A schema node without `$ref`.
+    Node(Loc),
+    /// A reference to no bundled definition: the property is dropped.
+    Unknown,
+    /// A reference back to a definition on the path (or a chain too long).
+    Cycle,
+}
+
 fn str_at<'a>(node: &'a Value, key: &str) -> Option<&'a str> {
     node.get(key).and_then(Value::as_str)
 }
@@ -97,22 +107,22 @@ impl Ctx {
         Type::object(name)
     }
 
-    /// Follows `$ref`s from `loc`; `Err(())` on a cycle, `Ok(None)` for an unknown reference.
-    fn follow_refs(&self, mut loc: Loc, ancestors: &mut Vec<Arc<str>>) -> Result<Option<Loc>, ()> {
+    /// Follows `$ref`s from `loc`, pushing each definition onto `ancestors`.
+    fn follow_refs(&self, mut loc: Loc, ancestors: &mut Vec<Arc<str>>) -> Followed {
         for _ in 0..MAX_REF_CHAIN {
             let Some(target) = loc.get().and_then(|n| str_at(n, "$ref")) else {
-                return Ok(Some(loc));
+                return Followed::Node(loc);
             };
             if ancestors.iter().any(|a| &**a == target) {
-                return Err(());
+                return Followed::Cycle;
             }
             let Some(def) = bundled::definition(self.minor, target) else {
-                return Ok(None);
+                return Followed::Unknown;
             };
             ancestors.push(Arc::from(target));
             loc = Loc::root(def);
         }
-        Err(())
+        Followed::Cycle
     }
 
     /// The CEL type of the node at `loc`, named `name` if it is an object; `None` when the API
@@ -131,9 +141,10 @@ impl Ctx {
         let embedded = resource_root || loc.get().is_some_and(is_embedded);
         let mut ancestors = ancestors.to_vec();
         let loc = match self.follow_refs(loc, &mut ancestors) {
-            Ok(Some(loc)) => loc,
-            Ok(None) => return None,
-            Err(()) => return Some(self.empty_object(name)),
+            Followed::Node(loc) => loc,
+            Followed::Unknown => return None,
+            // The API server's resolver turns a circular reference into `{type: object}`.
+            Followed::Cycle => return Some(self.empty_object(name)),
         };
         let node = loc.get()?;
         let embedded = embedded || is_embedded(node);
