@@ -190,6 +190,10 @@ impl SchemaTypes {
                     break;
                 }
                 missing.push(parent);
+                // Type names are at most a root and MAX_DEPTH segments deep; stop at hostile ones.
+                if missing.len() > convert::MAX_DEPTH + 8 {
+                    return None;
+                }
             }
             // A bundled kind's root is registered on first mention of any of its type names.
             if known.is_none() {
@@ -227,8 +231,10 @@ impl SchemaTypes {
     }
 
     /// Everything the schema says about field `field` of `type_name`; a reserved word that is not
-    /// found falls back to its escaped form (`namespace` → `__namespace__`), as the API server does
-    /// from compatibility version 1.31 on.
+    /// found falls back to its escaped form (`namespace` → `__namespace__`). The API server does this
+    /// from compatibility version 1.31 on; it is applied to every version here, since older servers
+    /// accept only the escaped spelling in typed checks while the unescaped one is what works at
+    /// runtime.
     pub fn field_info(&self, type_name: &str, field: &str) -> Option<FieldInfo> {
         let object = self.object(type_name)?;
         if let Some(info) = object.fields.get(field) {
