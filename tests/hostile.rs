@@ -65,9 +65,12 @@ fn binary_junk() {
     let junk: String = (0u32..4096)
         .filter_map(|n| char::from_u32((n * 7919) % 0x3000))
         .collect();
-    check_survives(junk, expect![[r#"
+    check_survives(
+        junk,
+        expect![[r#"
         yaml-syntax x1, first on line 1
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -100,25 +103,34 @@ fn ten_thousand_documents() {
         text.push_str("  - expression: object.spec.replicas <= 5\n---\n");
     }
     text.push_str("key: [unclosed\n");
-    check_survives(text, expect![[r#"
+    check_survives(
+        text,
+        expect![[r#"
         yaml-syntax x1, first on line 110002
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn yaml_nested_ten_thousand_deep() {
     let flow = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
-    check_survives(flow, expect![[r#"
+    check_survives(
+        flow,
+        expect![[r#"
         yaml-syntax x1, first on line 1
-    "#]]);
+    "#]],
+    );
     let mut block = String::new();
     for depth in 0..10_000 {
         block.push_str(&" ".repeat(depth));
         block.push_str("k:\n");
     }
-    check_survives(block, expect![[r#"
+    check_survives(
+        block,
+        expect![[r#"
         yaml-syntax x1, first on line 1001
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -133,9 +145,12 @@ fn alias_bomb() {
         text.push_str(&format!("{name}: &{name} [{list}]\n"));
         previous = name;
     }
-    check_survives(text, expect![[r#"
+    check_survives(
+        text,
+        expect![[r#"
         yaml-syntax x1, first on line 7
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -257,5 +272,6 @@ fn half_typed_expression_on_every_keystroke() {
         85 .image.startsWith('registry.example.com/ 
         86 image.startsWith('registry.example.com/' 
         87 mage.startsWith('registry.example.com/') 
-        88 age.startsWith('registry.example.com/')) "#]].assert_eq(&rendered);
+        88 age.startsWith('registry.example.com/')) "#]]
+    .assert_eq(&rendered);
 }
