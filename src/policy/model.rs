@@ -126,6 +126,10 @@ pub struct Metadata {
     pub name: Opt<Text>,
     /// `metadata.generateName`.
     pub generate_name: Opt<Text>,
+    /// `metadata.labels`.
+    pub labels: Opt<StringMap>,
+    /// `metadata.annotations`.
+    pub annotations: Opt<StringMap>,
 }
 
 /// `paramKind`.

@@ -160,6 +160,8 @@ pub(crate) fn metadata(f: &Fields) -> Metadata {
         place: f.place,
         name: f.text("name"),
         generate_name: f.text("generateName"),
+        labels: f.string_map("labels"),
+        annotations: f.string_map("annotations"),
     }
 }
 

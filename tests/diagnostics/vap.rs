@@ -627,3 +627,36 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn metadata_labels_and_annotations() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: a
+  labels: {"team name": platform, app: "-x", example.com/ok: "yes"}
+  annotations: {Example.com/Owner: me, "bad//key": x}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations: [{expression: "true"}]
+"#,
+        expect![[r#"
+            policy.yaml:5:12: error[invalid]: metadata.labels: Invalid value: "team name": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+              |
+            5 |   labels: {"team name": platform, app: "-x", example.com/ok: "yes"}
+              |            ^^^^^^^^^^^
+            policy.yaml:5:40: error[invalid]: metadata.labels: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+              |
+            5 |   labels: {"team name": platform, app: "-x", example.com/ok: "yes"}
+              |                                        ^^^^
+            policy.yaml:6:40: error[invalid]: metadata.annotations: Invalid value: "bad//key": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
+              |
+            6 |   annotations: {Example.com/Owner: me, "bad//key": x}
+              |                                        ^^^^^^^^^^
+        "#]],
+    );
+}

@@ -10,8 +10,23 @@ use std::collections::BTreeSet;
 
 const MAX_MATCH_CONDITIONS: usize = 64;
 
-/// `metadata.name`: required (unless `generateName` is set), a DNS-1123 subdomain.
+/// `metadata`: the name, and labels and annotations as `ValidateObjectMeta` checks them.
 pub(super) fn metadata(header: &Header, report: &mut Report) {
+    name(header, report);
+    let Some(meta) = &header.metadata else { return };
+    if let Some(labels) = &meta.value.labels {
+        super::selector::labels(&labels.value, "metadata.labels", report);
+    }
+    for (key, _) in meta.value.annotations.iter().flat_map(|a| &a.value.entries) {
+        // Annotation keys are compared case-insensitively: the rule applies to the lower-cased key.
+        for message in names::qualified_name(&key.value.to_lowercase()) {
+            report.invalid(key.range, "metadata.annotations", &key.value, &message);
+        }
+    }
+}
+
+/// `metadata.name`: required (unless `generateName` is set), a DNS-1123 subdomain.
+fn name(header: &Header, report: &mut Report) {
     let meta = header.metadata.as_ref();
     let name = meta
         .and_then(|m| m.value.name.as_ref())

@@ -31,6 +31,17 @@ pub(super) fn selector(selector: &Selector, path: &str, report: &mut Report) {
     }
 }
 
+/// A label map (`ValidateLabels`): keys are qualified names, values label values; both reported at
+/// the map's path, as the API server does.
+pub(super) fn labels(map: &StringMap, path: &str, report: &mut Report) {
+    for (key, value) in &map.entries {
+        label_key(key, path, report);
+        for message in names::label_value(&value.value) {
+            report.invalid(value_range(value, key), path, &value.value, &message);
+        }
+    }
+}
+
 /// An empty value (`key:` with nothing after it) is reported at its key.
 fn value_range(value: &Text, key: &Text) -> crate::text::TextRange {
     if value.range.is_empty() {
