@@ -6,12 +6,14 @@
 //! white space becomes a space (or disappears before empty lines); chomping decides the final breaks.
 //! Every produced line feed maps to its source line break.
 
-use super::source_map::{MapBuilder, SourceMap};
+use super::source_map::{MapBuilder, SourceMap, size};
 use crate::text::TextRange;
 
 /// A decoded block scalar.
 pub(crate) struct Block {
+    /// The decoded value.
     pub(crate) value: String,
+    /// Its source map.
     pub(crate) map: SourceMap,
     /// End of the last content line (the node's range ends here).
     pub(crate) end: usize,
@@ -49,62 +51,137 @@ pub(crate) fn decode_block(
 ) -> Option<Block> {
     let head = parse_header(text, header)?;
     let limit = limit.min(text.len());
-    let (indent, mut pos, mut trailing) = leading_lines(text, &head, limit, parent);
-    let mut out = MapBuilder::default();
-    let mut leading: Option<Break> = None;
-    let mut leading_blank = false;
-    let mut end = head.line_end;
-    let mut last_unbroken = false;
+    let (indent, mut pos, trailing) = leading_lines(text, &head, limit, parent);
+    let mut reader = Reader {
+        text,
+        literal: head.literal,
+        out: MapBuilder::default(),
+        leading: None,
+        trailing,
+        leading_blank: false,
+        end: head.line_end,
+        has_content: false,
+    };
+    // Where reading stopped at the end of the input, the column there (the parser's chomping
+    // looks at it); `None` when a less indented line ended the scalar.
+    let mut eof_col = Some(0);
     while pos < limit {
         let line_end = locate_line_end(text, pos, limit);
         let spaces = count_spaces(text, pos, line_end, indent);
-        let first = pos + spaces;
-        if first == line_end {
+        if pos + spaces == line_end {
             // An empty line (no more than `indent` spaces): only its break counts.
-            match line_break(text, line_end, limit) {
-                Some(brk) => trailing.push(brk),
-                None => break,
-            }
-            pos = line_end + line_break(text, line_end, limit).map_or(0, |b| b.1);
+            let Some(brk) = line_break(text, line_end, limit) else {
+                eof_col = Some(spaces);
+                break;
+            };
+            reader.trailing.push(brk);
+            pos = brk.0 + brk.1;
             continue;
         }
-        if spaces < indent {
+        // A document marker at column 0 ends the scalar (only possible with no indentation).
+        if spaces < indent
+            || (pos == super::scalar::line_start(text, pos) && is_document_marker(text, pos))
+        {
+            eof_col = None;
             break;
         }
-        let blank = matches!(text.as_bytes().get(first), Some(b' ' | b'\t'));
-        join(
-            &mut out,
-            head.literal,
-            leading,
-            &trailing,
-            leading_blank || blank,
-        );
-        trailing.clear();
-        leading_blank = blank;
-        out.verbatim(text.get(first..line_end)?, first);
-        end = line_end;
-        leading = line_break(text, line_end, limit);
-        match leading {
+        reader.content_line(pos + spaces, line_end)?;
+        reader.leading = line_break(text, line_end, limit);
+        match reader.leading {
             Some(brk) => pos = brk.0 + brk.1,
             None => {
-                last_unbroken = line_end >= limit;
+                eof_col = Some(line_end - pos);
                 break;
             }
         }
     }
-    chomp(
-        &mut out,
-        head.chomping,
-        leading,
-        &trailing,
-        last_unbroken.then_some(end),
-    );
-    let content_end = out_end(&out, head.body);
-    let (value, map) = out.finish(TextRange::new(
-        super::build::size(head.body),
-        super::build::size(content_end),
-    ));
-    Some(Block { value, map, end })
+    let at_eof = eof_col.map(|col| (col, limit));
+    Some(reader.finish(&head, indent, at_eof))
+}
+
+/// The state of reading content lines.
+struct Reader<'a> {
+    text: &'a str,
+    literal: bool,
+    out: MapBuilder,
+    /// The break after the last content line, not yet emitted.
+    leading: Option<Break>,
+    /// Breaks of the empty lines since the last content line.
+    trailing: Vec<Break>,
+    /// Whether the last content line started with white space (is "more indented").
+    leading_blank: bool,
+    /// End of the last content line.
+    end: usize,
+    /// Whether a content line was read.
+    has_content: bool,
+}
+
+impl Reader<'_> {
+    /// Adds the content line `[first, line_end)` (indentation removed) after what separates it from
+    /// the previous one.
+    fn content_line(&mut self, first: usize, line_end: usize) -> Option<()> {
+        let blank = matches!(self.text.as_bytes().get(first), Some(b' ' | b'\t'));
+        let folds = !self.literal && !self.leading_blank && !blank;
+        match self.leading {
+            // Folding: the break becomes a space, or disappears before empty lines.
+            Some((at, len)) if folds && self.trailing.is_empty() => self.out.produced(" ", at, len),
+            Some(_) if folds => {}
+            Some((at, len)) => self.out.produced("\n", at, len),
+            None => {}
+        }
+        for &(at, len) in &self.trailing {
+            self.out.produced("\n", at, len);
+        }
+        self.trailing.clear();
+        self.leading_blank = blank;
+        self.out.verbatim(self.text.get(first..line_end)?, first);
+        self.end = line_end;
+        self.has_content = true;
+        Some(())
+    }
+
+    /// Applies chomping to the final breaks. `at_eof` is the column and offset where reading
+    /// stopped if that is the end of the input: the parser then adds a line feed when the last line
+    /// reaches the content indentation, and treats a scalar with no content lines apart.
+    fn finish(mut self, head: &Header, indent: usize, at_eof: Option<(usize, usize)>) -> Block {
+        let chomping = head.chomping;
+        match at_eof {
+            Some((col, eof)) if !self.has_content => {
+                // An unterminated blank last line counts as a line when keeping.
+                let header_broke = head.body > head.line_end;
+                if chomping == Chomping::Keep && self.trailing.is_empty() && header_broke && col > 0
+                {
+                    self.out.produced("\n", eof, 0);
+                }
+                if chomping != Chomping::Keep {
+                    self.trailing.clear();
+                }
+            }
+            _ if chomping == Chomping::Strip => {}
+            _ => {
+                if let Some((at, len)) = self.leading {
+                    self.out.produced("\n", at, len);
+                }
+                if let Some((_, eof)) = at_eof.filter(|(col, _)| *col >= indent.max(1)) {
+                    self.out.produced("\n", eof, 0);
+                }
+            }
+        }
+        if chomping == Chomping::Keep {
+            for &(at, len) in &self.trailing {
+                self.out.produced("\n", at, len);
+            }
+        }
+        let body = head.body;
+        let content_end = self.out.source_end().unwrap_or(body).max(body);
+        let content = TextRange::new(size(body), size(content_end));
+        let (value, map) = self.out.finish(content);
+        Block {
+            value,
+            map,
+            end: self.end,
+        }
+    }
 }
 
 /// Reads the header at `at`: indicator, chomping, indentation indicator, comment, line break.
@@ -177,53 +254,16 @@ fn leading_lines(
     (indent, pos, breaks)
 }
 
-/// Emits what separates the previous content line from the next one.
-fn join(
-    out: &mut MapBuilder,
-    literal: bool,
-    leading: Option<Break>,
-    trailing: &[Break],
-    blank: bool,
-) {
-    match leading {
-        // Folding: the break becomes a space, or disappears before empty lines.
-        Some((at, len)) if !literal && !blank && trailing.is_empty() => out.produced(" ", at, len),
-        Some(_) if !literal && !blank => {}
-        Some((at, len)) => out.produced("\n", at, len),
-        None => {}
-    }
-    for &(at, len) in trailing {
-        out.produced("\n", at, len);
-    }
-}
-
-/// Applies chomping to the final breaks; `unbroken_end` is the end of a last line that has no break.
-fn chomp(
-    out: &mut MapBuilder,
-    chomping: Chomping,
-    leading: Option<Break>,
-    trailing: &[Break],
-    unbroken_end: Option<usize>,
-) {
-    if chomping == Chomping::Strip {
-        return;
-    }
-    if let Some((at, len)) = leading {
-        out.produced("\n", at, len);
-    } else if let Some(end) = unbroken_end {
-        // The parser ends an unterminated last line at the end of the text with a line feed.
-        out.produced("\n", end, 0);
-    }
-    if chomping == Chomping::Keep {
-        for &(at, len) in trailing {
-            out.produced("\n", at, len);
-        }
-    }
-}
-
-/// End in the file of what the builder has produced so far.
-fn out_end(out: &MapBuilder, body: usize) -> usize {
-    out.source_end().unwrap_or(body).max(body)
+/// Whether a `---` or `...` marker followed by white space or a line end starts at `at`, or a byte
+/// order mark (which the parser reads as a token of its own at the start of a line).
+fn is_document_marker(text: &str, at: usize) -> bool {
+    let rest = text.get(at..).unwrap_or("");
+    rest.starts_with('\u{feff}')
+        || (rest.starts_with("---") || rest.starts_with("..."))
+            && matches!(
+                rest.as_bytes().get(3),
+                None | Some(b' ' | b'\t' | b'\r' | b'\n')
+            )
 }
 
 /// End of the line starting at `from` (before its break), not past `limit`.

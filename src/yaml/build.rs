@@ -1,22 +1,24 @@
 //! Building the tree of one piece of the file from saphyr-parser's events.
 //!
 //! The tree is built with an explicit stack of open collections, never by recursion, and the stack is
-//! bounded by [`MAX_DEPTH`]; aliases are expanded into copies within a budget of [`MAX_NODES`] nodes
-//! a document. On any error the open collections are closed with what they hold, the document is
+//! bounded by [`MAX_DEPTH`]; aliases are expanded into copies within a budget of [`MAX_NODES`] copied
+//! nodes a document (the only way a small file makes a big tree: nodes written out are bounded by
+//! the size of the file). On any error the open collections are closed with what they hold, the document is
 //! marked and reading of the piece stops (saphyr-parser cannot recover).
-
-use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScanError, Span};
 
+use super::alias::{Anchors, Size};
 use super::cursor::CharCursor;
 use super::scalar::{ScalarSite, build_scalar};
+use super::source_map::size;
 use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
-use crate::text::{TextRange, TextSize};
+use crate::text::TextRange;
 
 /// Deepest nesting of collections accepted in a document.
 pub const MAX_DEPTH: usize = 1000;
-/// Most nodes (alias copies included) accepted in a document.
+/// Most nodes a document may hold in copies made for aliases: the expanded copies plus the anchored
+/// nodes kept for copying. An alias past the budget is a syntax error.
 pub const MAX_NODES: usize = 1_000_000;
 
 /// Parses the piece `text[start..end]`, appending its documents and errors.
@@ -54,8 +56,8 @@ struct Frame {
     flow: bool,
     tag: Option<String>,
     anchor: usize,
-    /// Nodes in it so far, itself included.
-    count: usize,
+    /// Its size so far.
+    size: Size,
     content: FrameContent,
 }
 
@@ -76,15 +78,14 @@ pub(crate) struct Builder<'a> {
     pub(crate) limit: usize,
     cursor: CharCursor<'a>,
     stack: Vec<Frame>,
-    /// Anchored nodes of the current document with their node counts.
-    anchors: HashMap<usize, (Node, usize)>,
-    /// Nodes in the current document so far.
-    nodes: usize,
+    anchors: Anchors,
     /// Furthest file offset reached by an event of the current document.
     pub(crate) last_end: usize,
     /// The `---` of the current document, if any, and whether a document is open.
     doc_start: Option<usize>,
     doc_open: bool,
+    /// Where the current document's first content may start, and how far it reaches so far.
+    doc_first: usize,
     doc_end: usize,
     root: Option<Node>,
     has_errors: bool,
@@ -100,11 +101,11 @@ impl<'a> Builder<'a> {
             limit: base + piece.len(),
             cursor: CharCursor::new(piece),
             stack: Vec::new(),
-            anchors: HashMap::new(),
-            nodes: 0,
+            anchors: Anchors::default(),
             last_end: base,
             doc_start: None,
             doc_open: false,
+            doc_first: base,
             doc_end: base,
             root: None,
             has_errors: false,
@@ -129,17 +130,19 @@ impl<'a> Builder<'a> {
 
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), SyntaxError> {
         match event {
-            Event::DocumentStart(explicit) => {
+            Event::DocumentStart(true) => {
                 let (start, end) = self.bytes(span);
-                self.open_document(explicit.then_some(start), end);
+                self.open_document(Some(start), end);
             }
+            // An implicit start is reported at the first token, which may lie past a block
+            // scalar's header: it must not move the position the header is searched from.
+            Event::DocumentStart(false) => self.open_document(None, self.last_end),
             Event::DocumentEnd => {
                 let (_, end) = self.bytes(span);
                 self.finish_document(Some(end));
             }
             Event::Scalar(value, style, anchor, tag) => {
                 self.open_document(None, self.last_end);
-                self.count_nodes(1, span)?;
                 let site = ScalarSite {
                     value: &value,
                     style,
@@ -149,7 +152,7 @@ impl<'a> Builder<'a> {
                 };
                 let key_end = self.pending_key_end();
                 let node = build_scalar(self, &site, key_end);
-                self.complete(node, anchor, 1);
+                self.complete(node, anchor, Size::ONE);
             }
             Event::SequenceStart(anchor, tag) => {
                 self.open_collection(span, anchor, tag.as_deref(), false)?
@@ -171,6 +174,7 @@ impl<'a> Builder<'a> {
         }
         self.doc_open = true;
         self.doc_start = start;
+        self.doc_first = locate::skip_gap(self.text, self.last_end.min(end)).min(self.limit);
         self.doc_end = end;
         self.last_end = self.last_end.max(end);
     }
@@ -184,12 +188,12 @@ impl<'a> Builder<'a> {
             return;
         }
         // saphyr reads an empty document as an empty plain scalar; we say there is no root.
-        let root = self.root.take().filter(|root| !is_empty_plain(root));
+        let root = self.root.take().filter(|root| !root.is_empty_plain());
         let root_range = root.as_ref().map(|node| node.range);
         let start = self
             .doc_start
             .or(root_range.map(|r| usize::from(r.start())))
-            .unwrap_or(self.doc_end);
+            .unwrap_or(self.doc_first.min(self.doc_end));
         let mut last = self
             .doc_end
             .max(root_range.map_or(0, |r| usize::from(r.end())));
@@ -213,11 +217,11 @@ impl<'a> Builder<'a> {
         self.has_errors = false;
         self.doc_start = None;
         self.anchors.clear();
-        self.nodes = 0;
     }
 
     /// Records an error: the document is cut short here.
     fn fail(&mut self, error: SyntaxError) {
+        // An error before any event still makes a document, up to the error.
         self.open_document(None, usize::from(error.range.start()));
         self.doc_end = self.doc_end.max(usize::from(error.range.end()));
         self.has_errors = true;
@@ -228,7 +232,7 @@ impl<'a> Builder<'a> {
     fn scan_error(&mut self, error: &ScanError) -> SyntaxError {
         let at = self.base + self.cursor.byte_of(error.marker().index());
         SyntaxError {
-            range: char_range(self.text, at),
+            range: locate::char_range(self.text, at),
             message: clean_message(error.info()),
         }
     }
@@ -237,19 +241,9 @@ impl<'a> Builder<'a> {
     fn error_at(&mut self, span: Span, message: String) -> SyntaxError {
         let (start, _) = self.bytes(span);
         SyntaxError {
-            range: char_range(self.text, start),
+            range: locate::char_range(self.text, start),
             message,
         }
-    }
-
-    /// Counts `count` new nodes against the document's budget.
-    fn count_nodes(&mut self, count: usize, span: Span) -> Result<(), SyntaxError> {
-        self.nodes = self.nodes.saturating_add(count);
-        if self.nodes > MAX_NODES {
-            let message = format!("more than {MAX_NODES} nodes after alias expansion");
-            return Err(self.error_at(span, message));
-        }
-        Ok(())
     }
 
     /// End of the key waiting for a value in the innermost mapping, if any.
@@ -268,7 +262,6 @@ impl<'a> Builder<'a> {
         mapping: bool,
     ) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
-        self.count_nodes(1, span)?;
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.error_at(span, format!("nesting deeper than {MAX_DEPTH} levels")));
         }
@@ -277,6 +270,11 @@ impl<'a> Builder<'a> {
             (tag.is_some() || anchor > 0).then(|| locate::skip_properties(self.text, start));
         let content = props.as_ref().map_or(start, |p| p.content);
         let flow = matches!(self.text.as_bytes().get(content), Some(b'[' | b'{')) && content < end;
+        let content = if flow || mapping {
+            content
+        } else {
+            locate::dash_before(self.text, content)
+        };
         let tag_text = super::scalar::tag_text(self.text, tag, props.as_ref());
         self.last_end = self.last_end.max(if flow { end } else { content });
         let content_kind = if mapping {
@@ -289,7 +287,7 @@ impl<'a> Builder<'a> {
             flow,
             tag: tag_text,
             anchor,
-            count: 1,
+            size: Size::ONE,
             content: content_kind,
         });
         Ok(())
@@ -300,70 +298,77 @@ impl<'a> Builder<'a> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
-        let close = span.map(|span| self.bytes(span));
-        let children_end = match &frame.content {
-            FrameContent::Sequence(items) => items.last().map(|n| usize::from(n.range.end())),
-            FrameContent::Mapping(entries, key) => key
-                .as_ref()
-                .map(|k| usize::from(k.range.end()))
-                .or_else(|| entries.last().map(|e| usize::from(e.value.range.end()))),
-        };
-        let mut end = children_end.unwrap_or(frame.start).max(frame.start);
-        if frame.flow {
-            end = match close {
-                Some((_, close_end)) => close_end.max(end),
-                None => end.max(frame.start + 1),
-            };
-        }
         let kind = match frame.content {
             FrameContent::Sequence(items) => NodeKind::Sequence(items),
             FrameContent::Mapping(mut entries, key) => {
                 if let Some(key) = key {
-                    let at = key.range.end();
-                    entries.push(Entry {
-                        key,
-                        value: super::scalar::empty_scalar(at),
-                    });
+                    // A key cut short by an error: its value is missing, right after its colon.
+                    let at = size(locate::after_colon(self.text, usize::from(key.range.end())));
+                    let value = super::scalar::empty_scalar(at);
+                    entries.push(Entry { key, value });
                 }
                 NodeKind::Mapping(entries)
             }
         };
+        let last_child = match &kind {
+            NodeKind::Sequence(items) => items.last(),
+            NodeKind::Mapping(entries) => entries.last().map(|e| &e.value),
+            NodeKind::Scalar(_) => None,
+        };
+        let mut end = last_child.map_or(frame.start, |n| usize::from(n.range.end()));
+        if frame.flow {
+            // A flow collection ends at its closing bracket, or (cut short) covers at least its opening.
+            end = match span.map(|span| self.bytes(span)) {
+                Some((close_start, close_end)) => {
+                    self.closing_bracket_end(close_start, close_end).max(end)
+                }
+                None => end.max(frame.start + 1),
+            };
+        }
+        let range = TextRange::new(size(frame.start), size(end.max(frame.start)));
         let node = Node {
-            range: TextRange::new(size(frame.start), size(end)),
+            range,
             tag: frame.tag,
             kind,
         };
-        self.complete(node, frame.anchor, frame.count);
+        self.complete(node, frame.anchor, frame.size);
+    }
+
+    /// End of a flow collection's closing bracket. saphyr's end event can run on over the spaces and
+    /// the comment after the bracket, which would put them inside the collection's range.
+    fn closing_bracket_end(&self, close_start: usize, close_end: usize) -> usize {
+        match self.text.as_bytes().get(close_start) {
+            Some(b']' | b'}') => close_start + 1,
+            _ => close_end,
+        }
     }
 
     /// Expands an alias into a copy of its anchored node.
     fn alias(&mut self, id: usize, span: Span) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
-        let Some(count) = self.anchors.get(&id).map(|(_, count)| *count) else {
-            return Err(self.error_at(span, "alias to an undefined anchor".to_owned()));
-        };
-        // Check the budget before copying, so that a billion laughs never allocates the copies.
-        self.count_nodes(count, span)?;
-        let Some((mut copy, _)) = self.anchors.get(&id).cloned() else {
-            return Ok(());
-        };
-        let (start, end) = self.bytes(span);
-        copy.range = TextRange::new(size(start), size(end));
-        self.complete(copy, 0, count);
-        Ok(())
+        match self.anchors.expand(id, self.stack.len()) {
+            Ok((mut copy, size)) => {
+                let (start, end) = self.bytes(span);
+                copy.range =
+                    TextRange::new(super::source_map::size(start), super::source_map::size(end));
+                self.complete(copy, 0, size);
+                Ok(())
+            }
+            Err(error) => Err(self.error_at(span, error.message())),
+        }
     }
 
     /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
-    fn complete(&mut self, node: Node, anchor: usize, count: usize) {
+    fn complete(&mut self, node: Node, anchor: usize, size: Size) {
         self.last_end = self.last_end.max(usize::from(node.range.end()));
         if anchor > 0 {
-            self.anchors.insert(anchor, (node.clone(), count));
+            self.anchors.keep(anchor, &node, size);
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(node);
             return;
         };
-        frame.count = frame.count.saturating_add(count);
+        frame.size = frame.size.with_child(size);
         match &mut frame.content {
             FrameContent::Sequence(items) => items.push(node),
             FrameContent::Mapping(entries, key) => match key.take() {
@@ -374,19 +379,6 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The range of the character at `at` (empty at a line break or the end of the text).
-fn char_range(text: &str, at: usize) -> TextRange {
-    let at = at.min(text.len());
-    let len = text
-        .get(at..)
-        .and_then(|rest| rest.chars().next())
-        .map_or(0, |c| match c {
-            '\n' | '\r' => 0,
-            c => c.len_utf8(),
-        });
-    TextRange::at(size(at), size(len))
-}
-
 /// saphyr's message made to read like ours: lower-case start, no trailing full stop.
 fn clean_message(info: &str) -> String {
     let trimmed = info.trim().trim_end_matches('.');
@@ -395,17 +387,4 @@ fn clean_message(info: &str) -> String {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => "syntax error".to_owned(),
     }
-}
-
-/// A byte offset as a `TextSize` (saturating for texts past 4 GiB).
-pub(crate) fn size(n: usize) -> TextSize {
-    TextSize::from(super::source_map::to_u32(n))
-}
-
-/// Whether a node is an untagged empty plain scalar.
-fn is_empty_plain(node: &Node) -> bool {
-    node.tag.is_none()
-        && node
-            .as_scalar()
-            .is_some_and(|s| s.value.is_empty() && s.style == super::ScalarStyle::Plain)
 }

@@ -7,6 +7,7 @@
 //! line break; a character produced by an escape maps to its backslash.
 
 use super::ScalarStyle;
+use super::source_map::size;
 use super::source_map::{MapBuilder, SourceMap};
 use crate::text::TextRange;
 
@@ -34,7 +35,14 @@ pub(crate) fn decode_flow(
         }
         _ => return None,
     };
-    let mut out = MapBuilder::default();
+    let mut out = MapBuilder::with_capacity(content_end - content_start);
+    let content = TextRange::new(size(content_start), size(content_end));
+    let one_line = !text.get(content_start..content_end)?.contains(['\n', '\r']);
+    if one_line {
+        // The common case, without the line table.
+        emit_line(text, style, content_start, content_end, &mut out)?;
+        return Some(out.finish(content));
+    }
     let lines = split_lines(text, content_start, content_end);
     let mut index = 0;
     while let Some(line) = lines.get(index) {
@@ -54,10 +62,7 @@ pub(crate) fn decode_flow(
             &mut out,
         );
     }
-    Some(out.finish(TextRange::new(
-        super::build::size(content_start),
-        super::build::size(content_end),
-    )))
+    Some(out.finish(content))
 }
 
 /// A source line of a scalar: `[start, end)` and the break after it (`break_len == 0` for the last).

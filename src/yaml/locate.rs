@@ -4,6 +4,9 @@
 //! Each scan runs over a gap between tokens, where only white space, comments, indicators and node
 //! properties can occur.
 
+use super::source_map::size;
+use crate::text::TextRange;
+
 /// Where a node's properties (tag, anchor) end and what the tag says.
 pub(crate) struct Properties {
     /// Just past the last property.
@@ -94,11 +97,31 @@ pub(crate) fn find_block_header(text: &str, from: usize, limit: usize) -> Option
         match bytes.get(i)? {
             b'|' | b'>' => return (i < limit).then_some(i),
             b'!' | b'&' => i = property_end(bytes, i),
+            // A `...` ends a previous document of the same piece.
+            b'.' if text.get(i..).is_some_and(|rest| rest.starts_with("...")) => i += 3,
             b'-' | b'?' | b':' | b',' | b'[' | b'{' => i += 1,
             _ => return None,
         }
     }
     None
+}
+
+/// The `-` of a block sequence whose first item starts at `at`: the parser puts the start of a
+/// sequence that is not indented under its key (`key:\n- item`) at the item, after the `- `.
+pub(crate) fn dash_before(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    if bytes.get(at) == Some(&b'-') {
+        return at;
+    }
+    let mut i = at;
+    while i > 0 && matches!(bytes.get(i - 1), Some(b' ' | b'\t')) {
+        i -= 1;
+    }
+    if i > 0 && bytes.get(i - 1) == Some(&b'-') {
+        i - 1
+    } else {
+        at
+    }
 }
 
 /// Just past the `:` that follows a key ending at `key_end`, or `key_end` when there is none.
@@ -126,6 +149,19 @@ pub(crate) fn quoted_end(text: &str, start: usize, limit: usize) -> Option<usize
         }
     }
     None
+}
+
+/// The range of the character at `at` (empty at a line break or the end of the text).
+pub(crate) fn char_range(text: &str, at: usize) -> TextRange {
+    let at = at.min(text.len());
+    let len = text
+        .get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, |c| match c {
+            '\n' | '\r' => 0,
+            c => c.len_utf8(),
+        });
+    TextRange::at(size(at), size(len))
 }
 
 /// Moves `end` back over white space and line breaks, not before `start`.

@@ -5,13 +5,20 @@
 //! expansion and nesting depth are bounded; problems are `SyntaxError`s, never panics. This module knows
 //! nothing of CEL or of admission policies.
 
+mod alias;
 mod block;
 mod build;
 mod cursor;
 mod decode;
 #[cfg(test)]
 mod emit_tests;
+#[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
+mod limit_tests;
 mod locate;
+#[cfg(test)]
+mod map_tests;
 mod node;
 #[cfg(test)]
 mod prop_tests;
@@ -38,7 +45,8 @@ pub struct YamlFile {
 /// One YAML document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Document {
-    /// The document's range in the file, from its first content (or `---`) to its end.
+    /// The document's range in the file, from its first content (or `---`) to the end of its root
+    /// node (or of its `...`); for a document cut short by an error, up to the error.
     pub range: TextRange,
     /// The root node; `None` for an empty document.
     pub root: Option<Node>,
@@ -56,10 +64,14 @@ pub struct SyntaxError {
 }
 
 /// A node of the tree.
+///
+/// An alias (`*name`) is expanded into a copy of its anchored node: the copy's own range is the
+/// alias, the nodes inside it keep the ranges of the original.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// The node's range: for a scalar, the raw text including quotes or the block header; for a
-    /// collection, from its first to its last character.
+    /// The node's range, without its tag or anchor: for a scalar, the raw text including quotes, or a
+    /// block scalar from its `|`/`>` header to the end of its last content line; for a collection,
+    /// from its first to its last character (`[` to `]`, or first key to the end of the last value).
     pub range: TextRange,
     /// An explicit tag such as `!!str`, as written.
     pub tag: Option<String>,

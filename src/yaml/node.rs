@@ -16,6 +16,13 @@ impl Document {
     }
 }
 
+impl Entry {
+    /// The key's text, if the key is a scalar.
+    pub fn key_str(&self) -> Option<&str> {
+        self.key.as_str()
+    }
+}
+
 impl Node {
     /// The scalar, if this node is one.
     pub fn as_scalar(&self) -> Option<&Scalar> {
@@ -56,6 +63,14 @@ impl Node {
         self.as_mapping()?
             .iter()
             .find(|entry| entry.key.as_str() == Some(key))
+    }
+
+    /// Whether this node is an untagged empty plain scalar (what the parser reports for nothing).
+    pub(crate) fn is_empty_plain(&self) -> bool {
+        self.tag.is_none()
+            && self
+                .as_scalar()
+                .is_some_and(|s| s.value.is_empty() && s.style == ScalarStyle::Plain)
     }
 
     /// Whether this node is a null scalar (plain `""`, `~`, `null`, `Null`, `NULL`, or tagged `!!null`).

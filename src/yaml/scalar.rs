@@ -3,18 +3,24 @@
 
 use saphyr_parser::{ScalarStyle as SaphyrStyle, Span, Tag};
 
-use super::build::{Builder, size};
+use super::build::Builder;
 use super::locate::{self, Properties};
 use super::source_map::SourceMap;
+use super::source_map::size;
 use super::{Node, NodeKind, Scalar, ScalarStyle, block, decode};
 use crate::text::{TextRange, TextSize};
 
 /// What the parser said about a scalar.
 pub(crate) struct ScalarSite<'s> {
+    /// The parser's decoded value (the reference our decoder must match).
     pub(crate) value: &'s str,
+    /// The parser's style.
     pub(crate) style: SaphyrStyle,
+    /// The resolved tag, if any.
     pub(crate) tag: Option<&'s Tag>,
+    /// The anchor id, 0 for none.
     pub(crate) anchor: usize,
+    /// The event's span in characters of the piece.
     pub(crate) span: Span,
 }
 
@@ -32,6 +38,7 @@ pub(crate) fn build_scalar(
     let style = convert_style(site.style);
     let (range, value, source_map) = match style {
         ScalarStyle::Plain if site.value.is_empty() => {
+            // Nothing written: after the properties, or right after the key's colon.
             let at = match (&props, key_end) {
                 (Some(props), _) => props.end,
                 (None, Some(key_end)) => locate::after_colon(text, key_end),
@@ -42,15 +49,7 @@ pub(crate) fn build_scalar(
         }
         ScalarStyle::Plain | ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
             let from = props.as_ref().map_or(start, |p| p.content).min(end);
-            let end = match style {
-                ScalarStyle::Plain => end,
-                _ => locate::quoted_end(text, from, end).unwrap_or(end),
-            };
-            let range = TextRange::new(size(from), size(end));
-            let indent = builder.block_indent().map_or(0, |column| column + 1);
-            let decoded = decode::decode_flow(text, style, (from, end), indent);
-            let (value, map) = checked(decoded, site.value, flow_content(style, range));
-            (range, value, map)
+            flow_scalar(builder, site, style, (from, end))
         }
         ScalarStyle::Literal | ScalarStyle::Folded => {
             let from = props
@@ -68,6 +67,26 @@ pub(crate) fn build_scalar(
             source_map,
         }),
     }
+}
+
+/// Range, value and map of a plain or quoted scalar written from `from` to about `end` (the
+/// parser's end, which for a quoted scalar may include white space and a comment after it).
+fn flow_scalar(
+    builder: &Builder<'_>,
+    site: &ScalarSite<'_>,
+    style: ScalarStyle,
+    (from, end): (usize, usize),
+) -> (TextRange, String, SourceMap) {
+    let text = builder.text;
+    let end = match style {
+        ScalarStyle::Plain => end,
+        _ => locate::quoted_end(text, from, end).unwrap_or(end),
+    };
+    let range = TextRange::new(size(from), size(end));
+    let indent = builder.block_indent().map_or(0, |column| column + 1);
+    let decoded = decode::decode_flow(text, style, (from, end), indent);
+    let (value, map) = checked(decoded, site.value, flow_content(style, range));
+    (range, value, map)
 }
 
 /// Range, value and map of a block scalar whose header follows `from`; `start` and `end` are the
@@ -126,14 +145,29 @@ fn flow_content(style: ScalarStyle, range: TextRange) -> TextRange {
     )
 }
 
-/// Column (in bytes) of `at` within its line.
+/// Column of `at` within its line, in bytes (indentation is ASCII).
 pub(crate) fn column(text: &str, at: usize) -> usize {
+    let start = line_start(text, at);
+    // The parser does not count a byte order mark at the start of a line as a column.
+    let bom = text
+        .get(start..)
+        .is_some_and(|rest| rest.starts_with('\u{feff}'));
+    let columns = at.saturating_sub(start);
+    if bom {
+        columns.saturating_sub('\u{feff}'.len_utf8())
+    } else {
+        columns
+    }
+}
+
+/// Start of the line containing `at`.
+pub(crate) fn line_start(text: &str, at: usize) -> usize {
     let bytes = text.as_bytes();
     let mut i = at.min(bytes.len());
     while i > 0 && !matches!(bytes.get(i - 1), Some(b'\n' | b'\r')) {
         i -= 1;
     }
-    at - i
+    i
 }
 
 /// An empty plain scalar at `at` (a missing value).

@@ -26,7 +26,7 @@ pub(crate) struct Segment {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceMap {
     /// Segments in decoded order, covering the whole value; empty for a degraded map.
-    segments: Box<[Segment]>,
+    segments: Segments,
     /// File range of the scalar's content (inside quotes, after a block header).
     content: TextRange,
     /// Whether the map is degraded (every offset maps to the content start).
@@ -37,7 +37,7 @@ impl SourceMap {
     /// A map built from segments covering the value, for content at `content` in the file.
     pub(crate) fn new(segments: Vec<Segment>, content: TextRange) -> SourceMap {
         SourceMap {
-            segments: segments.into_boxed_slice(),
+            segments: Segments::from_vec(segments),
             content,
             degraded: false,
         }
@@ -47,7 +47,7 @@ impl SourceMap {
     /// correspondence is unknown, so that positions stay inside the scalar.
     pub(crate) fn degraded(content: TextRange) -> SourceMap {
         SourceMap {
-            segments: Box::default(),
+            segments: Segments::None,
             content,
             degraded: true,
         }
@@ -71,7 +71,7 @@ impl SourceMap {
             Some(seg) if seg.verbatim => TextSize::from(seg.file.saturating_add(at - seg.decoded)),
             Some(seg) => TextSize::from(seg.file),
             // Past the end: just after the source of the last piece.
-            None => self.segments.last().map_or(self.content.start(), |seg| {
+            None => self.segments().last().map_or(self.content.start(), |seg| {
                 TextSize::from(seg.file.saturating_add(seg.file_len))
             }),
         }
@@ -108,11 +108,11 @@ impl SourceMap {
         let at = u32::from(at);
         // Segments are in decoded order, and decoded order follows file order.
         let index = self
-            .segments
+            .segments()
             .partition_point(|seg| seg.file.saturating_add(seg.file_len) <= at);
-        let Some(seg) = self.segments.get(index) else {
+        let Some(seg) = self.segments().get(index) else {
             let len = self
-                .segments
+                .segments()
                 .last()
                 .map_or(0, |seg| seg.decoded + seg.decoded_len);
             return Some(TextSize::from(len));
@@ -127,12 +127,41 @@ impl SourceMap {
         Some(TextSize::from(decoded))
     }
 
+    /// The segments in decoded order.
+    fn segments(&self) -> &[Segment] {
+        match &self.segments {
+            Segments::None => &[],
+            Segments::One(segment) => std::slice::from_ref(segment),
+            Segments::Many(segments) => segments,
+        }
+    }
+
     /// The segment holding decoded byte `at`.
     fn segment_containing(&self, at: u32) -> Option<&Segment> {
         let index = self
-            .segments
+            .segments()
             .partition_point(|seg| seg.decoded.saturating_add(seg.decoded_len) <= at);
-        self.segments.get(index).filter(|seg| seg.decoded <= at)
+        self.segments().get(index).filter(|seg| seg.decoded <= at)
+    }
+}
+
+/// Segments, with the common one-segment case stored without an allocation (a policy file has
+/// thousands of one-line scalars).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum Segments {
+    #[default]
+    None,
+    One(Segment),
+    Many(Box<[Segment]>),
+}
+
+impl Segments {
+    fn from_vec(segments: Vec<Segment>) -> Segments {
+        match segments.as_slice() {
+            [] => Segments::None,
+            [one] => Segments::One(*one),
+            _ => Segments::Many(segments.into_boxed_slice()),
+        }
     }
 }
 
@@ -146,6 +175,14 @@ pub(crate) struct MapBuilder {
 }
 
 impl MapBuilder {
+    /// A builder for a value of about `capacity` bytes.
+    pub(crate) fn with_capacity(capacity: usize) -> MapBuilder {
+        MapBuilder {
+            value: String::with_capacity(capacity),
+            segments: Vec::new(),
+        }
+    }
+
     /// Appends `text`, which is the file text at `file`.
     pub(crate) fn verbatim(&mut self, text: &str, file: usize) {
         if text.is_empty() {
@@ -210,4 +247,9 @@ impl MapBuilder {
 /// Offsets fit in `u32` because `TextSize` does; larger files saturate rather than wrap.
 pub(crate) fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A byte offset as a `TextSize` (saturating for texts past 4 GiB).
+pub(crate) fn size(n: usize) -> TextSize {
+    TextSize::from(to_u32(n))
 }

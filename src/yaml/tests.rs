@@ -5,7 +5,8 @@ use expect_test::{Expect, expect};
 use super::{Node, NodeKind, parse};
 use crate::text::{Encoding, LineIndex, TextRange};
 
-fn check(yaml: &str, expect: Expect) {
+/// Prints the tree of every document (ranges as `line:col`, styles, values) and the errors.
+pub(super) fn check(yaml: &str, expect: Expect) {
     let file = parse(yaml);
     let index = LineIndex::new(yaml);
     let mut out = String::new();
@@ -200,12 +201,12 @@ fn undefined_alias() {
     check(
         "a: *nope\n",
         expect![[r#"
-        doc 0:0-0:4 (errors)
-          map 0:0-0:1
-            Plain 0:0-0:1 "a"
-              Plain 0:1-0:1 ""
-        error 0:3-0:4: while parsing node, found unknown anchor
-    "#]],
+            doc 0:0-0:4 (errors)
+              map 0:0-0:2
+                Plain 0:0-0:1 "a"
+                  Plain 0:2-0:2 ""
+            error 0:3-0:4: while parsing node, found unknown anchor
+        "#]],
     );
 }
 
@@ -214,11 +215,81 @@ fn binary_junk() {
     check(
         "a: \u{0}\u{1}\u{7f}b\n\u{1b}[0m: x\n",
         expect![[r#"
-        doc 0:0-0:4 (errors)
-          map 0:0-0:1
-            Plain 0:0-0:1 "a"
-              Plain 0:1-0:1 ""
-        error 0:3-0:4: found unprintable character
-    "#]],
+            doc 0:0-0:4 (errors)
+              map 0:0-0:2
+                Plain 0:0-0:1 "a"
+                  Plain 0:2-0:2 ""
+            error 0:3-0:4: found unprintable character
+        "#]],
+    );
+}
+
+#[test]
+fn node_accessors() {
+    let yaml = "m: {a: 1}\ns: [x]\nn1: ~\nn2:\nn3: !!null ''\nq: 'null'\nb: True\ni: -0x1\nj: 0o17\nk: 12\nf: 1.5e3\ng: .inf\nh: .NaN\nt: !!str 5\nd: 1\nd: 2\n";
+    let file = parse(yaml);
+    assert!(file.errors.is_empty());
+    let Some(root) = file.documents.first().and_then(|d| d.root.as_ref()) else {
+        panic!("no root");
+    };
+    let kind = |key: &str| root.get(key).map(Node::kind_name);
+    assert_eq!(kind("m"), Some("mapping"));
+    assert_eq!(kind("s"), Some("sequence"));
+    assert_eq!(kind("n1"), Some("null"));
+    assert_eq!(kind("n2"), Some("null"));
+    assert_eq!(kind("n3"), Some("null"));
+    assert_eq!(kind("q"), Some("string"));
+    assert_eq!(kind("b"), Some("boolean"));
+    assert_eq!(kind("i"), Some("string"));
+    assert_eq!(kind("j"), Some("integer"));
+    assert_eq!(kind("k"), Some("integer"));
+    assert_eq!(kind("f"), Some("number"));
+    assert_eq!(kind("g"), Some("number"));
+    assert_eq!(kind("h"), Some("number"));
+    assert_eq!(kind("t"), Some("string"));
+    assert_eq!(kind("missing"), None);
+    assert!(root.get("n2").is_some_and(Node::is_null));
+    assert!(!root.get("q").is_some_and(Node::is_null));
+    assert_eq!(
+        root.get("j")
+            .and_then(Node::as_scalar)
+            .and_then(|s| s.as_i64()),
+        Some(15)
+    );
+    assert_eq!(root.get("d").and_then(Node::as_str), Some("1"));
+    assert_eq!(
+        root.get("m")
+            .and_then(|m| m.get("a"))
+            .and_then(Node::as_str),
+        Some("1")
+    );
+    assert_eq!(
+        root.get("s").and_then(Node::as_sequence).map(<[Node]>::len),
+        Some(1)
+    );
+    assert_eq!(
+        root.as_mapping()
+            .and_then(|e| e.first())
+            .and_then(|e| e.key_str()),
+        Some("m")
+    );
+}
+
+#[test]
+fn flow_collections_end_at_their_closing_bracket_not_at_a_trailing_comment() {
+    check(
+        "---\nb: [x, y]   # c\nc: {a: 1}  # d\n",
+        expect![[r#"
+            doc 0:0-2:9
+              map 1:0-2:9
+                Plain 1:0-1:1 "b"
+                  seq 1:3-1:9
+                    Plain 1:4-1:5 "x"
+                    Plain 1:7-1:8 "y"
+                Plain 2:0-2:1 "c"
+                  map 2:3-2:9
+                    Plain 2:4-2:5 "a"
+                      Plain 2:7-2:8 "1"
+        "#]],
     );
 }
