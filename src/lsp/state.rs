@@ -99,3 +99,26 @@ impl State {
         open
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_accepted_only_for_the_current_version_or_a_closed_document() {
+        let mut state = State::new();
+        let uri: Uri = "file:///a.yaml".parse().expect("uri");
+        assert!(state.accepts(&uri, Guard::NotOpen));
+        let file = state.file_ids.get_or_insert(&uri);
+        assert_eq!(state.file_ids.get_or_insert(&uri), file);
+        state
+            .documents
+            .insert(uri.clone(), Document::new("a: 1\n", 3, file));
+        assert!(state.accepts(&uri, Guard::OpenAt(3)));
+        assert!(!state.accepts(&uri, Guard::OpenAt(2)));
+        assert!(!state.accepts(&uri, Guard::NotOpen));
+        assert!(state.job_for_document(&uri, 2).is_none());
+        let job = state.job_for_document(&uri, 3).expect("current version");
+        assert_eq!(job.analysis.file_text(file).as_deref(), Some("a: 1\n"));
+    }
+}
