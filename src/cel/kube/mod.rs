@@ -14,6 +14,8 @@
 //! | `c.containsIP(ip\|s)`, `c.containsCIDR(c2\|s)` | `contains_ip`, `contains_ip_str`, `contains_cidr`, `contains_cidr_str` |
 //! | `c.ip()`, `c.masked()`, `c.prefixLength()` | `ip`, `masked`, `prefix_length` |
 //! | `==` on `net.IP` / `net.CIDR` | `PartialEq` (the CIDR's unmasked address counts) |
+//! | `semver(s[, normalize])`, `isSemver(s[, normalize])` | [`semver::parse_with`], [`semver::is_semver`] |
+//! | `v.major()`, `minor()`, `patch()`, `isGreaterThan`, `isLessThan`, `compareTo`, `==` | `major_int`, `minor_int`, `patch_int`, `is_greater_than`, `is_less_than`, `compare_to`, `PartialEq` |
 //!
 //! Errors are `Err(String)` with the exact upstream text (quantity: [`quantity::QuantityError`],
 //! whose `Display` is the text). Arithmetic on quantities returns `Result` only for this
@@ -26,3 +28,6 @@ pub mod ip;
 #[cfg(test)]
 mod net_tests;
 pub mod quantity;
+pub mod semver;
+#[cfg(test)]
+mod semver_tests;

@@ -245,6 +245,12 @@ impl PartialEq for Quantity {
     }
 }
 
+impl PartialOrd for Quantity {
+    fn partial_cmp(&self, other: &Quantity) -> Option<Ordering> {
+        Some(self.compare(other))
+    }
+}
+
 impl std::fmt::Display for Quantity {
     /// `Quantity.String()`: the kept input, else the canonical form.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
