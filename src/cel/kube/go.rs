@@ -3,8 +3,24 @@
 /// `strconv.Quote`: a double-quoted Go string literal. Printable characters stay as they are;
 /// control characters use Go's escapes (`\n`, `\x01`, `\u0085`).
 pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+    quote_bytes(s.as_bytes())
+}
+
+/// `strconv.Quote` of a Go string that may hold invalid UTF-8 (each bad byte becomes `\xNN`).
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
     out.push('"');
+    for chunk in bytes.utf8_chunks() {
+        push_quoted(&mut out, chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn push_quoted(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -23,8 +39,6 @@ pub fn quote(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
@@ -32,5 +46,6 @@ mod tests {
     #[test]
     fn quotes_like_go() {
         assert_eq!(super::quote("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\x01é\"");
+        assert_eq!(super::quote_bytes(b"%z\xc3"), "\"%z\\xc3\"");
     }
 }

@@ -16,6 +16,8 @@
 //! | `==` on `net.IP` / `net.CIDR` | `PartialEq` (the CIDR's unmasked address counts) |
 //! | `semver(s[, normalize])`, `isSemver(s[, normalize])` | [`semver::parse_with`], [`semver::is_semver`] |
 //! | `v.major()`, `minor()`, `patch()`, `isGreaterThan`, `isLessThan`, `compareTo`, `==` | `major_int`, `minor_int`, `patch_int`, `is_greater_than`, `is_less_than`, `compare_to`, `PartialEq` |
+//! | `url(s)`, `isURL(s)` | [`url::parse_url`], [`url::is_url`] |
+//! | `u.getScheme()`, `getHost()`, `getHostname()`, `getPort()`, `getEscapedPath()`, `getQuery()`, `==` | `scheme`, `host`, `hostname`, `port`, `escaped_path`, `query` (sorted map), `PartialEq` |
 //!
 //! Errors are `Err(String)` with the exact upstream text (quantity: [`quantity::QuantityError`],
 //! whose `Display` is the text). Arithmetic on quantities returns `Result` only for this
@@ -31,3 +33,4 @@ pub mod quantity;
 pub mod semver;
 #[cfg(test)]
 mod semver_tests;
+pub mod url;
