@@ -18,6 +18,7 @@
 //! | `v.major()`, `minor()`, `patch()`, `isGreaterThan`, `isLessThan`, `compareTo`, `==` | `major_int`, `minor_int`, `patch_int`, `is_greater_than`, `is_less_than`, `compare_to`, `PartialEq` |
 //! | `url(s)`, `isURL(s)` | [`url::parse_url`], [`url::is_url`] |
 //! | `u.getScheme()`, `getHost()`, `getHostname()`, `getPort()`, `getEscapedPath()`, `getQuery()`, `==` | `scheme`, `host`, `hostname`, `port`, `escaped_path`, `query` (sorted map), `PartialEq` |
+//! | `format.named(n)`, `format.<n>()`, `f.validate(s)`, `==` | [`format::named`], [`format::ALL`], [`format::NamedFormat::validate`] (`None` = `optional.none()`), `PartialEq` |
 //!
 //! Errors are `Err(String)` with the exact upstream text (quantity: [`quantity::QuantityError`],
 //! whose `Display` is the text). Arithmetic on quantities returns `Result` only for this
@@ -25,6 +26,7 @@
 
 mod bigint;
 pub mod cidr;
+pub mod format;
 mod go;
 pub mod ip;
 #[cfg(test)]
