@@ -13,6 +13,8 @@ mod parse;
 mod render;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upstream_tests;
 
 use std::cmp::Ordering;
 
