@@ -1,7 +1,7 @@
 //! Conformance: the Kubernetes CEL library cases
 //! (`../shared/conformance/kubernetes-cel-library/library_cases.json`, from the API server's
 //! `{quantity,semver,ip,cidr,format}_test.go`) scored against `cel::kube` before the evaluator
-//! exists. A tiny interpreter here covers what those expressions use — literals, lists, `==`,
+//! exists. A tiny interpreter (`kube_library_support`) covers what those expressions use — literals, lists, `==`,
 //! `&&`, `all`, the library's global and member calls, `optional.of/none` — over the crate's
 //! parser; anything else (type checks, compile errors, `type()`) is counted as not covered.
 //! Prints coverage and pass rate per file; every covered case must pass. Skips with a notice when

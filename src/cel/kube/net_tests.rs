@@ -149,3 +149,75 @@ fn cidr_parse_and_ops() {
     assert_eq!(c("ffff::/128").masked().to_string(), "ffff::/128");
     assert_ne!(c("10.0.0.1/8"), c("10.0.0.0/8"));
 }
+
+/// Go's `TestParseAddr` inputs (zone-free ones), through `netip_parse_addr` and `Display`.
+#[test]
+fn go_netip_vectors() {
+    use super::ip::netip_parse_addr;
+    let valid = [
+        ("0.0.0.0", "0.0.0.0"),
+        ("192.168.140.255", "192.168.140.255"),
+        ("::", "::"),
+        ("::1", "::1"),
+        (
+            "fd7a:115c:a1e0:ab12:4843:cd96:626b:430b",
+            "fd7a:115c:a1e0:ab12:4843:cd96:626b:430b",
+        ),
+        ("fd7a:115c::626b:430b", "fd7a:115c::626b:430b"),
+        (
+            "fd7a:115c:a1e0:ab12:4843:cd96::",
+            "fd7a:115c:a1e0:ab12:4843:cd96::",
+        ),
+        (
+            "fd7a:115c:a1e0:ab12:4843:cd96:626b::",
+            "fd7a:115c:a1e0:ab12:4843:cd96:626b:0",
+        ),
+        (
+            "fd7a:115c:a1e0::4843:cd96:626b:430b",
+            "fd7a:115c:a1e0:0:4843:cd96:626b:430b",
+        ),
+        ("::ffff:192.168.140.255", "::ffff:192.168.140.255"),
+        ("1:2::ffff:192.168.140.255", "1:2::ffff:c0a8:8cff"),
+        ("FD9E:1A04:F01D::1", "fd9e:1a04:f01d::1"),
+    ];
+    for (input, want) in valid {
+        let got = netip_parse_addr(input).map(|(ip, _)| ip.to_string());
+        assert_eq!(got, Ok(want.to_owned()), "{input}");
+    }
+    assert_eq!(netip_parse_addr("fe80::1%eth0").map(|(_, z)| z), Ok("eth0"));
+    let invalid = [
+        "",
+        "bad",
+        "1234",
+        "1.2.3.4%eth0",
+        ".1.2.3",
+        "1.2.3.",
+        "1..2.3",
+        "1.2.3.4.5",
+        "0300.0250.0214.0377",
+        "0xc0.0xa8.0x8c.0xff",
+        "192.168.12345",
+        "127.0.1",
+        "192.1234567",
+        "127.1",
+        "192.168.300.1",
+        "192.168.0.1.5.6",
+        "1:2:3:4:5:6:7",
+        "1:2:3:4:5:6:7:8:9",
+        "1:2:3:4::5:6:7:8",
+        "fe801::1",
+        "fe80:tail:scal:e::",
+        "fe80::1%",
+        "ffff:ffff:ffff:ffff:ffff:ffff:ffff:192.168.140.255",
+        "ffff::ffff:ffff:ffff:ffff:ffff:ffff:192.168.140.255",
+        "::ffff:192.168.140.bad",
+        "fe80::1::1",
+        "fe80:1?:1",
+        "fe80:",
+        "010.000.015.001",
+        "::ffff:1.2.03.4",
+    ];
+    for input in invalid {
+        assert!(netip_parse_addr(input).is_err(), "{input}");
+    }
+}
