@@ -154,35 +154,40 @@ impl BigInt {
         (BigInt { neg: self.neg, mag }.normalized(), rem as u32)
     }
 
-    /// Divides by 10^k rounding away from zero (inf.Dec's `RoundUp`).
+    /// Divides by 10^k rounding away from zero (inf.Dec's `RoundUp`), in one pass: whole limbs
+    /// are dropped, then one small division.
     pub fn div_pow10_round_up(&self, k: u64) -> BigInt {
         if self.is_zero() {
             return BigInt::zero();
         }
-        if k as usize >= self.digits() {
+        if k >= self.digits() as u64 {
             // Every digit is dropped and the value is non-zero: one unit away from zero.
             return BigInt::from_i64(self.signum());
         }
-        let mut q = self.clone();
-        let mut inexact = false;
-        let mut left = k;
-        while left > 0 {
-            let step = left.min(9) as u32;
-            let (next, rem) = q.div_small(10u32.pow(step));
-            inexact |= rem != 0;
-            q = next;
-            left -= u64::from(step);
-        }
+        let whole = (k / 9) as usize;
+        let mut inexact = self.mag[..whole].iter().any(|&l| l != 0);
+        let shifted = BigInt {
+            neg: self.neg,
+            mag: self.mag[whole..].to_vec(),
+        };
+        let (mut q, rem) = shifted.div_small(10u32.pow((k % 9) as u32));
+        inexact |= rem != 0;
         if inexact {
             q = q.add(&BigInt::from_i64(self.signum()));
         }
         q
     }
 
-    /// Removes factors of `f` (10 or 1024), returning the rest and how many were removed.
+    /// Removes factors of `f` (10 or 1024), returning the rest and how many were removed. Zero
+    /// limbs are nine factors of ten at once, so this stays linear for long runs of zeros.
     pub fn remove_factors(&self, f: u32) -> (BigInt, i32) {
         let mut q = self.clone();
         let mut times = 0;
+        if f == 10 && !q.is_zero() {
+            let zero_limbs = q.mag.iter().take_while(|&&l| l == 0).count();
+            q.mag.drain(..zero_limbs);
+            times = 9 * zero_limbs as i32;
+        }
         while !q.is_zero() {
             let (next, rem) = q.div_small(f);
             if rem != 0 {
@@ -318,6 +323,18 @@ mod tests {
         assert_eq!(big("-1000").div_pow10_round_up(2).to_string(), "-10");
         assert_eq!(big("5").div_pow10_round_up(40).to_string(), "1");
         assert_eq!(big("1024000").remove_factors(10), (big("1024"), 3));
+        assert_eq!(
+            big("7000000000000000000000").remove_factors(10),
+            (big("7"), 21)
+        );
+        assert_eq!(
+            big("123000000000000000001").div_pow10_round_up(19),
+            big("13")
+        );
+        assert_eq!(
+            big("-123000000000000000000").div_pow10_round_up(19),
+            big("-13")
+        );
         assert_eq!(big("000").to_string(), "0");
         assert!(big("-2") < big("1") && big("-3") < big("-2"));
     }

@@ -3,7 +3,7 @@
 //! with a decimal exponent take the fast path (and may keep the input as their string form), the
 //! rest become decimals rounded away from zero to nano precision, binary ones capped at 2^63-1.
 
-use super::{Amount, Format, Quantity, QuantityError};
+use super::{Amount, Format, Quantity, QuantityError, compare_big};
 use crate::cel::kube::bigint::{BigInt, MAX_DIGITS};
 
 /// `maxInt64Factors`: decimal digits that always fit an `int64`.
@@ -209,12 +209,15 @@ fn slow_path(
     } else {
         unscaled = unscaled.mul_pow2(exponent.unsigned_abs());
     }
-    if !unscaled.is_zero() {
+    // Capping before rounding is equivalent (2^63-1 is on the nano grid) and keeps huge binary
+    // inputs, which upstream caps, within the size bound.
+    let max = BigInt::from_i64(i64::MAX);
+    if format == Format::BinarySI
+        && compare_big((unscaled.clone(), -dscale), (max.clone(), 0)).is_gt()
+    {
+        (unscaled, dscale) = (max, 0);
+    } else if !unscaled.is_zero() {
         (unscaled, dscale) = round_to_nano(unscaled, dscale)?;
-    }
-    let max = BigInt::from_i64(i64::MAX).mul_pow10(9);
-    if format == Format::BinarySI && unscaled > max {
-        (unscaled, dscale) = (BigInt::from_i64(i64::MAX), 0);
     }
     if format == Format::BinarySI
         && !unscaled.is_zero()
@@ -238,7 +241,11 @@ fn round_to_nano(unscaled: BigInt, dscale: i64) -> Result<(BigInt, i64), Quantit
     let target = -NANO;
     if dscale > target {
         let k = (dscale - target).unsigned_abs();
-        return Ok((unscaled.div_pow10_round_up(k), target));
+        let rounded = unscaled.div_pow10_round_up(k);
+        if rounded.digits() > MAX_DIGITS {
+            return Err(QuantityError::TooLarge);
+        }
+        return Ok((rounded, target));
     }
     let grow = (target - dscale).unsigned_abs();
     if grow.saturating_add(unscaled.digits() as u64) > MAX_DIGITS as u64 {

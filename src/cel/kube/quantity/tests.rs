@@ -128,3 +128,19 @@ fn arithmetic_and_order() {
     assert!(q("1e2000000000").add(&q("1")).is_err());
     assert!(q("-1e-2000000000").is_less_than(&q("0")));
 }
+
+#[test]
+fn huge_inputs_stay_bounded() {
+    let digits = "1234567890".repeat(100_000);
+    let long_fraction = format!("{digits}.{digits}");
+    assert!(parse(&long_fraction).is_err());
+    let tiny = format!("0.{}1", "0".repeat(1_000_000));
+    assert_eq!(parse(&tiny).map(|q| q.to_string()), Ok("1n".to_owned()));
+    let huge_binary = format!("1{}Ki", "0".repeat(1_000_000));
+    assert_eq!(
+        parse(&huge_binary).map(|q| q.to_string()),
+        Ok("9223372036854775807".to_owned())
+    );
+    let zeros = format!("1{}", "0".repeat(4000));
+    assert!(parse(&zeros).is_ok_and(|q| q.to_string().len() < 4100));
+}

@@ -141,3 +141,16 @@ fn string_form_and_equality() {
     }
     assert!(url("https://a/b") == url("https://a/b") && url("https://a/b") != url("https://A/b"));
 }
+
+#[test]
+fn huge_inputs_stay_linear() {
+    let long = format!(
+        "https://example.com/{}?{}",
+        "a%20b/".repeat(200_000),
+        "k=v&".repeat(200_000)
+    );
+    let u = url(&long);
+    assert_eq!(u.query().get("k").map(Vec::len), Some(200_000));
+    assert!(u.escaped_path().len() > 1_000_000);
+    assert!(!is_url(&format!("http://{}", "[".repeat(100_000))));
+}
