@@ -5,7 +5,7 @@
 //! answers depend on which one a value is: `asInteger` fails for every decimal (so
 //! `quantity("1.5Gi").asInteger()` is an error although the value is whole), and
 //! `asApproximateFloat` multiplies the unscaled value by a power of ten. Comparison and equality
-//! are exact. The decimal is a local big integer ([`crate::cel::kube::bigint`]); sizes are bounded,
+//! are exact. The decimal is a local big integer (module `bigint`); sizes are bounded,
 //! and a value that would need more than `MAX_DIGITS` digits is an error here where upstream would
 //! try to allocate it (only reachable with exponents like `1e5000` combined with arithmetic).
 
