@@ -1,0 +1,2 @@
+//! bounds tests.
+use super::*;

@@ -1,0 +1,2 @@
+//! literals tests.
+use super::*;

@@ -1,0 +1,2 @@
+//! macros tests.
+use super::*;

@@ -1,0 +1,2 @@
+//! versions tests.
+use super::*;
