@@ -88,6 +88,12 @@ impl<'a> Checker<'a> {
             span: function.span,
             anchor,
         };
+        if self.type_of(target).is_error() && self.lookup_function(&function.text).is_none() {
+            // The receiver already failed; a missing method on it would only repeat that.
+            if self.version_message(&function.text).is_some() {
+                return Type::Error;
+            }
+        }
         self.call_named(&site, &function.text, Some(target), args)
     }
 
@@ -110,9 +116,21 @@ impl<'a> Checker<'a> {
             args.iter().for_each(|&arg| self.check_expr(arg));
             return Some(self.resolve_overload(&site, &candidates, None, args));
         }
-        let message = self.version_message(&qualified)?;
+        // Neither a known function nor a selection on a known name: one diagnostic for the whole
+        // dotted name (`jsonpatch.escapeKey` outside mutations, `sets.contain`).
+        let root = self
+            .qualified_name(target)?
+            .first()
+            .map(|s| s.to_string())?;
+        let version = self.version_message(&qualified);
+        if version.is_none() && self.resolve_simple(&root).is_some() {
+            return None;
+        }
         args.iter().for_each(|&arg| self.check_expr(arg));
-        self.error(CheckErrorKind::Version, site.span, site.anchor, message);
+        match version {
+            Some(message) => self.error(CheckErrorKind::Version, site.span, site.anchor, message),
+            None => self.undeclared(&qualified, site.span, site.anchor, true),
+        }
         Some(Type::Error)
     }
 

@@ -54,8 +54,13 @@ impl Checker<'_> {
         if available {
             return true;
         }
-        let span = call.function.span;
-        let anchor = self.ast.expr(id).anchor;
+        let expr = self.ast.expr(id);
+        let anchor = expr.anchor;
+        let span = if call.kind == MacroKind::Bind {
+            crate::text::TextRange::new(expr.span.start(), call.function.span.end())
+        } else {
+            call.function.span
+        };
         let message = self.env.target.and_then(|target| {
             let introduced = first_minor_with_macro(name, member, argc, true)?;
             let accepted = first_minor_with_macro(name, member, argc, false);
@@ -237,7 +242,7 @@ impl Checker<'_> {
             Some(Type::Dyn | Type::Error | Type::Param(_)) | None => Type::Dyn,
             Some(other) => {
                 self.check_macro_parts_args(call, Type::Dyn);
-                self.macro_no_overload(id, call, &[other.clone()]);
+                self.macro_no_overload(id, call, std::slice::from_ref(other));
                 return Type::Error;
             }
         };
@@ -289,7 +294,7 @@ impl Checker<'_> {
             Some(Type::Dyn | Type::Error | Type::Param(_)) | None => Type::Dyn,
             Some(other) => {
                 self.check_macro_parts_args(call, Type::Dyn);
-                self.macro_no_overload(id, call, &[other.clone()]);
+                self.macro_no_overload(id, call, std::slice::from_ref(other));
                 return Type::Error;
             }
         };

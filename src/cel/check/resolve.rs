@@ -28,16 +28,17 @@ impl Checker<'_> {
 
     /// A single identifier: a macro variable (unless written `.x`), else a global name.
     pub(super) fn resolve_simple(&self, text: &str) -> Option<Resolved> {
-        if !text.starts_with('.') {
-            if let Some(local) = self.locals.iter().rev().find(|l| l.name == text) {
-                return Some(Resolved {
-                    ty: local.ty.clone(),
-                    reference: Reference::Local {
-                        name: local.name.clone(),
-                        declared_at: local.declared_at,
-                    },
-                });
-            }
+        let local = (!text.starts_with('.'))
+            .then(|| self.locals.iter().rev().find(|l| l.name == text))
+            .flatten();
+        if let Some(local) = local {
+            return Some(Resolved {
+                ty: local.ty.clone(),
+                reference: Reference::Local {
+                    name: local.name.clone(),
+                    declared_at: local.declared_at,
+                },
+            });
         }
         self.resolve_global(text)
     }
@@ -118,14 +119,14 @@ impl Checker<'_> {
         field: &Name,
         optional: bool,
     ) -> Type {
-        if !optional {
-            if let Some(parts) = self.qualified_name(id) {
-                if let Some(resolved) = self.resolve_qualified(&parts) {
-                    self.set_ref(id, resolved.reference);
-                    self.type_name_parts(operand);
-                    return resolved.ty;
-                }
-            }
+        let qualified = (!optional)
+            .then(|| self.qualified_name(id))
+            .flatten()
+            .and_then(|parts| self.resolve_qualified(&parts));
+        if let Some(resolved) = qualified {
+            self.set_ref(id, resolved.reference);
+            self.type_name_parts(operand);
+            return resolved.ty;
         }
         self.check_expr(operand);
         if field.is_missing() {

@@ -1,2 +1,88 @@
-//! bounds tests.
+//! Hostile inputs: deep nesting, many variables, huge literals; on a 2 MiB thread.
+
 use super::*;
+
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .expect("spawn");
+    assert!(handle.join().is_ok(), "checker overflowed or panicked");
+}
+
+#[test]
+fn deep_expressions_check_on_a_small_stack() {
+    on_small_stack(|| {
+        for src in [
+            format!("{}1{}", "(".repeat(240), ")".repeat(240)),
+            format!("{}1{}", "[".repeat(240), "]".repeat(240)),
+            format!("a{}", ".b".repeat(240)),
+            format!("{}true", "!".repeat(240)),
+            vec!["1"; 240].join(" + "),
+            format!("{}0{}", "[0].map(x, ".repeat(100), ")".repeat(100)),
+            format!("{}1{}", "f(".repeat(240), ")".repeat(240)),
+        ] {
+            let parsed = parse(&src);
+            let checked = check(&parsed.ast, &env());
+            assert_eq!(checked.types.len(), parsed.ast.len());
+        }
+    });
+}
+
+#[test]
+fn ten_thousand_variables() {
+    let mut env = env();
+    for i in 0..10_000 {
+        env.declare(&format!("v{i}"), Type::Int, None);
+    }
+    let (_, checked) = checked("v9999 + v0 + w1", &env);
+    assert_eq!(checked.errors.len(), 1);
+    assert_eq!(checked.errors[0].suggestion.as_deref(), Some("v1"));
+}
+
+#[test]
+fn huge_literal_lists() {
+    on_small_stack(|| {
+        let src = format!("[{}]", vec!["1"; 20_000].join(", "));
+        let parsed = parse(&src);
+        let checked = check(&parsed.ast, &env());
+        assert_eq!(checked.result, Type::list(Type::Int));
+        let mixed = format!("[{}, 'a']", vec!["1"; 20_000].join(", "));
+        let checked = check(&parse(&mixed).ast, &env());
+        assert_eq!(checked.errors.len(), 1);
+    });
+}
+
+#[test]
+fn hand_built_tree_deeper_than_the_guard() {
+    use crate::cel::ast::{Expr, Name};
+    use crate::text::{TextRange, TextSize};
+    let span = TextRange::empty(TextSize::new(0));
+    let mut exprs = vec![Expr {
+        span,
+        anchor: TextSize::new(0),
+        kind: ExprKind::Literal(Literal::Int(1)),
+    }];
+    for i in 0..5_000u32 {
+        exprs.push(Expr {
+            span,
+            anchor: TextSize::new(0),
+            kind: ExprKind::Select {
+                operand: ExprId(i),
+                field: Name {
+                    text: "f".into(),
+                    span,
+                },
+                optional: false,
+            },
+        });
+    }
+    let ast = Ast {
+        root: ExprId(5_000),
+        exprs,
+    };
+    on_small_stack(move || {
+        let checked = check(&ast, &env());
+        assert_eq!(checked.types.len(), 5_001);
+    });
+}

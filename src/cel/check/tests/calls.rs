@@ -230,13 +230,13 @@ fn errors_do_not_cascade() {
         "(foo + 1) * 2 > bar.size()",
         &env(),
         expect![[r#"
-        cel-undeclared: undeclared reference to 'foo' (in container '')
-          | (foo + 1) * 2 > bar.size()
-          |  ^^^
-        cel-undeclared: undeclared reference to 'bar' (in container '')
-          | (foo + 1) * 2 > bar.size()
-          |                 ^^^
-    "#]],
+            cel-undeclared: undeclared reference to 'foo' (in container '')
+              | (foo + 1) * 2 > bar.size()
+              |  ^^^
+            cel-undeclared: undeclared reference to 'bar.size' (in container '')
+              | (foo + 1) * 2 > bar.size()
+              |                 ^^^^^^^^
+        "#]],
     );
 }
 
