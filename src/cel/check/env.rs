@@ -152,6 +152,28 @@ impl Env {
         self.functions.push(function);
     }
 
+    /// The type under which a policy variable of checked type `ty` is seen through `variables`
+    /// (`composition.go` `convertCelTypeToDeclType`): scalars, timestamps and durations keep their
+    /// type, lists and maps convert element-wise, object types the providers know are kept, and
+    /// everything else (Kubernetes library types such as `kubernetes.Quantity`, optionals, type
+    /// values, a variable that failed to check) becomes `dyn`.
+    pub fn variable_type(&self, ty: &Type) -> Type {
+        match ty {
+            Type::Int
+            | Type::Uint
+            | Type::Double
+            | Type::Bool
+            | Type::String
+            | Type::Bytes
+            | Type::Duration
+            | Type::Timestamp => ty.clone(),
+            Type::List(elem) => Type::list(self.variable_type(elem)),
+            Type::Map(key, value) => Type::map(self.variable_type(key), self.variable_type(value)),
+            Type::Object(name) if self.providers.find_type(name).is_some() => ty.clone(),
+            _ => Type::Dyn,
+        }
+    }
+
     /// The names a reference `name` may denote, most qualified first (cel-go's container rule).
     pub(super) fn candidates(&self, name: &str) -> Vec<String> {
         if let Some(rooted) = name.strip_prefix('.') {

@@ -113,14 +113,17 @@ impl Checker<'_> {
             .into_iter()
             .find_map(|candidate| {
                 let ty = self
-                    .env
-                    .providers
-                    .find_type(&candidate)
+                    .find_object_type(&candidate)
                     .or_else(|| self.type_ident(&candidate))?;
                 Some((candidate, ty))
             });
         let Some((name, ty)) = found else {
-            self.undeclared(&type_name.text, type_name.span, anchor, false);
+            // No suggestion: variable names would be wrong here, and type names are open-ended.
+            let message = format!(
+                "undeclared reference to '{}' (in container '{}')",
+                type_name.text, self.env.container
+            );
+            self.error(CheckErrorKind::Undeclared, type_name.span, anchor, message);
             return None;
         };
         self.set_ref(id, Reference::Type(ty.clone()));

@@ -6,6 +6,8 @@
 //! - [`Env`] holds variables, libraries, type providers, the container and the version target;
 //! - [`check`] gives [`Checked`] (types and references per `ExprId`, the result type, errors);
 //! - [`result_type_error`] applies the API server's exact result-type rule;
+//! - [`ObjectTypes`] declares object types by hand (`kubernetes.variables`, untyped `params`),
+//!   [`Env::variable_type`] converts a variable's checked type as the API server does;
 //! - macros are checked as cel-go checks their expansions, without expanding them.
 
 mod calls;
@@ -13,6 +15,7 @@ mod env;
 mod format;
 mod literals;
 mod macros;
+mod objects;
 mod resolve;
 mod result_type;
 mod suggest;
@@ -28,6 +31,7 @@ use crate::text::{TextRange, TextSize};
 
 pub use env::{ChainProvider, CustomFunction, Env, SharedProvider, Variable, VersionTarget};
 pub use format::cel_go_type;
+pub use objects::ObjectTypes;
 pub use result_type::result_type_error;
 pub use suggest::closest;
 

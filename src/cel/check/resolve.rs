@@ -4,8 +4,9 @@
 
 use super::{CheckErrorKind, Checker, Reference, cel_go_type, closest};
 use crate::cel::ast::{ExprId, ExprKind, Name};
-use crate::cel::library::type_identifiers;
-use crate::cel::types::{FieldType, Type, TypeProvider};
+use crate::cel::library::{Library, is_enabled, type_identifiers};
+use crate::cel::types::provider::is_dynamic_object;
+use crate::cel::types::{FieldType, JSON_PATCH, Type, TypeProvider};
 
 /// A resolved global name.
 pub(super) struct Resolved {
@@ -64,11 +65,22 @@ impl Checker<'_> {
         let denotes = type_identifiers(&self.env.libraries)
             .find(|ident| ident.name == name)
             .map(|ident| ident.denotes.clone())
-            .or_else(|| self.env.providers.find_type(name))?;
+            .or_else(|| self.find_object_type(name))?;
         Some(Resolved {
             ty: Type::type_of(denotes.clone()),
             reference: Reference::Type(denotes),
         })
+    }
+
+    /// An object type by name from the providers. The apply-configuration types (`Object`,
+    /// `Object.spec`…) and `JSONPatch` exist only where the JSON Patch library is enabled, i.e. in
+    /// MutatingAdmissionPolicy mutations.
+    pub(super) fn find_object_type(&self, name: &str) -> Option<Type> {
+        let mutation_type = is_dynamic_object(name) || name == JSON_PATCH;
+        if mutation_type && !is_enabled(Library::JsonPatch, &self.env.libraries) {
+            return None;
+        }
+        self.env.providers.find_type(name)
     }
 
     /// The dotted name a selection chain spells (`a.b.c`), if it is one: only plain selections

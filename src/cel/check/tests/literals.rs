@@ -110,7 +110,7 @@ fn optional_entries() {
 fn apply_configuration_objects() {
     check_types(
         "Object{spec: Object.spec{replicas: 1}}",
-        &env(),
+        &mutation_env(),
         expect![[r#"
         Object{..} ~Object ^type Object
           Object.spec{..} ~Object.spec ^type Object.spec
@@ -119,7 +119,7 @@ fn apply_configuration_objects() {
     );
     check_errors(
         "JSONPatch{op: 'add', path: 1, valu: 2}",
-        &env(),
+        &mutation_env(),
         expect![[r#"
         cel-type: expected type of field 'path' is 'string' but provided type is 'int'
           | JSONPatch{op: 'add', path: 1, valu: 2}
@@ -131,7 +131,7 @@ fn apply_configuration_objects() {
     );
     check_result(
         "[JSONPatch{op: 'test', path: '/a', value: 1}]",
-        &env(),
+        &mutation_env(),
         expect![[r#"
         list(JSONPatch)
     "#]],
@@ -168,6 +168,26 @@ fn typed_message_construction() {
         cel-undeclared: undeclared reference to 'Msg' (in container '')
           | Msg{}
           | ^^^
+    "#]],
+    );
+}
+
+#[test]
+fn mutation_types_only_in_mutations() {
+    check_errors(
+        "Object{} == null",
+        &env(),
+        expect![[r#"
+        cel-undeclared: undeclared reference to 'Object' (in container '')
+          | Object{} == null
+          | ^^^^^^
+    "#]],
+    );
+    check_result(
+        "jsonpatch.escapeKey('a/b')",
+        &mutation_env(),
+        expect![[r#"
+        string
     "#]],
     );
 }

@@ -95,6 +95,13 @@ fn env() -> Env {
     env
 }
 
+/// [`env`] for a MutatingAdmissionPolicy mutation: `Object`, `JSONPatch`, `jsonpatch.escapeKey`.
+fn mutation_env() -> Env {
+    let mut env = env();
+    env.libraries.push(crate::cel::library::Library::JsonPatch);
+    env
+}
+
 /// The untyped acceptance environment: `object` is `dyn`.
 fn dyn_env(minor: u32, stored: bool) -> Env {
     let mut env = Env::kubernetes(minor, stored);

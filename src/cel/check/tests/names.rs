@@ -173,3 +173,55 @@ fn container_resolution() {
     "#]],
     );
 }
+
+#[test]
+fn variables_and_params_through_a_composed_provider() {
+    let mut env = env();
+    let mut declared = crate::cel::check::ObjectTypes::new();
+    let image_count = env.variable_type(&Type::Int);
+    let limit = env.variable_type(&Type::quantity());
+    declared.add_field("kubernetes.variables", "imageCount", image_count, None);
+    declared.add_field("kubernetes.variables", "limit", limit, Some("A quantity."));
+    env.push_provider(Arc::new(declared));
+    env.declare("variables", Type::object("kubernetes.variables"), None);
+    check_types(
+        "variables.imageCount <= params.maxReplicas && variables.limit.isInteger() && variables.imageConut > 0",
+        &env,
+        expect![[r#"
+            && ~bool ^logical_and
+              && ~bool ^logical_and
+                <= ~bool ^less_equals_int64
+                  .imageCount ~int ^field kubernetes.variables.imageCount
+                    variables ~kubernetes.variables ^var variables
+                  .maxReplicas ~int ^field Params.maxReplicas
+                    params ~Params ^var params
+                isInteger() ~bool ^quantity_is_integer
+                  .limit ~dyn ^field kubernetes.variables.limit
+                    variables ~kubernetes.variables ^var variables
+              > ~bool ^greater_int64|greater_uint64_int64|greater_double_int64
+                .imageConut ~!error!
+                  variables ~kubernetes.variables ^var variables
+                Int(0) ~int
+            cel-undefined-field: undefined field 'imageConut'; did you mean 'imageCount'?
+              | variables.imageCount <= params.maxReplicas && variables.limit.isInteger() && variables.imageConut > 0
+              |                                                                                        ^^^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn variable_type_conversion() {
+    let env = env();
+    let shown: Vec<String> = [
+        Type::list(Type::map(Type::String, Type::Timestamp)),
+        Type::quantity(),
+        Type::object("Deployment"),
+        Type::optional(Type::Int),
+        Type::Error,
+    ]
+    .iter()
+    .map(|t| env.variable_type(t).to_string())
+    .collect();
+    expect!["list(map(string, google.protobuf.Timestamp)) | dyn | Deployment | dyn | dyn"]
+        .assert_eq(&shown.join(" | "));
+}

@@ -106,7 +106,8 @@ fn jsonpatch_only_in_mutations() {
 
 #[test]
 fn result_type_rule() {
-    let env = dyn_env(37, true);
+    let mut env = dyn_env(37, true);
+    env.libraries.push(crate::cel::library::Library::JsonPatch);
     let result = |src: &str, expected: &[Type]| {
         let (_, checked) = checked(src, &env);
         format!("{:?}", super::super::result_type_error(&checked, expected))
