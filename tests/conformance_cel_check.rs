@@ -3,7 +3,9 @@
 //! where); (b) cel-spec — deduced types (`type_deduction`) and, for every expression expected to
 //! evaluate successfully without protobuf types, that the checker reports no error (the
 //! false-positive guard). Pass counts are compared with `tests/conformance/check_baseline.json`: a
-//! drop fails, a rise prints a notice. Skips when the data is absent.
+//! drop fails, a rise prints a notice. Skips when the data is absent. (c) The Kubernetes library
+//! cases and the CRD validation rules: every one expected to evaluate checks clean in the newest
+//! stored environment (`self`, `oldSelf` as `dyn`); the compile-error cases report an error.
 //!
 //! Exclusions (listed with their reasons in `EXCLUDED_FILES` and `excluded`): protobuf message
 //! types, libraries Kubernetes never enables, parameterised abstract types, expected errors.
@@ -591,4 +593,91 @@ fn cel_spec_checks() {
         failures.extend(against_baseline("cel-spec", &name, passed, total));
     }
     assert!(failures.is_empty(), "below baseline: {failures:#?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kubernetes library cases and CRD validation rules.
+
+/// The newest stored Kubernetes environment, with the CRD rule variables `self` and `oldSelf`
+/// as `dyn`.
+fn kubernetes_env() -> Env {
+    let mut env = Env::kubernetes(admission_ls::cel::library::NEWEST_MINOR, true);
+    env.declare("self", Type::Dyn, None);
+    env.declare("oldSelf", Type::Dyn, None);
+    env
+}
+
+#[test]
+fn kubernetes_library_cases() {
+    let Some(dir) = data_dir() else { return };
+    let data = read_json(&dir.join("kubernetes-cel-library/library_cases.json"));
+    let env = kubernetes_env();
+    let (mut clean_ok, mut clean_total, mut errors_ok, mut errors_total) = (0, 0, 0, 0);
+    for case in data["cases"].as_array().into_iter().flatten() {
+        let expr = case["expr"].as_str().unwrap_or("");
+        let checked = check(&parse_with(expr, &ParseOptions::default()).ast, &env);
+        let messages: Vec<&String> = checked.errors.iter().map(|e| &e.message).collect();
+        if case["expect"]["kind"] == "compile_error" {
+            errors_total += 1;
+            if checked.errors.is_empty() {
+                println!("  FAIL no error: {expr:?}");
+            } else {
+                errors_ok += 1;
+            }
+        } else {
+            clean_total += 1;
+            if checked.errors.is_empty() {
+                clean_ok += 1;
+            } else {
+                println!("  FAIL false positive: {expr:?}: {messages:?}");
+            }
+        }
+    }
+    let failures: Vec<String> = [
+        against_baseline("kubernetes", "library_clean", clean_ok, clean_total),
+        against_baseline(
+            "kubernetes",
+            "library_compile_errors",
+            errors_ok,
+            errors_total,
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "below baseline: {failures:#?}");
+}
+
+#[test]
+fn crd_validation_rules_check_clean() {
+    let Some(dir) = data_dir() else { return };
+    let data = read_json(&dir.join("kubernetes-cel-library/crd_validation_rules.json"));
+    let env = kubernetes_env();
+    let (mut passed, mut total) = (0, 0);
+    for group in data["groups"].as_array().into_iter().flatten() {
+        for rule in group["valid"].as_array().into_iter().flatten() {
+            // Rules built by Go code (`rule_go`) are not plain text.
+            let Some(expr) = rule["rule"].as_str() else {
+                continue;
+            };
+            total += 1;
+            let parsed = parse_with(expr, &ParseOptions::default());
+            let checked = check(&parsed.ast, &env);
+            if parsed.errors.is_empty() && checked.errors.is_empty() {
+                passed += 1;
+            } else {
+                println!(
+                    "  FAIL {expr:?}: {:?} {:?}",
+                    parsed.errors,
+                    checked
+                        .errors
+                        .iter()
+                        .map(|e| &e.message)
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+    let failure = against_baseline("kubernetes", "crd_valid_rules", passed, total);
+    assert!(failure.is_none(), "below baseline: {failure:?}");
 }
