@@ -64,7 +64,7 @@ impl Checker<'_> {
         let message = self.env.target.and_then(|target| {
             let introduced = first_minor_with_macro(name, member, argc, true)?;
             let accepted = first_minor_with_macro(name, member, argc, false);
-            super::calls::version_text(
+            super::versions::version_text(
                 &format!("macro '{name}'"),
                 target.minor,
                 target.stored,

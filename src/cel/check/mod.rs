@@ -19,6 +19,7 @@ mod objects;
 mod resolve;
 mod result_type;
 mod suggest;
+mod versions;
 
 #[cfg(test)]
 mod tests;
