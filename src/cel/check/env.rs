@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::cel::library::{Library, Overload, libraries_for};
+use crate::cel::library::{Library, Overload, compatibility_version, libraries_for};
 use crate::cel::types::{BuiltinProvider, FieldType, Type, TypeProvider};
 
 /// A type provider that can be shared between environments and threads.
@@ -88,6 +88,8 @@ pub struct Env {
     pub container: String,
     /// Mixed list and map literals are errors (`HomogeneousAggregateLiterals`).
     pub homogeneous_literals: bool,
+    /// Literal arguments of `duration(…)` and `timestamp(…)` must parse (Kubernetes from 1.29).
+    pub literal_validators: bool,
     /// `cel.bind` (ext.Bindings) is enabled; never in the Kubernetes environment.
     pub bindings: bool,
     /// The version that decides `cel-version` errors; `None` reports unknown names as undeclared.
@@ -107,6 +109,7 @@ impl Env {
             },
             container: String::new(),
             homogeneous_literals: false,
+            literal_validators: false,
             bindings: false,
             target: None,
         }
@@ -122,6 +125,12 @@ impl Env {
             .collect();
         let mut env = Env::new(libraries);
         env.homogeneous_literals = true;
+        let version = if stored {
+            minor
+        } else {
+            compatibility_version(minor)
+        };
+        env.literal_validators = version >= 29;
         env.target = Some(VersionTarget { minor, stored });
         env
     }

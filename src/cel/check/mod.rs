@@ -19,6 +19,7 @@ mod objects;
 mod resolve;
 mod result_type;
 mod suggest;
+mod validators;
 mod versions;
 
 #[cfg(test)]
@@ -196,6 +197,9 @@ impl<'a> Checker<'a> {
         }
         if self.env.homogeneous_literals {
             literals::validate_homogeneous(self.ast, &self.types, &mut self.errors);
+        }
+        if self.env.literal_validators {
+            validators::validate_literals(self.ast, &mut self.errors);
         }
         self.errors.sort_by_key(|e| (e.span.start(), e.anchor));
         let result = self

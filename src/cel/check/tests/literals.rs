@@ -191,3 +191,21 @@ fn mutation_types_only_in_mutations() {
     "#]],
     );
 }
+
+#[test]
+fn literal_validators_from_1_29() {
+    let src = "duration('5 minutes') < duration('1h') && timestamp('2024-02-30T00:00:00Z') < timestamp(0)";
+    check_errors(
+        src,
+        &dyn_env(30, false),
+        expect![[r#"
+        cel-type: invalid duration argument
+          | duration('5 minutes') < duration('1h') && timestamp('2024-02-30T00:00:00Z') < timestamp(0)
+          |          ^^^^^^^^^^^
+        cel-type: invalid timestamp argument
+          | duration('5 minutes') < duration('1h') && timestamp('2024-02-30T00:00:00Z') < timestamp(0)
+          |                                                     ^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+    check_errors(src, &dyn_env(29, false), expect![[r#""#]]);
+}
