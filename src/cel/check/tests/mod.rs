@@ -8,6 +8,7 @@ mod calls;
 mod literals;
 mod macros;
 mod names;
+mod policies;
 mod versions;
 
 use std::sync::Arc;
