@@ -174,6 +174,9 @@ struct Checker<'a> {
     next_var: u32,
     locals: Vec<Local>,
     depth: u32,
+    /// Suggestions still to compute: each scans every candidate name, so a hostile expression
+    /// with many unknown names against thousands of variables stays bounded.
+    suggestions_left: u32,
 }
 
 impl<'a> Checker<'a> {
@@ -188,6 +191,7 @@ impl<'a> Checker<'a> {
             next_var: 0,
             locals: Vec::new(),
             depth: 0,
+            suggestions_left: 16,
         }
     }
 

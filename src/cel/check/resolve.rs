@@ -221,7 +221,12 @@ impl Checker<'_> {
     }
 
     fn undefined_field(&mut self, id: ExprId, owner: &str, field: &Name) {
-        let names = self.env.providers.fields(owner);
+        let names = if self.suggestions_left > 0 {
+            self.suggestions_left -= 1;
+            self.env.providers.fields(owner)
+        } else {
+            Vec::new()
+        };
         let suggestion = closest(&field.text, names.iter().map(|(name, _)| &**name));
         let anchor = self.ast.expr(id).anchor;
         let message = format!("undefined field '{}'", field.text);
@@ -251,6 +256,10 @@ impl Checker<'_> {
         );
         self.error(CheckErrorKind::Undeclared, span, anchor, message);
         let bare = name.trim_start_matches('.');
+        if self.suggestions_left == 0 {
+            return;
+        }
+        self.suggestions_left -= 1;
         let suggestion = if function {
             let names = self.function_names();
             closest(bare, names.iter().map(String::as_str))

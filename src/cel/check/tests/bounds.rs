@@ -86,3 +86,26 @@ fn hand_built_tree_deeper_than_the_guard() {
         assert_eq!(checked.types.len(), 5_001);
     });
 }
+
+#[test]
+fn many_unknown_names_against_many_variables_stay_bounded() {
+    let mut env = env();
+    for i in 0..10_000 {
+        env.declare(&format!("variable{i}"), Type::Int, None);
+    }
+    let src = format!(
+        "[{}]",
+        (0..2_000)
+            .map(|i| format!("varible{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let (_, checked) = checked(&src, &env);
+    assert_eq!(checked.errors.len(), 2_000);
+    let suggested = checked
+        .errors
+        .iter()
+        .filter(|e| e.suggestion.is_some())
+        .count();
+    assert_eq!(suggested, 16);
+}
