@@ -4,12 +4,15 @@
 //! type, which is assignable to and from everything, so one mistake gives one diagnostic.
 //!
 //! - [`Env`] holds variables, libraries, type providers, the container and the version target;
+//!   [`Env::kubernetes`] builds the admission environment of a version, [`Env::declare_admission`]
+//!   its variables, [`Env::enable_mutation`] the mutation-only types;
 //! - [`check`] gives [`Checked`] (types and references per `ExprId`, the result type, errors);
 //! - [`result_type_error`] applies the API server's exact result-type rule;
 //! - [`ObjectTypes`] declares object types by hand (`kubernetes.variables`, untyped `params`),
 //!   [`Env::variable_type`] converts a variable's checked type as the API server does;
 //! - macros are checked as cel-go checks their expansions, without expanding them.
 
+mod admission;
 mod calls;
 mod env;
 mod format;
@@ -31,6 +34,7 @@ use crate::cel::ast::{Ast, ExprId, ExprKind, Literal};
 use crate::cel::types::{Substitution, Type, substitute};
 use crate::text::{TextRange, TextSize};
 
+pub use admission::AdmissionVariables;
 pub use env::{ChainProvider, CustomFunction, Env, SharedProvider, Variable, VersionTarget};
 pub use format::cel_go_type;
 pub use objects::ObjectTypes;

@@ -4,31 +4,20 @@
 use expect_test::expect;
 
 use super::*;
-use crate::cel::types::provider::{ADMISSION_REQUEST, NAMESPACE};
 
 /// The API server's acceptance environment for a validation of a policy with params and one
 /// `int` variable `replicas`.
 fn acceptance_env() -> Env {
     let mut env = Env::kubernetes(37, false);
-    for name in ["object", "oldObject", "params"] {
-        env.declare(name, Type::Dyn, None);
-    }
-    env.declare("request", Type::object(ADMISSION_REQUEST), None);
-    env.declare("namespaceObject", Type::object(NAMESPACE), None);
-    env.declare(
-        "authorizer",
-        Type::object(crate::cel::types::AUTHORIZER),
-        None,
-    );
-    env.declare(
-        "authorizer.requestResource",
-        Type::object(crate::cel::types::RESOURCE_CHECK),
-        None,
-    );
     let mut variables = crate::cel::check::ObjectTypes::new();
     variables.add_field("kubernetes.variables", "replicas", Type::Int, None);
     env.push_provider(Arc::new(variables));
-    env.declare("variables", Type::object("kubernetes.variables"), None);
+    env.declare_admission(&crate::cel::check::AdmissionVariables {
+        object: Type::Dyn,
+        params: Some(Type::Dyn),
+        variables: Some(Type::object("kubernetes.variables")),
+        authorizer: true,
+    });
     env
 }
 
@@ -115,5 +104,28 @@ fn typed_mistakes_are_caught() {
           | namespaceObject.metadata.labels.env == 1
           |                                     ^^
     "#]],
+    );
+}
+
+#[test]
+fn mutation_environment() {
+    let mut env = acceptance_env();
+    check_errors(
+        "Object{spec: Object.spec{replicas: 1}}",
+        &env,
+        expect![[r#"
+        cel-undeclared: undeclared reference to 'Object' (in container '')
+          | Object{spec: Object.spec{replicas: 1}}
+          | ^^^^^^
+        cel-undeclared: undeclared reference to 'Object.spec' (in container '')
+          | Object{spec: Object.spec{replicas: 1}}
+          |              ^^^^^^^^^^^
+    "#]],
+    );
+    env.enable_mutation();
+    check_errors(
+        "Object{spec: Object.spec{replicas: variables.replicas}} != null && [JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('a/b'), value: 'x'}].size() == 1",
+        &env,
+        expect![[r#""#]],
     );
 }
