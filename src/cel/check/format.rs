@@ -57,3 +57,28 @@ pub(super) fn call_signature(args: &[Type], member: bool) -> String {
     out.push(')');
     out
 }
+
+/// cel-go's rendering of issues (`Issues.String()`), as the API server quotes it after
+/// `compilation failed: `: for each error `ERROR: <input>:LINE:COL: message`, the source line after
+/// ` | ` and a caret line of dots; errors joined by newlines. Columns count code points from 1.
+pub fn cel_go_report(src: &str, errors: &[super::CheckError]) -> String {
+    let mut reports = Vec::new();
+    for error in errors {
+        let offset = usize::from(error.anchor).min(src.len());
+        let prefix = src.get(..offset).unwrap_or("");
+        let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+        let line_no = prefix.matches('\n').count() + 1;
+        let col = prefix.get(line_start..).map_or(0, |s| s.chars().count());
+        let line = src
+            .get(line_start..)
+            .and_then(|rest| rest.split('\n').next())
+            .unwrap_or("");
+        reports.push(format!(
+            "ERROR: <input>:{line_no}:{}: {}\n | {line}\n | {}^",
+            col + 1,
+            error.message,
+            ".".repeat(col)
+        ));
+    }
+    reports.join("\n")
+}

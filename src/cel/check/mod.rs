@@ -36,7 +36,7 @@ use crate::text::{TextRange, TextSize};
 
 pub use admission::AdmissionVariables;
 pub use env::{ChainProvider, CustomFunction, Env, SharedProvider, Variable, VersionTarget};
-pub use format::cel_go_type;
+pub use format::{cel_go_report, cel_go_type};
 pub use objects::ObjectTypes;
 pub use result_type::result_type_error;
 pub use suggest::closest;

@@ -225,3 +225,17 @@ fn variable_type_conversion() {
     expect!["list(map(string, google.protobuf.Timestamp)) | dyn | Deployment | dyn | dyn"]
         .assert_eq(&shown.join(" | "));
 }
+
+#[test]
+fn cel_go_style_report() {
+    let src = "1 + x == 2\n  && objekt.y";
+    let (_, checked) = checked(src, &env());
+    expect![[r#"
+        ERROR: <input>:1:5: undeclared reference to 'x' (in container '')
+         | 1 + x == 2
+         | ....^
+        ERROR: <input>:2:6: undeclared reference to 'objekt' (in container ''); did you mean 'object'?
+         |   && objekt.y
+         | .....^"#]]
+    .assert_eq(&crate::cel::check::cel_go_report(src, &checked.errors));
+}
