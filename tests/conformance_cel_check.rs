@@ -681,3 +681,30 @@ fn crd_validation_rules_check_clean() {
     let failure = against_baseline("kubernetes", "crd_valid_rules", passed, total);
     assert!(failure.is_none(), "below baseline: {failure:?}");
 }
+
+/// Every expression of the conformance data, including the parser's error cases (trees with error
+/// nodes), checks without panicking in the Kubernetes environment; the result has a type per node.
+#[test]
+fn every_tree_checks_without_panicking() {
+    let Some(dir) = data_dir() else { return };
+    let mut sources: Vec<String> = Vec::new();
+    for file in ["cel-go/parser_cases.json", "cel-go/checker_cases.json"] {
+        let data = read_json(&dir.join(file));
+        for case in data["cases"].as_array().into_iter().flatten() {
+            sources.extend(case["expr"].as_str().map(str::to_string));
+        }
+    }
+    let index = std::fs::read_to_string(dir.join("cel-spec/index.jsonl")).unwrap_or_default();
+    for line in index.lines() {
+        if let Ok(test) = serde_json::from_str::<Value>(line) {
+            sources.extend(test["expr"].as_str().map(str::to_string));
+        }
+    }
+    let env = kubernetes_env();
+    for src in &sources {
+        let parsed = parse_with(src, &ParseOptions::default());
+        let checked = check(&parsed.ast, &env);
+        assert_eq!(checked.types.len(), parsed.ast.len(), "{src:?}");
+    }
+    println!("checked {} trees without panicking", sources.len());
+}

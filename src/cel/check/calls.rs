@@ -105,7 +105,7 @@ impl<'a> Checker<'a> {
         let qualified = format!("{prefix}.{}", function.text);
         let site = Site {
             id,
-            span: TextRange::new(self.ast.expr(target).span.start(), function.span.end()),
+            span: cover(self.ast.expr(target).span.start(), function.span.end()),
             anchor: self.ast.expr(id).anchor,
         };
         if let Some(candidates) = self.lookup_function(&qualified) {
@@ -166,7 +166,10 @@ impl<'a> Checker<'a> {
         let anchor = self.ast.expr(id).anchor;
         let site = Site {
             id,
-            span: TextRange::at(anchor, TextSize::new(len)),
+            span: cover(
+                anchor,
+                anchor.checked_add(TextSize::new(len)).unwrap_or(anchor),
+            ),
             anchor,
         };
         self.call_named(&site, name, None, args)
@@ -312,5 +315,15 @@ impl<'a> Checker<'a> {
         if !self.assignable(expected, &found) {
             self.type_mismatch(id, expected, &found);
         }
+    }
+}
+
+/// The range from `start` to `end`, or the empty range at `start` when a hand-built tree puts them
+/// out of order (never panics, unlike `TextRange::new`).
+pub(super) fn cover(start: TextSize, end: TextSize) -> TextRange {
+    if start <= end {
+        TextRange::new(start, end)
+    } else {
+        TextRange::empty(start)
     }
 }

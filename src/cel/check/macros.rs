@@ -57,7 +57,7 @@ impl Checker<'_> {
         let expr = self.ast.expr(id);
         let anchor = expr.anchor;
         let span = if call.kind == MacroKind::Bind {
-            crate::text::TextRange::new(expr.span.start(), call.function.span.end())
+            super::calls::cover(expr.span.start(), call.function.span.end())
         } else {
             call.function.span
         };

@@ -109,3 +109,20 @@ fn many_unknown_names_against_many_variables_stay_bounded() {
         .count();
     assert_eq!(suggested, 16);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, failure_persistence: None, ..Default::default() })]
+
+    /// Arbitrary token soup parses into some tree (with error nodes) that checks without panicking.
+    #[test]
+    fn token_soup_never_panics(parts in proptest::collection::vec(proptest::sample::select(vec![
+        "object", ".", "spec", "?", "[", "]", "(", ")", "{", "}", ",", ":", "1", "2u", "'a'", "+",
+        "==", "&&", "!", "has", "all", "x", "map", "optional", "none", "Object", "size", "in",
+        "-", "null", "true", "[?", ".?", "cel", "bind", "sortBy", "transformMap", "k", "v",
+    ]), 0..40)) {
+        let src = parts.join(" ");
+        let parsed = parse(&src);
+        let checked = check(&parsed.ast, &env());
+        proptest::prop_assert_eq!(checked.types.len(), parsed.ast.len());
+    }
+}
