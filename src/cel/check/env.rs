@@ -183,6 +183,17 @@ impl Env {
         }
     }
 
+    /// The type a policy variable gets from its checked expression: `dyn` when the expression has
+    /// errors (the API server treats a variable that fails to compile as `dyn`), else
+    /// [`Env::variable_type`] of its result.
+    pub fn variable_type_of(&self, checked: &super::Checked) -> Type {
+        if checked.errors.is_empty() {
+            self.variable_type(&checked.result)
+        } else {
+            Type::Dyn
+        }
+    }
+
     /// The names a reference `name` may denote, most qualified first (cel-go's container rule).
     pub(super) fn candidates(&self, name: &str) -> Vec<String> {
         if let Some(rooted) = name.strip_prefix('.') {

@@ -129,3 +129,26 @@ fn mutation_environment() {
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn a_variable_with_errors_is_dyn() {
+    let mut typed = env();
+    typed.declare("object", Type::object("Deployment"), None);
+    let (_, broken) = checked("object.spec.replica + 1", &typed);
+    let (_, fine) = checked("object.spec.replicas + 1", &typed);
+    let shown = format!(
+        "{} {}",
+        typed.variable_type_of(&broken),
+        typed.variable_type_of(&fine)
+    );
+    expect!["dyn int"].assert_eq(&shown);
+    check_errors(
+        "authorizer.allowed()",
+        &typed,
+        expect![[r#"
+        cel-no-overload: found no matching overload for 'allowed' applied to 'kubernetes.authorization.Authorizer.()'
+          | authorizer.allowed()
+          |            ^^^^^^^
+    "#]],
+    );
+}
