@@ -84,7 +84,7 @@ impl Checker<'_> {
             let Some(owner) = &object else { continue };
             let declared = self.env.providers.field(owner, &field.name.text);
             let Some(declared) = declared else {
-                self.struct_field_undefined(id, owner, &field.name);
+                self.struct_field_undefined(owner, &field.name);
                 continue;
             };
             if !self.assignable(&declared.ty, &value) {
@@ -112,12 +112,10 @@ impl Checker<'_> {
             .candidates(&type_name.text)
             .into_iter()
             .find_map(|candidate| {
-                let ty = self
-                    .find_object_type(&candidate)
-                    .or_else(|| self.type_ident(&candidate))?;
-                Some((candidate, ty))
+                self.find_object_type(&candidate)
+                    .or_else(|| self.type_ident(&candidate))
             });
-        let Some((name, ty)) = found else {
+        let Some(ty) = found else {
             // No suggestion: variable names would be wrong here, and type names are open-ended.
             let message = format!(
                 "undeclared reference to '{}' (in container '{}')",
@@ -132,7 +130,6 @@ impl Checker<'_> {
             other => {
                 let message = format!("'{}' is not a message type", cel_go_type(&other));
                 self.error(CheckErrorKind::Type, type_name.span, anchor, message);
-                let _ = name;
                 None
             }
         }
@@ -144,11 +141,15 @@ impl Checker<'_> {
             .map(|ident| ident.denotes.clone())
     }
 
-    fn struct_field_undefined(&mut self, id: ExprId, owner: &str, field: &Name) {
-        let names = self.env.providers.fields(owner);
+    fn struct_field_undefined(&mut self, owner: &str, field: &Name) {
+        let names = if self.suggestions_left > 0 {
+            self.suggestions_left -= 1;
+            self.env.providers.fields(owner)
+        } else {
+            Vec::new()
+        };
         let suggestion = super::closest(&field.text, names.iter().map(|(n, _)| &**n));
         let message = format!("undefined field '{}'", field.text);
-        let _ = id;
         self.error(
             CheckErrorKind::UndefinedField,
             field.span,
