@@ -20,6 +20,13 @@ fn deep_expressions_check_on_a_small_stack() {
             format!("{}true", "!".repeat(240)),
             vec!["1"; 240].join(" + "),
             format!("{}0{}", "[0].map(x, ".repeat(100), ")".repeat(100)),
+            format!("{}true{}", "[0].all(x, ".repeat(240), ")".repeat(240)),
+            format!(
+                "{}1{}",
+                "optional.of(1).optMap(y, ".repeat(240),
+                ")".repeat(240)
+            ),
+            format!("{}1{}", "{'a': ".repeat(240), "}".repeat(240)),
             format!("{}1{}", "f(".repeat(240), ")".repeat(240)),
         ] {
             let parsed = parse(&src);
