@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod check;
 mod debug;
 pub mod kube;
 mod lexer;
