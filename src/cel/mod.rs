@@ -14,7 +14,9 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod check;
 mod debug;
+pub mod kube;
 mod lexer;
 pub mod library;
 pub mod macros;
