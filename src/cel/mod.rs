@@ -15,6 +15,7 @@
 
 pub mod ast;
 mod debug;
+pub mod eval;
 mod lexer;
 pub mod library;
 pub mod macros;

@@ -1,0 +1,199 @@
+//! Operators and calls in the interpreter: `&&`/`||` with commutative error absorption, strict
+//! argument evaluation (the first error wins), qualified function names (`optional.of`), and the
+//! cost of each call as cel-go's runtime tracker and the Kubernetes estimator charge it.
+
+use super::cost::{consts, scaled};
+use super::functions;
+use super::interp::{Interp, Step};
+use super::ops::{arith, compare};
+use super::value::{ErrorKind, Value};
+use crate::cel::ast::{BinaryOp, ExprId, ExprKind, UnaryOp};
+use std::cmp::Ordering;
+
+const TRAVERSAL: f64 = consts::STRING_TRAVERSAL_FACTOR;
+
+impl Interp<'_> {
+    pub(crate) fn unary(&mut self, op: UnaryOp, operand: ExprId) -> Step {
+        let v = self.eval(operand)?;
+        self.cost.charge(1)?;
+        Ok(match op {
+            UnaryOp::Not => arith::not(&v),
+            UnaryOp::Neg => arith::neg(&v),
+        })
+    }
+
+    pub(crate) fn binary(&mut self, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Step {
+        match op {
+            BinaryOp::And => return self.logic(lhs, rhs, false),
+            BinaryOp::Or => return self.logic(lhs, rhs, true),
+            _ => {}
+        }
+        let a = self.eval(lhs)?;
+        let b = self.eval(rhs)?;
+        if a.is_error() {
+            return Ok(a);
+        }
+        if b.is_error() {
+            return Ok(b);
+        }
+        self.cost.charge(binary_cost(op, &a, &b))?;
+        let result = apply_binary(op, &a, &b);
+        self.meter(&result)?;
+        Ok(result)
+    }
+
+    /// `a && b` (`short` = false) and `a || b` (`short` = true): the deciding value wins even
+    /// over an error on the other side, in either order.
+    fn logic(&mut self, lhs: ExprId, rhs: ExprId, short: bool) -> Step {
+        let a = self.eval(lhs)?;
+        if matches!(a, Value::Bool(x) if x == short) {
+            return Ok(a);
+        }
+        let b = self.eval(rhs)?;
+        Ok(match (&a, &b) {
+            (_, Value::Bool(y)) if *y == short => b,
+            (Value::Bool(_), Value::Bool(_)) => b,
+            (Value::Error(_), _) => a,
+            (_, Value::Error(_)) => b,
+            _ => Value::no_overload(),
+        })
+    }
+
+    pub(crate) fn call(&mut self, target: Option<ExprId>, function: &str, args: &[ExprId]) -> Step {
+        let function = function.strip_prefix('.').unwrap_or(function);
+        let (target, qualified) = self.qualify(target, function);
+        let name = qualified.as_deref().unwrap_or(function);
+        let receiver = match target {
+            Some(t) => Some(self.eval(t)?),
+            None => None,
+        };
+        let mut values = Vec::with_capacity(args.len());
+        for &arg in args {
+            values.push(self.eval(arg)?);
+        }
+        if let Some(e) = receiver.iter().chain(values.iter()).find(|v| v.is_error()) {
+            return Ok(e.clone());
+        }
+        self.precharge(name, &values)?;
+        let result = functions::call(name, receiver.as_ref(), &values);
+        self.cost.charge(call_cost(name, receiver.as_ref(), &values, &result))?;
+        self.meter(&result)?;
+        Ok(result)
+    }
+
+    /// `ns.f(…)` where `ns` is not a variable: the global function `ns.f`.
+    fn qualify(&mut self, target: Option<ExprId>, function: &str) -> (Option<ExprId>, Option<String>) {
+        let Some(t) = target else {
+            return (None, None);
+        };
+        if let ExprKind::Ident(ns) = &self.ast.expr(t).kind {
+            let full = format!("{}.{function}", ns.text.strip_prefix('.').unwrap_or(&ns.text));
+            if functions::is_qualified_function(&full) && self.lookup(&ns.text).is_none() {
+                return (None, Some(full));
+            }
+        }
+        (Some(t), None)
+    }
+
+    /// Reserves memory for calls whose output size is known from their arguments.
+    fn precharge(&mut self, name: &str, args: &[Value]) -> Result<(), super::value::EvalError> {
+        if let ("lists.range", [Value::Int(n)]) = (name, args) {
+            self.cost.allocate(8 * (*n).max(0) as u64)?;
+        }
+        Ok(())
+    }
+
+    /// Charges the allocation meter for a produced string, bytes, list or map.
+    pub(crate) fn meter(&mut self, v: &Value) -> Result<(), super::value::EvalError> {
+        let units = match v {
+            Value::String(s) => s.len() as u64,
+            Value::Bytes(b) => b.len() as u64,
+            Value::List(l) => 8 * l.len() as u64,
+            Value::Map(m) => 8 * m.len() as u64,
+            _ => return Ok(()),
+        };
+        self.cost.allocate(units)
+    }
+}
+
+fn apply_binary(op: BinaryOp, a: &Value, b: &Value) -> Value {
+    let ordered = |want: fn(Ordering) -> bool| match compare::compare(a, b) {
+        Ok(Some(o)) => Value::Bool(want(o)),
+        Ok(None) => Value::Bool(false),
+        Err(()) => Value::no_overload(),
+    };
+    match op {
+        BinaryOp::Eq => Value::Bool(compare::equals(a, b)),
+        BinaryOp::Ne => Value::Bool(!compare::equals(a, b)),
+        BinaryOp::Lt => ordered(|o| o == Ordering::Less),
+        BinaryOp::Le => ordered(|o| o != Ordering::Greater),
+        BinaryOp::Gt => ordered(|o| o == Ordering::Greater),
+        BinaryOp::Ge => ordered(|o| o != Ordering::Less),
+        BinaryOp::In => compare::contains(b, a),
+        BinaryOp::Add => arith::add(a, b),
+        BinaryOp::Sub => arith::sub(a, b),
+        BinaryOp::Mul => arith::mul(a, b),
+        BinaryOp::Div => arith::div(a, b),
+        BinaryOp::Rem => arith::rem(a, b),
+        BinaryOp::And | BinaryOp::Or => Value::error(ErrorKind::NoSuchOverload, "no such overload"),
+    }
+}
+
+fn is_text(v: &Value) -> bool {
+    matches!(v, Value::String(_) | Value::Bytes(_))
+}
+
+/// cel-go's runtime cost of a binary operator.
+fn binary_cost(op: BinaryOp, a: &Value, b: &Value) -> u64 {
+    let (sa, sb) = (a.cost_size(), b.cost_size());
+    match op {
+        BinaryOp::Eq | BinaryOp::Ne => scaled(sa.min(sb), TRAVERSAL),
+        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge if is_text(a) && is_text(b) => {
+            scaled(sa.min(sb), TRAVERSAL)
+        }
+        BinaryOp::Add if is_text(a) && is_text(b) => scaled(sa + sb, TRAVERSAL),
+        BinaryOp::In if matches!(b, Value::List(_)) => sb,
+        _ => 1,
+    }
+}
+
+fn size_of(v: Option<&Value>) -> u64 {
+    v.map(Value::cost_size).unwrap_or(1)
+}
+
+/// The runtime cost of a call: cel-go's defaults for the standard library, the Kubernetes
+/// estimator (`pkg/cel/library/cost.go`) for the extension libraries.
+fn call_cost(name: &str, target: Option<&Value>, args: &[Value], result: &Value) -> u64 {
+    let first = target.or(args.first());
+    let arg = |i: usize| size_of(args.get(i));
+    let recv = size_of(first);
+    let result_size = result.cost_size();
+    match name {
+        "startsWith" | "endsWith" | "bytes" | "string" if is_text(first.unwrap_or(&Value::Null)) => {
+            scaled(recv, TRAVERSAL)
+        }
+        "matches" => {
+            let (s, re) = if target.is_some() { (recv, arg(0)) } else { (arg(0), arg(1)) };
+            scaled(1 + s, TRAVERSAL) * scaled(re, consts::REGEX_LENGTH_FACTOR)
+        }
+        "find" | "findAll" => {
+            scaled(1 + recv, TRAVERSAL) * scaled(arg(0), consts::REGEX_LENGTH_FACTOR)
+        }
+        "contains" if target.is_some_and(is_text) => {
+            scaled(recv, TRAVERSAL) * scaled(arg(0), TRAVERSAL)
+        }
+        "lowerAscii" | "upperAscii" | "substring" | "trim" | "charAt" | "indexOf" | "lastIndexOf"
+        | "reverse" | "strings.quote"
+            if first.is_some_and(is_text) =>
+        {
+            scaled(recv, TRAVERSAL).max(1)
+        }
+        "replace" | "split" => scaled(recv, 0.2).max(1) + scaled(result_size, TRAVERSAL),
+        "join" | "format" => scaled(result_size, 0.2).max(1),
+        "isSorted" | "sum" | "min" | "max" | "indexOf" | "lastIndexOf" | "includes" | "distinct"
+        | "sort" | "flatten" | "slice" | "reverse" | "@sortByAssociatedKeys" => recv.max(1),
+        "sets.contains" | "sets.equivalent" | "sets.intersects" => (arg(0) * arg(1)).max(1),
+        "lists.range" => scaled(result_size, TRAVERSAL).max(1),
+        _ => 1,
+    }
+}
