@@ -55,7 +55,7 @@ impl<'a> Interp<'a> {
         Ok(match &base {
             Value::Map(m) => Value::Bool(m.get_str(&field.text).is_some()),
             Value::Object(o) => Value::Bool(o.field(&field.text).is_some()),
-            Value::Optional(None) => Value::Optional(None),
+            Value::Optional(None) => Value::Bool(false),
             Value::Optional(Some(v)) => match &**v {
                 Value::Map(m) => Value::Bool(m.get_str(&field.text).is_some()),
                 _ => Value::no_overload(),

@@ -17,7 +17,8 @@ fn range_error() -> Value {
 /// A timestamp value, range-checked.
 pub fn timestamp_value(t: Timestamp) -> Value {
     let s = t.as_second();
-    if !(MIN_SECONDS..=MAX_SECONDS).contains(&s) {
+    let below = s < MIN_SECONDS || (s == MIN_SECONDS && t.subsec_nanosecond() < 0);
+    if below || s > MAX_SECONDS {
         return range_error();
     }
     Value::Timestamp(t)
@@ -176,6 +177,9 @@ fn zone(name: &str) -> Option<TimeZone> {
         let seconds = h.parse::<i32>().ok()? * 3600 + m.parse::<i32>().ok()? * 60;
         let seconds = if name.starts_with('-') { -seconds } else { seconds };
         return Some(TimeZone::fixed(Offset::from_seconds(seconds).ok()?));
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        return zone(&format!("+{name}"));
     }
     if name.eq_ignore_ascii_case("utc") {
         return Some(TimeZone::UTC);

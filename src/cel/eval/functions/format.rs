@@ -144,7 +144,7 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// The `%s` rendering of a value (nested strings are quoted inside lists and maps).
+/// The `%s` rendering of a value (nested strings unquoted, map entries sorted, as cel-go).
 fn as_string(arg: &Value) -> Option<String> {
     Some(match arg {
         Value::String(s) => s.to_string(),
@@ -175,10 +175,7 @@ fn as_string(arg: &Value) -> Option<String> {
 }
 
 fn nested(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(quote(s)),
-        other => as_string(other),
-    }
+    as_string(v)
 }
 
 /// `strings.quote(s)`: a double-quoted CEL string literal.

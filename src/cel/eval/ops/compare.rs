@@ -22,21 +22,8 @@ fn num(v: &Value) -> Option<Num> {
 }
 
 fn cmp_int_double(i: i128, d: f64) -> Option<Ordering> {
-    if d.is_nan() {
-        return None;
-    }
-    // Compare exactly: beyond ±2^64 the double decides; otherwise compare integer parts first.
-    if d >= 1.9e19 {
-        return Some(Ordering::Less);
-    }
-    if d <= -1.9e19 {
-        return Some(Ordering::Greater);
-    }
-    let t = d.trunc();
-    match i.cmp(&(t as i128)) {
-        Ordering::Equal => 0.0f64.partial_cmp(&(d - t)),
-        other => Some(other),
-    }
+    // cel-go converts the integer to a double (lossily) before comparing.
+    (i as f64).partial_cmp(&d)
 }
 
 fn cmp_num(a: &Num, b: &Num) -> Option<Ordering> {

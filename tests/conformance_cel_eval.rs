@@ -1,0 +1,254 @@
+//! Conformance runner for the CEL evaluator over the cel-spec simple tests
+//! (`../shared/conformance/cel-spec/json/*.json`): evaluates every test that needs no protobuf
+//! message types, compares values with protobuf equality (NaN equals NaN, map order ignored),
+//! requires an error for `eval_error`, prints pass rates per file and fails below the baseline in
+//! `tests/conformance/eval_baseline.json`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use admission_ls::cel::eval::{Activation, Duration, EvalOptions, MapValue, Value, evaluate};
+use admission_ls::cel::{ParseOptions, parse_with};
+use base64::Engine;
+use serde_json::Value as Json;
+
+/// Files left out entirely, with the reason.
+const EXCLUDED_FILES: &[(&str, &str)] = &[
+    ("block_ext", "cel.block is not part of the Kubernetes environment"),
+    ("math_ext", "ext.Math is not part of the Kubernetes environment"),
+    ("encoders_ext", "ext.Encoders is not part of the Kubernetes environment"),
+    ("network_ext", "IP/CIDR come from the Kubernetes library (src/cel/kube), wired separately"),
+    ("proto2", "protobuf message types"),
+    ("proto2_ext", "protobuf message types"),
+    ("proto3", "protobuf message types"),
+    ("wrappers", "protobuf wrapper types"),
+    ("enums", "protobuf enums"),
+    ("dynamic", "protobuf message and well-known types"),
+    ("namespace", "containers and message types"),
+    ("type_deduction", "checker-only expectations"),
+    ("unknowns", "no tests"),
+];
+
+/// Expression fragments that mean protobuf types are needed.
+const PROTO_MARKERS: &[&str] = &["TestAllTypes", "google.protobuf.", "NestedEnum", "GlobalEnum", "proto2", "proto3", "NestedMessage"];
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/cel-spec/json")
+}
+
+fn int(s: &Json) -> Option<i128> {
+    s.as_str()?.parse().ok()
+}
+
+/// Converts the tagged JSON value format; `None` for protobuf objects and enums we do not model.
+fn value(v: &Json) -> Option<Value> {
+    let (tag, body) = v.as_object()?.iter().next()?;
+    Some(match tag.as_str() {
+        "null" => Value::Null,
+        "bool" => Value::Bool(body.as_bool()?),
+        "int" => Value::Int(i64::try_from(int(body)?).ok()?),
+        "uint" => Value::Uint(u64::try_from(int(body)?).ok()?),
+        "double" => Value::Double(match body.as_str()? {
+            "inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            "nan" => f64::NAN,
+            s => s.parse().ok()?,
+        }),
+        "string" => Value::string(body.as_str()?),
+        "bytes" => Value::Bytes(Arc::from(
+            base64::engine::general_purpose::STANDARD.decode(body.as_str()?).ok()?,
+        )),
+        "list" => Value::list(body.as_array()?.iter().map(value).collect::<Option<_>>()?),
+        "map" => {
+            let mut m = MapValue::default();
+            for pair in body.as_array()? {
+                let (k, val) = (pair.get(0)?, pair.get(1)?);
+                m.insert(value(k)?, value(val)?).ok()?;
+            }
+            Value::Map(Arc::new(m))
+        }
+        "type" => Value::Type(Arc::from(body.as_str()?)),
+        "object" => well_known(body)?,
+        _ => return None,
+    })
+}
+
+fn field_num(fields: &Json, name: &str) -> i64 {
+    fields
+        .get(name)
+        .and_then(|f| f.get(0))
+        .and_then(|n| n.get("__num__"))
+        .and_then(|n| n.as_str())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+fn well_known(body: &Json) -> Option<Value> {
+    let url = body.get("type")?.as_str()?;
+    let fields = body.get("fields")?;
+    let (s, n) = (field_num(fields, "seconds"), field_num(fields, "nanos"));
+    match url.rsplit('/').next()? {
+        "google.protobuf.Duration" => Some(Value::Duration(Duration {
+            nanos: s.checked_mul(1_000_000_000)?.checked_add(n)?,
+        })),
+        "google.protobuf.Timestamp" => {
+            let t = admission_ls::cel::eval::Timestamp::new(s, i32::try_from(n).ok()?).ok()?;
+            Some(Value::Timestamp(t))
+        }
+        _ => None,
+    }
+}
+
+/// Protobuf equality: same kind, NaN equals NaN, maps order-insensitive.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Double(x), Value::Double(y)) => (x.is_nan() && y.is_nan()) || x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Uint(x), Value::Uint(y)) => x == y,
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.entries().iter().all(|(k, v)| {
+                    y.entries().iter().any(|(k2, v2)| same(k, k2) && same(v, v2))
+                })
+        }
+        (Value::Int(_) | Value::Uint(_) | Value::Double(_), _)
+        | (_, Value::Int(_) | Value::Uint(_) | Value::Double(_)) => false,
+        _ => admission_ls::cel::eval::ops::compare::equals(a, b),
+    }
+}
+
+/// Why a test is skipped, if it is.
+fn skip_reason(t: &Json) -> Option<&'static str> {
+    let flag = |k: &str| t.get(k).and_then(Json::as_bool).unwrap_or(false);
+    if flag("check_only") {
+        return Some("check only");
+    }
+    if flag("disable_macros") {
+        return Some("macros disabled");
+    }
+    if t.get("container").and_then(Json::as_str).is_some_and(|c| !c.is_empty()) {
+        return Some("container");
+    }
+    let expr = t.get("expr").and_then(Json::as_str).unwrap_or("");
+    if PROTO_MARKERS.iter().any(|m| expr.contains(m)) {
+        return Some("protobuf types in the expression");
+    }
+    match t.pointer("/expect/kind").and_then(Json::as_str) {
+        Some("typed") => return Some("checker-only expectation"),
+        Some("value") if t.pointer("/expect/value").and_then(value).is_none() => {
+            return Some("protobuf value expected");
+        }
+        _ => {}
+    }
+    let bindings = t.get("bindings").and_then(Json::as_object);
+    if bindings.is_some_and(|b| b.values().any(|v| value(v).is_none())) {
+        return Some("protobuf binding");
+    }
+    None
+}
+
+/// Runs one test: `Ok(())` on pass, `Err(description)` on failure.
+fn run(t: &Json) -> Result<(), String> {
+    let expr = t.get("expr").and_then(Json::as_str).unwrap_or("");
+    // cel-spec's quoted field names (`a.`b-c``) need the escape syntax switched on.
+    let options = ParseOptions {
+        ident_escape_syntax: true,
+        ..ParseOptions::default()
+    };
+    let parsed = parse_with(expr, &options);
+    if !parsed.is_ok() {
+        return Err(format!("parse error: {:?}", parsed.errors.first()));
+    }
+    let mut act = Activation::new();
+    if let Some(bindings) = t.get("bindings").and_then(Json::as_object) {
+        for (name, v) in bindings {
+            act.bind(name, value(v).unwrap_or(Value::Null));
+        }
+    }
+    let got = evaluate(&parsed.ast, &act, &EvalOptions::default()).result;
+    let kind = t.pointer("/expect/kind").and_then(Json::as_str).unwrap_or("");
+    match (kind, got) {
+        ("error", Err(_)) => Ok(()),
+        ("error", Ok(v)) => Err(format!("expected an error, got {v}")),
+        ("true", Ok(Value::Bool(true))) => Ok(()),
+        ("value", Ok(v)) => {
+            let want = t.pointer("/expect/value").and_then(value).unwrap_or(Value::Null);
+            if same(&v, &want) {
+                Ok(())
+            } else {
+                Err(format!("got {v}, want {want}"))
+            }
+        }
+        (_, Ok(v)) => Err(format!("got {v}")),
+        (_, Err(e)) => Err(format!("error: {}", e.message)),
+    }
+}
+
+fn baseline() -> BTreeMap<String, u64> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/eval_baseline.json");
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default()
+}
+
+#[test]
+fn cel_spec_evaluation() {
+    let dir = data_dir();
+    let Ok(entries) = fs::read_dir(&dir) else {
+        println!("conformance data not found at {}; skipping", dir.display());
+        return;
+    };
+    let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    files.sort();
+    let base = baseline();
+    let (mut total, mut passed) = (0u64, 0u64);
+    let mut regressions = Vec::new();
+    let mut current = BTreeMap::new();
+    for path in files {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        if let Some((_, why)) = EXCLUDED_FILES.iter().find(|(f, _)| *f == name) {
+            println!("{name:16} excluded: {why}");
+            continue;
+        }
+        let doc: Json = serde_json::from_str(&fs::read_to_string(&path).unwrap_or_default())
+            .unwrap_or(Json::Null);
+        let tests = doc.get("tests").and_then(Json::as_array).cloned().unwrap_or_default();
+        let (mut n, mut ok, mut skipped) = (0u64, 0u64, BTreeMap::<&str, u64>::new());
+        for t in &tests {
+            if let Some(why) = skip_reason(t) {
+                *skipped.entry(why).or_default() += 1;
+                continue;
+            }
+            n += 1;
+            match run(t) {
+                Ok(()) => ok += 1,
+                Err(why) => println!(
+                    "  FAIL {}: {} — {why}",
+                    t.get("id").and_then(Json::as_str).unwrap_or("?"),
+                    t.get("expr").and_then(Json::as_str).unwrap_or("")
+                ),
+            }
+        }
+        let rate = if n == 0 { 100.0 } else { ok as f64 * 100.0 / n as f64 };
+        println!("{name:16} {ok:4}/{n:4} ({rate:5.1}%) skipped {skipped:?}");
+        let floor = base.get(&name).copied().unwrap_or(0);
+        if ok < floor {
+            regressions.push(format!("{name}: {ok} < baseline {floor}"));
+        } else if ok > floor {
+            println!("  notice: {name} above baseline ({ok} > {floor}); update eval_baseline.json");
+        }
+        current.insert(name, ok);
+        total += n;
+        passed += ok;
+    }
+    let rate = if total == 0 { 100.0 } else { passed as f64 * 100.0 / total as f64 };
+    println!("overall {passed}/{total} ({rate:.1}%)");
+    println!("current: {}", serde_json::to_string(&current).unwrap_or_default());
+    assert!(regressions.is_empty(), "below baseline: {regressions:?}");
+}
