@@ -16,10 +16,22 @@ use serde_json::Value as Json;
 
 /// Files left out entirely, with the reason.
 const EXCLUDED_FILES: &[(&str, &str)] = &[
-    ("block_ext", "cel.block is not part of the Kubernetes environment"),
-    ("math_ext", "ext.Math is not part of the Kubernetes environment"),
-    ("encoders_ext", "ext.Encoders is not part of the Kubernetes environment"),
-    ("network_ext", "IP/CIDR come from the Kubernetes library (src/cel/kube), wired separately"),
+    (
+        "block_ext",
+        "cel.block is not part of the Kubernetes environment",
+    ),
+    (
+        "math_ext",
+        "ext.Math is not part of the Kubernetes environment",
+    ),
+    (
+        "encoders_ext",
+        "ext.Encoders is not part of the Kubernetes environment",
+    ),
+    (
+        "network_ext",
+        "IP/CIDR come from the Kubernetes library (src/cel/kube), wired separately",
+    ),
     ("proto2", "protobuf message types"),
     ("proto2_ext", "protobuf message types"),
     ("proto3", "protobuf message types"),
@@ -32,7 +44,15 @@ const EXCLUDED_FILES: &[(&str, &str)] = &[
 ];
 
 /// Expression fragments that mean protobuf types are needed.
-const PROTO_MARKERS: &[&str] = &["TestAllTypes", "google.protobuf.", "NestedEnum", "GlobalEnum", "proto2", "proto3", "NestedMessage"];
+const PROTO_MARKERS: &[&str] = &[
+    "TestAllTypes",
+    "google.protobuf.",
+    "NestedEnum",
+    "GlobalEnum",
+    "proto2",
+    "proto3",
+    "NestedMessage",
+];
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/cel-spec/json")
@@ -58,7 +78,9 @@ fn value(v: &Json) -> Option<Value> {
         }),
         "string" => Value::string(body.as_str()?),
         "bytes" => Value::Bytes(Arc::from(
-            base64::engine::general_purpose::STANDARD.decode(body.as_str()?).ok()?,
+            base64::engine::general_purpose::STANDARD
+                .decode(body.as_str()?)
+                .ok()?,
         )),
         "list" => Value::list(body.as_array()?.iter().map(value).collect::<Option<_>>()?),
         "map" => {
@@ -113,7 +135,9 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
                 && x.entries().iter().all(|(k, v)| {
-                    y.entries().iter().any(|(k2, v2)| same(k, k2) && same(v, v2))
+                    y.entries()
+                        .iter()
+                        .any(|(k2, v2)| same(k, k2) && same(v, v2))
                 })
         }
         (Value::Int(_) | Value::Uint(_) | Value::Double(_), _)
@@ -131,7 +155,10 @@ fn skip_reason(t: &Json) -> Option<&'static str> {
     if flag("disable_macros") {
         return Some("macros disabled");
     }
-    if t.get("container").and_then(Json::as_str).is_some_and(|c| !c.is_empty()) {
+    if t.get("container")
+        .and_then(Json::as_str)
+        .is_some_and(|c| !c.is_empty())
+    {
         return Some("container");
     }
     let expr = t.get("expr").and_then(Json::as_str).unwrap_or("");
@@ -171,13 +198,19 @@ fn run(t: &Json) -> Result<(), String> {
         }
     }
     let got = evaluate(&parsed.ast, &act, &EvalOptions::default()).result;
-    let kind = t.pointer("/expect/kind").and_then(Json::as_str).unwrap_or("");
+    let kind = t
+        .pointer("/expect/kind")
+        .and_then(Json::as_str)
+        .unwrap_or("");
     match (kind, got) {
         ("error", Err(_)) => Ok(()),
         ("error", Ok(v)) => Err(format!("expected an error, got {v}")),
         ("true", Ok(Value::Bool(true))) => Ok(()),
         ("value", Ok(v)) => {
-            let want = t.pointer("/expect/value").and_then(value).unwrap_or(Value::Null);
+            let want = t
+                .pointer("/expect/value")
+                .and_then(value)
+                .unwrap_or(Value::Null);
             if same(&v, &want) {
                 Ok(())
             } else {
@@ -211,14 +244,22 @@ fn cel_spec_evaluation() {
     let mut regressions = Vec::new();
     let mut current = BTreeMap::new();
     for path in files {
-        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
         if let Some((_, why)) = EXCLUDED_FILES.iter().find(|(f, _)| *f == name) {
             println!("{name:16} excluded: {why}");
             continue;
         }
         let doc: Json = serde_json::from_str(&fs::read_to_string(&path).unwrap_or_default())
             .unwrap_or(Json::Null);
-        let tests = doc.get("tests").and_then(Json::as_array).cloned().unwrap_or_default();
+        let tests = doc
+            .get("tests")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
         let (mut n, mut ok, mut skipped) = (0u64, 0u64, BTreeMap::<&str, u64>::new());
         for t in &tests {
             if let Some(why) = skip_reason(t) {
@@ -235,7 +276,11 @@ fn cel_spec_evaluation() {
                 ),
             }
         }
-        let rate = if n == 0 { 100.0 } else { ok as f64 * 100.0 / n as f64 };
+        let rate = if n == 0 {
+            100.0
+        } else {
+            ok as f64 * 100.0 / n as f64
+        };
         println!("{name:16} {ok:4}/{n:4} ({rate:5.1}%) skipped {skipped:?}");
         let floor = base.get(&name).copied().unwrap_or(0);
         if ok < floor {
@@ -247,8 +292,15 @@ fn cel_spec_evaluation() {
         total += n;
         passed += ok;
     }
-    let rate = if total == 0 { 100.0 } else { passed as f64 * 100.0 / total as f64 };
+    let rate = if total == 0 {
+        100.0
+    } else {
+        passed as f64 * 100.0 / total as f64
+    };
     println!("overall {passed}/{total} ({rate:.1}%)");
-    println!("current: {}", serde_json::to_string(&current).unwrap_or_default());
+    println!(
+        "current: {}",
+        serde_json::to_string(&current).unwrap_or_default()
+    );
     assert!(regressions.is_empty(), "below baseline: {regressions:?}");
 }

@@ -37,9 +37,12 @@ impl Interp<'_> {
             return Ok(b);
         }
         self.cost.charge(binary_cost(op, &a, &b))?;
-        let result = apply_binary(op, &a, &b);
-        self.meter(&result)?;
-        Ok(result)
+        if op == BinaryOp::Add {
+            // Concatenation allocates before the result can be metered: reserve first.
+            self.meter(&a)?;
+            self.meter(&b)?;
+        }
+        Ok(apply_binary(op, &a, &b))
     }
 
     /// `a && b` (`short` = false) and `a || b` (`short` = true): the deciding value wins even
@@ -76,18 +79,26 @@ impl Interp<'_> {
         }
         self.precharge(name, &values)?;
         let result = functions::call(name, receiver.as_ref(), &values);
-        self.cost.charge(call_cost(name, receiver.as_ref(), &values, &result))?;
+        self.cost
+            .charge(call_cost(name, receiver.as_ref(), &values, &result))?;
         self.meter(&result)?;
         Ok(result)
     }
 
     /// `ns.f(…)` where `ns` is not a variable: the global function `ns.f`.
-    fn qualify(&mut self, target: Option<ExprId>, function: &str) -> (Option<ExprId>, Option<String>) {
+    fn qualify(
+        &mut self,
+        target: Option<ExprId>,
+        function: &str,
+    ) -> (Option<ExprId>, Option<String>) {
         let Some(t) = target else {
             return (None, None);
         };
         if let ExprKind::Ident(ns) = &self.ast.expr(t).kind {
-            let full = format!("{}.{function}", ns.text.strip_prefix('.').unwrap_or(&ns.text));
+            let full = format!(
+                "{}.{function}",
+                ns.text.strip_prefix('.').unwrap_or(&ns.text)
+            );
             if functions::is_qualified_function(&full) && self.lookup(&ns.text).is_none() {
                 return (None, Some(full));
             }
@@ -98,7 +109,7 @@ impl Interp<'_> {
     /// Reserves memory for calls whose output size is known from their arguments.
     fn precharge(&mut self, name: &str, args: &[Value]) -> Result<(), super::value::EvalError> {
         if let ("lists.range", [Value::Int(n)]) = (name, args) {
-            self.cost.allocate(8 * (*n).max(0) as u64)?;
+            self.cost.allocate(((*n).max(0) as u64).saturating_mul(8))?;
         }
         Ok(())
     }
@@ -169,11 +180,17 @@ fn call_cost(name: &str, target: Option<&Value>, args: &[Value], result: &Value)
     let recv = size_of(first);
     let result_size = result.cost_size();
     match name {
-        "startsWith" | "endsWith" | "bytes" | "string" if is_text(first.unwrap_or(&Value::Null)) => {
+        "startsWith" | "endsWith" | "bytes" | "string"
+            if is_text(first.unwrap_or(&Value::Null)) =>
+        {
             scaled(recv, TRAVERSAL)
         }
         "matches" => {
-            let (s, re) = if target.is_some() { (recv, arg(0)) } else { (arg(0), arg(1)) };
+            let (s, re) = if target.is_some() {
+                (recv, arg(0))
+            } else {
+                (arg(0), arg(1))
+            };
             scaled(1 + s, TRAVERSAL) * scaled(re, consts::REGEX_LENGTH_FACTOR)
         }
         "find" | "findAll" => {
@@ -182,16 +199,27 @@ fn call_cost(name: &str, target: Option<&Value>, args: &[Value], result: &Value)
         "contains" if target.is_some_and(is_text) => {
             scaled(recv, TRAVERSAL) * scaled(arg(0), TRAVERSAL)
         }
-        "lowerAscii" | "upperAscii" | "substring" | "trim" | "charAt" | "indexOf" | "lastIndexOf"
-        | "reverse" | "strings.quote"
+        "lowerAscii" | "upperAscii" | "substring" | "trim" | "charAt" | "indexOf"
+        | "lastIndexOf" | "reverse" | "strings.quote"
             if first.is_some_and(is_text) =>
         {
             scaled(recv, TRAVERSAL).max(1)
         }
         "replace" | "split" => scaled(recv, 0.2).max(1) + scaled(result_size, TRAVERSAL),
         "join" | "format" => scaled(result_size, 0.2).max(1),
-        "isSorted" | "sum" | "min" | "max" | "indexOf" | "lastIndexOf" | "includes" | "distinct"
-        | "sort" | "flatten" | "slice" | "reverse" | "@sortByAssociatedKeys" => recv.max(1),
+        "isSorted"
+        | "sum"
+        | "min"
+        | "max"
+        | "indexOf"
+        | "lastIndexOf"
+        | "includes"
+        | "distinct"
+        | "sort"
+        | "flatten"
+        | "slice"
+        | "reverse"
+        | "@sortByAssociatedKeys" => recv.max(1),
         "sets.contains" | "sets.equivalent" | "sets.intersects" => (arg(0) * arg(1)).max(1),
         "lists.range" => scaled(result_size, TRAVERSAL).max(1),
         _ => 1,

@@ -157,7 +157,11 @@ impl<'a> Interp<'a> {
         }
         parts.reverse();
         let name = parts.join(".");
-        if self.scopes.iter().any(|(n, _)| Some(*n) == parts.first().copied()) {
+        if self
+            .scopes
+            .iter()
+            .any(|(n, _)| Some(*n) == parts.first().copied())
+        {
             return None;
         }
         if !self.act.contains(&name) {
@@ -168,7 +172,12 @@ impl<'a> Interp<'a> {
 
     fn charge_then(&mut self, amount: u64, f: impl FnOnce(&mut Self) -> Option<Step>) -> Step {
         self.cost.charge(amount)?;
-        f(self).unwrap_or_else(|| Ok(Value::error(ErrorKind::NoSuchAttribute, "no such attribute")))
+        f(self).unwrap_or_else(|| {
+            Ok(Value::error(
+                ErrorKind::NoSuchAttribute,
+                "no such attribute",
+            ))
+        })
     }
 
     fn select(&mut self, operand: ExprId, field: &Name, optional: bool) -> Step {

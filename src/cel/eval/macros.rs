@@ -48,7 +48,10 @@ impl<'a> Interp<'a> {
             return Ok(Value::no_overload());
         };
         let ExprKind::Select { operand, field, .. } = &self.ast.expr(arg).kind else {
-            return Ok(Value::error(ErrorKind::InvalidArgument, "invalid argument to has() macro"));
+            return Ok(Value::error(
+                ErrorKind::InvalidArgument,
+                "invalid argument to has() macro",
+            ));
         };
         let base = self.eval(*operand)?;
         self.cost.charge(1)?;
@@ -122,7 +125,11 @@ impl<'a> Interp<'a> {
     }
 
     /// One iteration; `Some(result)` ends the loop early.
-    fn step(&mut self, run: &mut Run<'a>, values: Vec<Value>) -> Result<Option<Value>, super::value::EvalError> {
+    fn step(
+        &mut self,
+        run: &mut Run<'a>,
+        values: Vec<Value>,
+    ) -> Result<Option<Value>, super::value::EvalError> {
         if let Some(filter) = run.filter {
             match self.with_vars(&run.names, values.clone(), filter)? {
                 Value::Bool(true) => {}
@@ -149,20 +156,34 @@ struct Run<'a> {
 
 /// The accumulator of a comprehension.
 enum State {
-    Bool { want: bool, error: Option<Value> },
+    Bool {
+        want: bool,
+        error: Option<Value>,
+    },
     Count(u64),
     List(Vec<Value>),
-    Keys { keys: Vec<Value>, source: Arc<Vec<Value>> },
+    Keys {
+        keys: Vec<Value>,
+        source: Arc<Vec<Value>>,
+    },
     Map(MapValue),
 }
 
 impl State {
     fn new(kind: MacroKind, range: &Value) -> State {
         match kind {
-            MacroKind::All => State::Bool { want: true, error: None },
-            MacroKind::Exists => State::Bool { want: false, error: None },
+            MacroKind::All => State::Bool {
+                want: true,
+                error: None,
+            },
+            MacroKind::Exists => State::Bool {
+                want: false,
+                error: None,
+            },
             MacroKind::ExistsOne => State::Count(0),
-            MacroKind::TransformMap | MacroKind::TransformMapEntry => State::Map(MapValue::default()),
+            MacroKind::TransformMap | MacroKind::TransformMapEntry => {
+                State::Map(MapValue::default())
+            }
             MacroKind::SortBy => State::Keys {
                 keys: Vec::new(),
                 source: match range {
@@ -215,11 +236,9 @@ impl State {
             State::Bool { want, error } => error.unwrap_or(Value::Bool(want)),
             State::Count(n) => Value::Bool(n == 1),
             State::List(out) => Value::list(out),
-            State::Keys { keys, source } => lists::member(
-                "@sortByAssociatedKeys",
-                &source,
-                &[Value::list(keys)],
-            ),
+            State::Keys { keys, source } => {
+                lists::member("@sortByAssociatedKeys", &source, &[Value::list(keys)])
+            }
             State::Map(out) => Value::Map(Arc::new(out)),
         }
     }

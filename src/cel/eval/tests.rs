@@ -30,5 +30,229 @@ fn check_eval(src: &str, bindings: &[(&str, Value)], expect: Expect) {
 #[test]
 fn literals_and_arithmetic() {
     check_eval("1 + 2 * 3", &[], expect!["7"]);
-    check_eval("9223372036854775807 + 1", &[], expect!["error (Overflow): return error for overflow"]);
+    check_eval(
+        "9223372036854775807 + 1",
+        &[],
+        expect!["error (Overflow): return error for overflow"],
+    );
+}
+
+#[test]
+fn errors_and_values() {
+    check_eval(
+        "1 / 0",
+        &[],
+        expect!["error (DivisionByZero): division by zero"],
+    );
+    check_eval(
+        "1 % 0",
+        &[],
+        expect!["error (DivisionByZero): modulus by zero"],
+    );
+    check_eval(
+        "int(1e20)",
+        &[],
+        expect!["error (Overflow): range error converting value"],
+    );
+    check_eval(
+        "uint(-1)",
+        &[],
+        expect!["error (Overflow): range error converting value"],
+    );
+    check_eval(
+        "string(b'\\xff')",
+        &[],
+        expect!["error (InvalidArgument): invalid UTF-8 in bytes, cannot convert to string"],
+    );
+    check_eval(
+        "[1, 2][5]",
+        &[],
+        expect!["error (IndexOutOfBounds): index out of bounds: 5"],
+    );
+    check_eval(
+        "{'a': 1}.b",
+        &[],
+        expect!["error (NoSuchKey): no such key: b"],
+    );
+    check_eval("false && 1/0 == 1", &[], expect!["false"]);
+    check_eval("1/0 == 1 && false", &[], expect!["false"]);
+    check_eval("1/0 == 1 || true", &[], expect!["true"]);
+    check_eval("{'a': 1}.?b.orValue(7)", &[], expect!["7"]);
+    check_eval(
+        "[1, ?optional.none(), ?optional.of(3)]",
+        &[],
+        expect!["[1, 3]"],
+    );
+    check_eval("[3, 1, 2].sortBy(x, -x)", &[], expect!["[3, 2, 1]"]);
+    check_eval(
+        "{'a': 1, 'b': 2}.transformMap(k, v, v * 10)",
+        &[],
+        expect![[r#"{"a": 10, "b": 20}"#]],
+    );
+    check_eval(
+        "timestamp('2009-02-13T23:31:30Z').getHours('America/New_York')",
+        &[],
+        expect!["18"],
+    );
+    check_eval(
+        "duration('1h2m3.5s')",
+        &[],
+        expect![[r#"duration("3723.5s")"#]],
+    );
+    check_eval(
+        "'%d items at %.2f'.format([3, 1.5])",
+        &[],
+        expect![[r#""3 items at 1.50""#]],
+    );
+    check_eval(
+        "Object{spec: Object.spec{replicas: 1}}",
+        &[],
+        expect!["Object{spec: Object.spec{replicas: 1}}"],
+    );
+    check_eval("type(1) == int && type(int) == type", &[], expect!["true"]);
+}
+
+#[test]
+fn self_checks() {
+    let cases = [
+        "1 == 1.0 && 1 == 1u && 1u == 1.0",
+        "[1, 2] + [3] == [1, 2, 3]",
+        "{1: 'a'}[1u] == 'a' && {1: 'a'}[1.0] == 'a'",
+        "'héllo'.size() == 5 && b'h\\xc3\\xa9'.size() == 3",
+        "'abc'.matches('^a.c$') && !'abc'.matches('^b')",
+        "[1, 2, 3].all(x, x > 0) && [1, 2, 3].exists(x, x == 2)",
+        "[1, 2, 3].exists_one(x, x > 2) && ![1, 2, 3].exists_one(x, x > 1)",
+        "[1, 2, 3].map(x, x * 2) == [2, 4, 6] && [1, 2, 3].filter(x, x > 1) == [2, 3]",
+        "[1, 2, 3].map(x, x > 1, x) == [2, 3]",
+        "{'a': 1}.all(k, v, k == 'a' && v == 1)",
+        "[10, 20].transformList(i, v, i + v) == [10, 21]",
+        "cel.bind(x, 2, x * x) == 4",
+        "optional.of(2).optMap(x, x + 1) == optional.of(3)",
+        "optional.none().orValue(5) == 5 && !optional.none().hasValue()",
+        "has({'a': 1}.a) && !has({'a': 1}.b)",
+        "'a,b,c'.split(',') == ['a', 'b', 'c'] && ['a', 'b'].join('-') == 'a-b'",
+        "'hello'.charAt(1) == 'e' && 'hello'.indexOf('l') == 2 && 'hello'.lastIndexOf('l') == 3",
+        "'  x '.trim() == 'x' && 'AbC'.lowerAscii() == 'abc' && 'abc'.substring(1) == 'bc'",
+        "strings.quote('a\"b') == '\"a\\\\\"b\"'",
+        "sets.contains([1, 2, 3], [2]) && sets.intersects([1], [1, 2]) && sets.equivalent([1, 2], [2, 1])",
+        "[1, 2, 3].slice(1, 3) == [2, 3] && [[1], [2, 3]].flatten() == [1, 2, 3]",
+        "[3, 1, 2].sort() == [1, 2, 3] && [1, 1, 2].distinct() == [1, 2] && lists.range(3) == [0, 1, 2]",
+        "[1, 2, 3].isSorted() && [1, 2, 3].sum() == 6 && [1, 5, 3].max() == 5 && [4, 2].min() == 2",
+        "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2",
+        "'abc 123 def 456'.find('[0-9]+') == '123' && 'a1b2'.findAll('[0-9]') == ['1', '2']",
+        "timestamp('2009-02-13T23:31:30Z') + duration('1h') == timestamp('2009-02-14T00:31:30Z')",
+        "timestamp('2009-02-13T23:31:30Z').getDayOfWeek() == 5 && timestamp('2009-02-13T23:31:30Z').getMonth() == 1",
+        "timestamp('2009-02-13T23:31:30Z').getHours('+02:00') == 1",
+        "duration('90m').getHours() == 1 && duration('1.5s').getMilliseconds() == 500",
+        "string(duration('1h')) == '3600s' && string(timestamp('2009-02-13T23:31:30.5Z')) == '2009-02-13T23:31:30.5Z'",
+        "string(1.5) == '1.5' && string(1e6) == '1e+06' && double('2.5') == 2.5",
+        "dyn(1) + 1 == 2 && type(dyn('a')) == string",
+        "1 < 1.5 && 2u > 1 && 'a' < 'b' && b'a' < b'b'",
+        "!(double('NaN') == double('NaN')) && !(double('NaN') < 1.0)",
+    ];
+    for case in cases {
+        let got = show(&run(case, &[]));
+        assert_eq!(got, "true", "{case}");
+    }
+}
+
+#[test]
+fn bindings_and_json() {
+    let json = serde_json::json!({"spec": {"replicas": 3, "ratio": 0.5, "name": "x"}});
+    let object = Value::from_json(&json).unwrap_or(Value::Null);
+    check_eval(
+        "object.spec.replicas + 1 == 4 && object.spec.ratio == 0.5 && type(object.spec.replicas) == int",
+        &[("object", object.clone())],
+        expect!["true"],
+    );
+    let back = object.to_json().unwrap_or_default();
+    assert_eq!(back, json);
+}
+
+#[test]
+fn lazy_variables_evaluate_once_and_charge_once() {
+    let parsed = parse("variables.x + variables.x");
+    let calls = std::cell::Cell::new(0);
+    let mut act = Activation::new();
+    act.bind_lazy(
+        "variables.x",
+        Box::new(|_budget| {
+            calls.set(calls.get() + 1);
+            Computed {
+                result: Ok(Value::Int(20)),
+                cost: 100,
+            }
+        }),
+    );
+    let out = evaluate(&parsed.ast, &act, &EvalOptions::default());
+    assert_eq!(show(&out), "40");
+    assert_eq!(calls.get(), 1);
+    assert_eq!(out.cost, 100 + 1 + 1 + 1);
+}
+
+#[test]
+fn costs() {
+    let cost = |src: &str| run(src, &[]).cost;
+    assert_eq!(cost("1"), 0);
+    assert_eq!(cost("1 + 2"), 1);
+    assert_eq!(cost("[1, 2]"), 10);
+    assert_eq!(cost("{'a': 1}"), 30);
+    assert_eq!(cost("'abc'.startsWith('a')"), 1);
+}
+
+#[test]
+fn bombs_stop_with_the_cost_error() {
+    // String doubling: 2^40 characters if nothing stops it.
+    let mut doubling = "s39 + s39".to_string();
+    for i in (0..40).rev() {
+        let init = if i == 0 {
+            "'ab'".to_string()
+        } else {
+            format!("s{0} + s{0}", i - 1)
+        };
+        doubling = format!("cel.bind(s{i}, {init}, {doubling})");
+    }
+    // List doubling: 1000 × 2^30 elements if nothing stops it (list `+` costs 1 in cel-go).
+    let mut lists = "(l29 + l29).size()".to_string();
+    for i in (0..30).rev() {
+        let init = if i == 0 {
+            "lists.range(1000)".to_string()
+        } else {
+            format!("l{0} + l{0}", i - 1)
+        };
+        lists = format!("cel.bind(l{i}, {init}, {lists})");
+    }
+    let bombs = [
+        doubling.as_str(),
+        "lists.range(1000000).map(x, x * 2).size()",
+        "lists.range(1000).all(i, lists.range(1000).all(j, lists.range(1000).all(k, true)))",
+        lists.as_str(),
+        "lists.range(9000000000000000000).size()",
+    ];
+    for bomb in bombs {
+        let out = run(bomb, &[]);
+        let err = out.result.err().map(|e| e.message);
+        assert_eq!(err.as_deref(), Some(COST_LIMIT_MESSAGE), "{bomb}");
+    }
+}
+
+#[test]
+fn deep_expressions_do_not_overflow_a_small_stack() {
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let deep = format!("{}1{}", "[".repeat(240), "]".repeat(240));
+            let nested = format!("{}1{}", "(".repeat(240), " + 1)".repeat(240));
+            let mut outcomes = Vec::new();
+            for src in [deep, nested] {
+                let parsed = parse(&src);
+                let out = evaluate(&parsed.ast, &Activation::new(), &EvalOptions::default());
+                outcomes.push(out.result.is_ok());
+            }
+            outcomes
+        });
+    let outcomes = handle
+        .map(|h| h.join().unwrap_or_default())
+        .unwrap_or_default();
+    assert_eq!(outcomes, vec![true, true]);
 }

@@ -148,7 +148,11 @@ fn scaled_number(number: &str, unit: i128) -> Option<i128> {
     if int_part.is_empty() && frac_part.is_empty() {
         return None;
     }
-    let whole: i128 = if int_part.is_empty() { 0 } else { int_part.parse().ok()? };
+    let whole: i128 = if int_part.is_empty() {
+        0
+    } else {
+        int_part.parse().ok()?
+    };
     let mut value = whole.checked_mul(unit)?;
     let mut scale = unit;
     for digit in frac_part.bytes() {
@@ -175,7 +179,11 @@ fn zone(name: &str) -> Option<TimeZone> {
     if let Some(rest) = name.strip_prefix('+').or_else(|| name.strip_prefix('-')) {
         let (h, m) = rest.split_once(':')?;
         let seconds = h.parse::<i32>().ok()? * 3600 + m.parse::<i32>().ok()? * 60;
-        let seconds = if name.starts_with('-') { -seconds } else { seconds };
+        let seconds = if name.starts_with('-') {
+            -seconds
+        } else {
+            seconds
+        };
         return Some(TimeZone::fixed(Offset::from_seconds(seconds).ok()?));
     }
     if name.starts_with(|c: char| c.is_ascii_digit()) {

@@ -23,9 +23,7 @@ pub fn type_ident(name: &str) -> Option<Value> {
         "google.protobuf.Duration",
         "google.protobuf.Timestamp",
     ];
-    NAMES
-        .contains(&name)
-        .then(|| Value::Type(Arc::from(name)))
+    NAMES.contains(&name).then(|| Value::Type(Arc::from(name)))
 }
 
 fn range() -> Value {
@@ -43,15 +41,20 @@ fn invalid(what: &str, text: &str) -> Value {
 pub fn to_int(v: &Value) -> Value {
     match v {
         Value::Int(_) => v.clone(),
-        Value::Uint(u) => i64::try_from(*u).map(Value::Int).unwrap_or_else(|_| range()),
+        Value::Uint(u) => i64::try_from(*u)
+            .map(Value::Int)
+            .unwrap_or_else(|_| range()),
         Value::Double(d) => {
-            if d.is_finite() && *d > -9.223_372_036_854_775_808e18 && *d < 9.223_372_036_854_775_807e18 {
+            if d.is_finite() && *d > -9.223_372_036_854_776e18 && *d < 9.223_372_036_854_776e18 {
                 Value::Int(*d as i64)
             } else {
                 range()
             }
         }
-        Value::String(s) => s.parse::<i64>().map(Value::Int).unwrap_or_else(|_| invalid("int", s)),
+        Value::String(s) => s
+            .parse::<i64>()
+            .map(Value::Int)
+            .unwrap_or_else(|_| invalid("int", s)),
         Value::Timestamp(t) => Value::Int(t.as_second()),
         Value::Duration(d) => Value::Int(d.nanos),
         Value::Error(_) => v.clone(),
@@ -63,7 +66,9 @@ pub fn to_int(v: &Value) -> Value {
 pub fn to_uint(v: &Value) -> Value {
     match v {
         Value::Uint(_) => v.clone(),
-        Value::Int(i) => u64::try_from(*i).map(Value::Uint).unwrap_or_else(|_| range()),
+        Value::Int(i) => u64::try_from(*i)
+            .map(Value::Uint)
+            .unwrap_or_else(|_| range()),
         Value::Double(d) => {
             if d.is_finite() && *d >= 0.0 && *d < 1.844_674_407_370_955_2e19 {
                 Value::Uint(*d as u64)
@@ -71,7 +76,10 @@ pub fn to_uint(v: &Value) -> Value {
                 range()
             }
         }
-        Value::String(s) => s.parse::<u64>().map(Value::Uint).unwrap_or_else(|_| invalid("uint", s)),
+        Value::String(s) => s
+            .parse::<u64>()
+            .map(Value::Uint)
+            .unwrap_or_else(|_| invalid("uint", s)),
         Value::Error(_) => v.clone(),
         _ => Value::no_overload(),
     }
@@ -83,7 +91,10 @@ pub fn to_double(v: &Value) -> Value {
         Value::Double(_) => v.clone(),
         Value::Int(i) => Value::Double(*i as f64),
         Value::Uint(u) => Value::Double(*u as f64),
-        Value::String(s) => s.parse::<f64>().map(Value::Double).unwrap_or_else(|_| invalid("double", s)),
+        Value::String(s) => s
+            .parse::<f64>()
+            .map(Value::Double)
+            .unwrap_or_else(|_| invalid("double", s)),
         Value::Error(_) => v.clone(),
         _ => Value::no_overload(),
     }
@@ -100,7 +111,10 @@ pub fn to_string(v: &Value) -> Value {
         Value::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => s.to_string(),
             Err(_) => {
-                return Value::error(ErrorKind::InvalidArgument, "invalid UTF-8 in bytes, cannot convert to string");
+                return Value::error(
+                    ErrorKind::InvalidArgument,
+                    "invalid UTF-8 in bytes, cannot convert to string",
+                );
             }
         },
         Value::Timestamp(t) => time::format_timestamp(*t),
@@ -165,10 +179,18 @@ pub fn format_double(d: f64) -> String {
         return "NaN".into();
     }
     if d.is_infinite() {
-        return if d > 0.0 { "+Inf".into() } else { "-Inf".into() };
+        return if d > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
     }
     if d == 0.0 {
-        return if d.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if d.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     let sci = format!("{d:e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));

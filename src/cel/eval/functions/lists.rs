@@ -56,10 +56,14 @@ fn join(l: &[Value], sep: &str) -> Value {
 fn slice(l: &[Value], a: i64, b: i64) -> Value {
     let len = l.len() as i64;
     if a < 0 || b < 0 {
-        return invalid(&format!("cannot slice({a}, {b}), negative indexes not supported"));
+        return invalid(&format!(
+            "cannot slice({a}, {b}), negative indexes not supported"
+        ));
     }
     if a > b {
-        return invalid(&format!("cannot slice({a}, {b}), start index must be less than or equal to end index"));
+        return invalid(&format!(
+            "cannot slice({a}, {b}), start index must be less than or equal to end index"
+        ));
     }
     if b > len {
         return invalid(&format!("cannot slice({a}, {b}), list is length {len}"));
@@ -94,10 +98,12 @@ fn order(a: &Value, b: &Value) -> Option<Ordering> {
 }
 
 fn sorted(l: &[Value]) -> Result<Vec<Value>, Value> {
-    if let Some(first) = l.first() {
-        if l.iter().any(|v| order(first, v).is_none()) {
-            return Err(invalid("list elements must have the same type and be comparable"));
-        }
+    if let Some(first) = l.first()
+        && l.iter().any(|v| order(first, v).is_none())
+    {
+        return Err(invalid(
+            "list elements must have the same type and be comparable",
+        ));
     }
     let mut out = l.to_vec();
     out.sort_by(|a, b| order(a, b).unwrap_or(Ordering::Equal));
@@ -112,10 +118,10 @@ fn sort_by_keys(l: &[Value], keys: &[Value]) -> Value {
     if keys.len() != l.len() {
         return invalid("sortBy: keys and values differ in length");
     }
-    if let Some(first) = keys.first() {
-        if keys.iter().any(|k| order(first, k).is_none()) {
-            return invalid("sortBy: keys must have the same comparable type");
-        }
+    if let Some(first) = keys.first()
+        && keys.iter().any(|k| order(first, k).is_none())
+    {
+        return invalid("sortBy: keys must have the same comparable type");
     }
     let mut pairs: Vec<(&Value, &Value)> = keys.iter().zip(l.iter()).collect();
     pairs.sort_by(|a, b| order(a.0, b.0).unwrap_or(Ordering::Equal));
@@ -134,13 +140,12 @@ fn distinct(l: &[Value]) -> Value {
 
 fn is_sorted(l: &[Value]) -> Value {
     for pair in l.windows(2) {
-        match pair {
-            [a, b] => match compare::compare(a, b) {
+        if let [a, b] = pair {
+            match compare::compare(a, b) {
                 Ok(Some(Ordering::Greater)) => return Value::Bool(false),
                 Ok(_) => {}
                 Err(()) => return Value::no_overload(),
-            },
-            _ => {}
+            }
         }
     }
     Value::Bool(true)

@@ -129,10 +129,9 @@ fn optional_member(function: &str, o: &Option<Arc<Value>>, args: &[Value]) -> Va
     match (function, o, args) {
         ("hasValue", _, []) => Value::Bool(o.is_some()),
         ("value", Some(v), []) => (**v).clone(),
-        ("value", None, []) => Value::error(
-            ErrorKind::InvalidArgument,
-            "optional.none() dereference",
-        ),
+        ("value", None, []) => {
+            Value::error(ErrorKind::InvalidArgument, "optional.none() dereference")
+        }
         ("or", Some(_), [Value::Optional(_)]) => Value::Optional(o.clone()),
         ("or", None, [other @ Value::Optional(_)]) => other.clone(),
         ("orValue", Some(v), [_]) => (**v).clone(),

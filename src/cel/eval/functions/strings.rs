@@ -32,15 +32,6 @@ fn out_of_range(i: i64) -> Value {
     invalid(format!("index out of range: {i}"))
 }
 
-fn strs(args: &[Value]) -> Option<Vec<&str>> {
-    args.iter()
-        .map(|a| match a {
-            Value::String(s) => Some(&**s),
-            _ => None,
-        })
-        .collect()
-}
-
 /// A member function on a string receiver.
 pub fn member(function: &str, s: &Arc<str>, args: &[Value]) -> Value {
     use Value::{Int, String as S};
@@ -68,13 +59,10 @@ pub fn member(function: &str, s: &Arc<str>, args: &[Value]) -> Value {
         ("find", [S(re)]) => find(s, re),
         ("findAll", [S(re)]) => find_all(s, re, -1),
         ("findAll", [S(re), Int(n)]) => find_all(s, re, *n),
-        _ => {
-            let _ = strs(args);
-            Value::error(
-                ErrorKind::NoSuchOverload,
-                format!("no such overload: string.{function}"),
-            )
-        }
+        _ => Value::error(
+            ErrorKind::NoSuchOverload,
+            format!("no such overload: string.{function}"),
+        ),
     }
 }
 
@@ -83,7 +71,11 @@ fn char_at(s: &str, i: i64) -> Value {
     if i < 0 || i > len {
         return out_of_range(i);
     }
-    let c: String = s.chars().nth(i as usize).map(String::from).unwrap_or_default();
+    let c: String = s
+        .chars()
+        .nth(i as usize)
+        .map(String::from)
+        .unwrap_or_default();
     Value::string(&c)
 }
 
@@ -97,8 +89,11 @@ fn index_of(s: &str, sub: &str, offset: i64) -> Value {
     if needle.is_empty() {
         return Value::Int(offset);
     }
-    let found = (start..chars.len())
-        .find(|&i| chars.get(i..i + needle.len()).is_some_and(|w| w == needle.as_slice()));
+    let found = (start..chars.len()).find(|&i| {
+        chars
+            .get(i..i + needle.len())
+            .is_some_and(|w| w == needle.as_slice())
+    });
     Value::Int(found.map(|i| i as i64).unwrap_or(-1))
 }
 
@@ -112,9 +107,11 @@ fn last_index_of(s: &str, sub: &str, offset: Option<i64>) -> Value {
     if needle.is_empty() {
         return Value::Int(last);
     }
-    let found = (0..=last as usize)
-        .rev()
-        .find(|&i| chars.get(i..i + needle.len()).is_some_and(|w| w == needle.as_slice()));
+    let found = (0..=last as usize).rev().find(|&i| {
+        chars
+            .get(i..i + needle.len())
+            .is_some_and(|w| w == needle.as_slice())
+    });
     Value::Int(found.map(|i| i as i64).unwrap_or(-1))
 }
 
@@ -133,7 +130,11 @@ fn split(s: &str, sep: &str, n: i64) -> Value {
     }
     let parts: Vec<Value> = if sep.is_empty() {
         let chars: Vec<char> = s.chars().collect();
-        let limit = if n < 0 { chars.len() } else { (n as usize).min(chars.len()) };
+        let limit = if n < 0 {
+            chars.len()
+        } else {
+            (n as usize).min(chars.len())
+        };
         let mut parts: Vec<Value> = chars
             .iter()
             .take(limit.saturating_sub(1))

@@ -49,11 +49,12 @@ pub fn equals(a: &Value, b: &Value) -> bool {
         (Duration(x), Duration(y)) => x == y,
         (Timestamp(x), Timestamp(y)) => x == y,
         (Type(x), Type(y)) => x == y,
-        (List(x), List(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equals(p, q)),
+        (List(x), List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equals(p, q))
+        }
         (Map(x), Map(y)) => {
             x.len() == y.len()
-                && x
-                    .entries()
+                && x.entries()
                     .iter()
                     .all(|(k, v)| y.get(k).is_some_and(|w| equals(v, w)))
         }
@@ -65,8 +66,7 @@ pub fn equals(a: &Value, b: &Value) -> bool {
         (Object(x), Object(y)) => {
             x.type_name == y.type_name
                 && x.fields.len() == y.fields.len()
-                && x
-                    .fields
+                && x.fields
                     .iter()
                     .all(|(n, v)| y.field(n).is_some_and(|w| equals(v, w)))
         }
