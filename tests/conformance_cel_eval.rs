@@ -116,7 +116,7 @@ fn well_known(body: &Json) -> Option<Value> {
             nanos: s.checked_mul(1_000_000_000)?.checked_add(n)?,
         })),
         "google.protobuf.Timestamp" => {
-            let t = admission_ls::cel::eval::Timestamp::new(s, i32::try_from(n).ok()?).ok()?;
+            let t = admission_ls::cel::eval::Timestamp::new(s, n)?;
             Some(Value::Timestamp(t))
         }
         _ => None,

@@ -70,6 +70,10 @@ impl Interp<'_> {
             Some(t) => Some(self.eval(t)?),
             None => None,
         };
+        if let Some(done) = short_circuit(name, receiver.as_ref(), args.len()) {
+            self.cost.charge(1)?;
+            return Ok(done);
+        }
         let mut values = Vec::with_capacity(args.len());
         for &arg in args {
             values.push(self.eval(arg)?);
@@ -124,6 +128,16 @@ impl Interp<'_> {
             _ => return Ok(()),
         };
         self.cost.allocate(units)
+    }
+}
+
+/// `opt.or(x)` and `opt.orValue(x)` do not evaluate `x` when `opt` has a value (cel-go plans
+/// them as short-circuiting calls).
+fn short_circuit(name: &str, receiver: Option<&Value>, argc: usize) -> Option<Value> {
+    match (name, receiver, argc) {
+        ("or", Some(r @ Value::Optional(Some(_))), 1) => Some(r.clone()),
+        ("orValue", Some(Value::Optional(Some(v))), 1) => Some((**v).clone()),
+        _ => None,
     }
 }
 

@@ -38,12 +38,10 @@ fn convert(json: &Json, depth: usize) -> Result<Value, EvalError> {
     Ok(match json {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
+        // Like the API server's JSON decoding: int64 when integral and in range, else float64.
         Json::Number(n) => match n.as_i64() {
             Some(i) => Value::Int(i),
-            None => match n.as_u64() {
-                Some(u) => Value::Uint(u),
-                None => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
-            },
+            None => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
         },
         Json::String(s) => Value::string(s),
         Json::Array(items) => {

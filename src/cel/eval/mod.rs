@@ -13,6 +13,7 @@
 mod access;
 mod activation;
 mod calls;
+mod civil;
 pub mod cost;
 mod display;
 pub mod functions;

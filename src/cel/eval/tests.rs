@@ -149,6 +149,13 @@ fn self_checks() {
         "dyn(1) + 1 == 2 && type(dyn('a')) == string",
         "1 < 1.5 && 2u > 1 && 'a' < 'b' && b'a' < b'b'",
         "!(double('NaN') == double('NaN')) && !(double('NaN') < 1.0)",
+        "string(timestamp('9999-12-31T23:59:59.999999999Z')) == '9999-12-31T23:59:59.999999999Z'",
+        "timestamp('2024-12-31T12:00:00Z').getDayOfYear() == 365",
+        "timestamp('2024-03-10T12:00:00+05:30') == timestamp('2024-03-10T06:30:00Z')",
+        "timestamp('2024-07-01T12:00:00Z').getHours('Europe/Paris') == 14",
+        "timestamp('2024-01-01T12:00:00Z').getHours('Europe/Paris') == 13",
+        "int(timestamp('1970-01-01T00:01:00Z')) == 60 && timestamp(60) == timestamp('1970-01-01T00:01:00Z')",
+        "timestamp('2024-01-01T00:00:00Z') - timestamp('2023-12-31T00:00:00Z') == duration('24h')",
     ];
     for case in cases {
         let got = show(&run(case, &[]));
@@ -255,4 +262,57 @@ fn deep_expressions_do_not_overflow_a_small_stack() {
         .map(|h| h.join().unwrap_or_default())
         .unwrap_or_default();
     assert_eq!(outcomes, vec![true, true]);
+}
+
+#[test]
+fn optional_or_short_circuits() {
+    check_eval("optional.of(1).orValue(1 / 0)", &[], expect!["1"]);
+    check_eval(
+        "optional.of(1).or(optional.of(1 / 0))",
+        &[],
+        expect!["optional.of(1)"],
+    );
+    check_eval(
+        "optional.none().orValue(1 / 0)",
+        &[],
+        expect!["error (DivisionByZero): division by zero"],
+    );
+}
+
+#[test]
+fn timestamp_range_and_parsing_errors() {
+    check_eval(
+        "timestamp('9999-12-31T23:59:59Z') + duration('1s')",
+        &[],
+        expect!["error (Overflow): timestamp out of range"],
+    );
+    check_eval(
+        "timestamp('0001-01-01T00:00:00Z') - duration('1ns')",
+        &[],
+        expect!["error (Overflow): timestamp out of range"],
+    );
+    check_eval(
+        "timestamp('2024-02-30T00:00:00Z')",
+        &[],
+        expect![[
+            r#"error (InvalidArgument): timestamp conversion error: cannot parse "2024-02-30T00:00:00Z" as RFC 3339"#
+        ]],
+    );
+    check_eval(
+        "timestamp('2024-01-01 00:00:00Z')",
+        &[],
+        expect![[
+            r#"error (InvalidArgument): timestamp conversion error: cannot parse "2024-01-01 00:00:00Z" as RFC 3339"#
+        ]],
+    );
+    check_eval(
+        "timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')",
+        &[],
+        expect![[r#"error (InvalidArgument): unknown time zone "Mars/Olympus""#]],
+    );
+    check_eval(
+        "duration('1x')",
+        &[],
+        expect![[r#"error (InvalidArgument): duration conversion error: invalid duration "1x""#]],
+    );
 }

@@ -4,76 +4,42 @@
 
 use jiff::tz::{Offset, TimeZone};
 
+use super::civil;
 use super::value::{Duration, ErrorKind, Timestamp, Value};
-
-/// Seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
-const MIN_SECONDS: i64 = -62_135_596_800;
-const MAX_SECONDS: i64 = 253_402_300_799;
 
 fn range_error() -> Value {
     Value::error(ErrorKind::Overflow, "timestamp out of range")
 }
 
-/// A timestamp value, range-checked.
-pub fn timestamp_value(t: Timestamp) -> Value {
-    let s = t.as_second();
-    let below = s < MIN_SECONDS || (s == MIN_SECONDS && t.subsec_nanosecond() < 0);
-    if below || s > MAX_SECONDS {
-        return range_error();
-    }
-    Value::Timestamp(t)
+/// A timestamp from seconds and nanoseconds since the epoch, range-checked.
+pub fn from_parts(seconds: i64, nanos: i64) -> Value {
+    Timestamp::new(seconds, nanos)
+        .map(Value::Timestamp)
+        .unwrap_or_else(range_error)
 }
 
-/// A timestamp from seconds and nanoseconds since the epoch.
-pub fn from_parts(seconds: i64, nanos: i32) -> Value {
-    match Timestamp::new(seconds, nanos) {
-        Ok(t) => timestamp_value(t),
-        Err(_) => range_error(),
-    }
-}
-
-/// `timestamp('2009-02-13T23:31:30Z')`.
+/// `timestamp('2009-02-13T23:31:30Z')`: RFC 3339 as Go's `time.Parse` takes it.
 pub fn parse_timestamp(text: &str) -> Value {
-    // RFC 3339 requires the `T`/`Z` forms Go's parser takes; jiff also takes them.
-    match text.parse::<Timestamp>() {
-        Ok(t) => timestamp_value(t),
-        Err(e) => Value::error(
+    match civil::parse_rfc3339(text) {
+        Some((seconds, nanos)) => from_parts(seconds, i64::from(nanos)),
+        None => Value::error(
             ErrorKind::InvalidArgument,
-            format!("timestamp conversion error: {e}"),
+            format!("timestamp conversion error: cannot parse {text:?} as RFC 3339"),
         ),
     }
 }
 
 /// RFC 3339 with nanoseconds trimmed of trailing zeros, as Go's `RFC3339Nano`.
 pub fn format_timestamp(t: Timestamp) -> String {
-    let dt = t.to_zoned(TimeZone::UTC).datetime();
-    let mut out = format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        dt.year(),
-        dt.month(),
-        dt.day(),
-        dt.hour(),
-        dt.minute(),
-        dt.second()
-    );
-    let nanos = dt.subsec_nanosecond();
-    if nanos > 0 {
-        let frac = format!("{nanos:09}");
-        out.push('.');
-        out.push_str(frac.trim_end_matches('0'));
-    }
-    out.push('Z');
-    out
+    civil::format_rfc3339(t.seconds, t.nanos)
 }
 
 /// `t + d` (nanoseconds), range-checked.
 pub fn add(t: Timestamp, nanos: i64) -> Value {
-    let total = i128::from(t.as_second()) * 1_000_000_000
-        + i128::from(t.subsec_nanosecond())
-        + i128::from(nanos);
+    let total = t.total_nanos() + i128::from(nanos);
     let seconds = total.div_euclid(1_000_000_000);
     let sub = total.rem_euclid(1_000_000_000);
-    match (i64::try_from(seconds), i32::try_from(sub)) {
+    match (i64::try_from(seconds), i64::try_from(sub)) {
         (Ok(s), Ok(n)) => from_parts(s, n),
         _ => range_error(),
     }
@@ -81,10 +47,7 @@ pub fn add(t: Timestamp, nanos: i64) -> Value {
 
 /// `a - b` for timestamps: a duration, overflow-checked.
 pub fn difference(a: Timestamp, b: Timestamp) -> Value {
-    let nanos = |t: Timestamp| {
-        i128::from(t.as_second()) * 1_000_000_000 + i128::from(t.subsec_nanosecond())
-    };
-    match i64::try_from(nanos(a) - nanos(b)) {
+    match i64::try_from(a.total_nanos() - b.total_nanos()) {
         Ok(n) => Value::Duration(Duration { nanos: n }),
         Err(_) => Value::overflow(),
     }
@@ -209,21 +172,34 @@ pub fn timestamp_accessor(function: &str, t: Timestamp, tz: Option<&str>) -> Val
             }
         },
     };
-    let dt = t.to_zoned(tz).datetime();
+    let local = t.seconds + offset_seconds(&tz, t);
+    let c = civil::civil(local);
+    let days = local.div_euclid(86_400);
     let v = match function {
-        "getFullYear" => i64::from(dt.year()),
-        "getMonth" => i64::from(dt.month()) - 1,
-        "getDayOfYear" => i64::from(dt.day_of_year()) - 1,
-        "getDayOfMonth" => i64::from(dt.day()) - 1,
-        "getDate" => i64::from(dt.day()),
-        "getDayOfWeek" => i64::from(dt.weekday().to_sunday_zero_offset()),
-        "getHours" => i64::from(dt.hour()),
-        "getMinutes" => i64::from(dt.minute()),
-        "getSeconds" => i64::from(dt.second()),
-        "getMilliseconds" => i64::from(dt.subsec_nanosecond() / 1_000_000),
+        "getFullYear" => c.year,
+        "getMonth" => i64::from(c.month) - 1,
+        "getDayOfYear" => days - civil::days_from_civil(c.year, 1, 1),
+        "getDayOfMonth" => i64::from(c.day) - 1,
+        "getDate" => i64::from(c.day),
+        "getDayOfWeek" => (days + 4).rem_euclid(7),
+        "getHours" => i64::from(c.hour),
+        "getMinutes" => i64::from(c.minute),
+        "getSeconds" => i64::from(c.second),
+        "getMilliseconds" => i64::from(t.nanos / 1_000_000),
         _ => return Value::no_overload(),
     };
     Value::Int(v)
+}
+
+/// The zone's UTC offset at `t`, in seconds. Instants beyond the zone library's range use the
+/// offset at its edge (no zone has transitions scheduled that far out).
+fn offset_seconds(tz: &TimeZone, t: Timestamp) -> i64 {
+    let clamped = t.seconds.clamp(
+        jiff::Timestamp::MIN.as_second() + 86_400,
+        jiff::Timestamp::MAX.as_second() - 86_400,
+    );
+    let instant = jiff::Timestamp::from_second(clamped).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    i64::from(tz.to_offset(instant).seconds())
 }
 
 /// A duration accessor: totals for hours, minutes and seconds; the millisecond component.

@@ -6,8 +6,36 @@ use std::sync::Arc;
 
 use super::map::MapValue;
 
-/// A CEL timestamp: UTC instant with nanosecond precision (0001-01-01 … 9999-12-31).
-pub type Timestamp = jiff::Timestamp;
+/// A CEL timestamp: a UTC instant with nanosecond precision, 0001-01-01 … 9999-12-31.
+/// Ordering is chronological.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    pub seconds: i64,
+    /// Nanoseconds within the second, 0 … 999,999,999.
+    pub nanos: u32,
+}
+
+impl Timestamp {
+    /// Seconds of 0001-01-01T00:00:00Z.
+    pub const MIN_SECONDS: i64 = -62_135_596_800;
+    /// Seconds of 9999-12-31T23:59:59Z.
+    pub const MAX_SECONDS: i64 = 253_402_300_799;
+
+    /// A timestamp, if inside CEL's range (nanoseconds may be any value; they are normalised).
+    pub fn new(seconds: i64, nanos: i64) -> Option<Timestamp> {
+        let seconds = seconds.checked_add(nanos.div_euclid(1_000_000_000))?;
+        let nanos = nanos.rem_euclid(1_000_000_000) as u32;
+        (Self::MIN_SECONDS..=Self::MAX_SECONDS)
+            .contains(&seconds)
+            .then_some(Timestamp { seconds, nanos })
+    }
+
+    /// Nanoseconds since the epoch.
+    pub fn total_nanos(self) -> i128 {
+        i128::from(self.seconds) * 1_000_000_000 + i128::from(self.nanos)
+    }
+}
 
 /// A CEL duration: signed nanoseconds, the range of Go's `time.Duration` as cel-go uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

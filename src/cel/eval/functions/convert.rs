@@ -55,7 +55,7 @@ pub fn to_int(v: &Value) -> Value {
             .parse::<i64>()
             .map(Value::Int)
             .unwrap_or_else(|_| invalid("int", s)),
-        Value::Timestamp(t) => Value::Int(t.as_second()),
+        Value::Timestamp(t) => Value::Int(t.seconds),
         Value::Duration(d) => Value::Int(d.nanos),
         Value::Error(_) => v.clone(),
         _ => Value::no_overload(),

@@ -114,7 +114,7 @@ fn of_non_zero(x: &Value) -> Value {
         Value::List(l) => l.is_empty(),
         Value::Map(m) => m.is_empty(),
         Value::Duration(d) => d.nanos == 0,
-        Value::Timestamp(t) => t.as_second() == 0 && t.subsec_nanosecond() == 0,
+        Value::Timestamp(t) => t.seconds == 0 && t.nanos == 0,
         Value::Object(o) => o.fields.is_empty(),
         _ => false,
     };
