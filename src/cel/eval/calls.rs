@@ -2,6 +2,7 @@
 //! argument evaluation (the first error wins), qualified function names (`optional.of`), and the
 //! cost of each call as cel-go's runtime tracker and the Kubernetes estimator charge it.
 
+use super::call_cost::call_cost;
 use super::cost::{consts, scaled};
 use super::functions;
 use super::interp::{Interp, Step};
@@ -178,64 +179,6 @@ fn binary_cost(op: BinaryOp, a: &Value, b: &Value) -> u64 {
         }
         BinaryOp::Add if is_text(a) && is_text(b) => scaled(sa + sb, TRAVERSAL),
         BinaryOp::In if matches!(b, Value::List(_)) => sb,
-        _ => 1,
-    }
-}
-
-fn size_of(v: Option<&Value>) -> u64 {
-    v.map(Value::cost_size).unwrap_or(1)
-}
-
-/// The runtime cost of a call: cel-go's defaults for the standard library, the Kubernetes
-/// estimator (`pkg/cel/library/cost.go`) for the extension libraries.
-fn call_cost(name: &str, target: Option<&Value>, args: &[Value], result: &Value) -> u64 {
-    let first = target.or(args.first());
-    let arg = |i: usize| size_of(args.get(i));
-    let recv = size_of(first);
-    let result_size = result.cost_size();
-    match name {
-        "startsWith" | "endsWith" | "bytes" | "string"
-            if is_text(first.unwrap_or(&Value::Null)) =>
-        {
-            scaled(recv, TRAVERSAL)
-        }
-        "matches" => {
-            let (s, re) = if target.is_some() {
-                (recv, arg(0))
-            } else {
-                (arg(0), arg(1))
-            };
-            scaled(1 + s, TRAVERSAL) * scaled(re, consts::REGEX_LENGTH_FACTOR)
-        }
-        "find" | "findAll" => {
-            scaled(1 + recv, TRAVERSAL) * scaled(arg(0), consts::REGEX_LENGTH_FACTOR)
-        }
-        "contains" if target.is_some_and(is_text) => {
-            scaled(recv, TRAVERSAL) * scaled(arg(0), TRAVERSAL)
-        }
-        "lowerAscii" | "upperAscii" | "substring" | "trim" | "charAt" | "indexOf"
-        | "lastIndexOf" | "reverse" | "strings.quote"
-            if first.is_some_and(is_text) =>
-        {
-            scaled(recv, TRAVERSAL).max(1)
-        }
-        "replace" | "split" => scaled(recv, 0.2).max(1) + scaled(result_size, TRAVERSAL),
-        "join" | "format" => scaled(result_size, 0.2).max(1),
-        "isSorted"
-        | "sum"
-        | "min"
-        | "max"
-        | "indexOf"
-        | "lastIndexOf"
-        | "includes"
-        | "distinct"
-        | "sort"
-        | "flatten"
-        | "slice"
-        | "reverse"
-        | "@sortByAssociatedKeys" => recv.max(1),
-        "sets.contains" | "sets.equivalent" | "sets.intersects" => (arg(0) * arg(1)).max(1),
-        "lists.range" => scaled(result_size, TRAVERSAL).max(1),
         _ => 1,
     }
 }

@@ -12,6 +12,7 @@
 
 mod access;
 mod activation;
+mod call_cost;
 mod calls;
 mod civil;
 pub mod cost;

@@ -205,6 +205,15 @@ fn costs() {
     assert_eq!(cost("[1, 2]"), 10);
     assert_eq!(cost("{'a': 1}"), 30);
     assert_eq!(cost("'abc'.startsWith('a')"), 1);
+    assert_eq!(cost("'abcdefghijk'.contains('abcdefghijk')"), 4);
+    assert_eq!(cost("lists.range(10)"), 21);
+    assert_eq!(cost("[3, 1, 2].sort()"), 10 + 9 * 2 + 11);
+    assert_eq!(cost("sets.equivalent([1], [1])"), 10 + 10 + 1 + 2);
+    assert_eq!(cost("[1, 2, 3].sum()"), 10 + 3);
+    assert_eq!(cost("['ab', 'cd'].join('-')"), 10 + 1);
+    // The list 10; per iteration 3 for the accumulator steps and 2 for `x > 0`; the result 1.
+    assert_eq!(cost("[1, 2, 3].all(x, x > 0)"), 10 + 3 * (3 + 2) + 1);
+    assert_eq!(cost("lists.range(1000000)"), 1_000_011);
 }
 
 #[test]

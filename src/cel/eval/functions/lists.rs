@@ -29,7 +29,6 @@ pub fn member(function: &str, l: &Arc<Vec<Value>>, args: &[Value]) -> Value {
         ("max", []) => extreme(l, Ordering::Greater),
         ("indexOf", [x]) => position(l.iter().position(|v| compare::equals(v, x))),
         ("lastIndexOf", [x]) => position(l.iter().rposition(|v| compare::equals(v, x))),
-        ("includes", [x]) => Value::Bool(l.iter().any(|v| compare::equals(v, x))),
         ("@sortByAssociatedKeys", [Value::List(keys)]) => sort_by_keys(l, keys),
         _ => Value::error(
             ErrorKind::NoSuchOverload,
