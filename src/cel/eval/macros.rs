@@ -12,15 +12,33 @@ use super::value::{ErrorKind, Value};
 use crate::cel::ast::{ExprId, ExprKind};
 use crate::cel::macros::{MacroCall, MacroKind};
 
-/// Per-iteration cost of the accumulator steps of cel-go's expansions.
+/// Cost of one iteration's accumulator steps in cel-go's expansion, before the body: the loop
+/// condition and the `__result__` read (`all`: `@not_strictly_false(r)` and `r && p`).
 fn iteration_cost(kind: MacroKind) -> u64 {
     match kind {
         MacroKind::All => 3,
         MacroKind::Exists => 4,
-        MacroKind::ExistsOne => 2,
-        MacroKind::Map | MacroKind::Filter | MacroKind::TransformList | MacroKind::SortBy => 12,
-        _ => 2,
+        _ => 1,
     }
+}
+
+/// The rest of an iteration's accumulator cost once the body's value is known: appending to the
+/// result list (`r + [t]`: list 10, `+` 1), counting (`r + 1`), or inserting into a map.
+fn accumulate_cost(kind: MacroKind, body: &Value) -> u64 {
+    let taken = matches!(body, Value::Bool(true));
+    match kind {
+        MacroKind::ExistsOne if taken => 1,
+        MacroKind::Filter if taken => 12,
+        MacroKind::Map | MacroKind::TransformList | MacroKind::SortBy => 11,
+        MacroKind::TransformMap => 2,
+        MacroKind::TransformMapEntry => 1,
+        _ => 0,
+    }
+}
+
+/// Cost of reading the result after the loop (`exists_one` compares it: `r == 1`).
+fn result_cost(kind: MacroKind) -> u64 {
+    if kind == MacroKind::ExistsOne { 2 } else { 1 }
 }
 
 impl<'a> Interp<'a> {
@@ -120,7 +138,7 @@ impl<'a> Interp<'a> {
                 return Ok(done);
             }
         }
-        self.cost.charge(1)?;
+        self.cost.charge(result_cost(call.kind))?;
         Ok(run.state.finish())
     }
 
@@ -139,6 +157,7 @@ impl<'a> Interp<'a> {
             }
         }
         let v = self.with_vars(&run.names, values.clone(), run.body)?;
+        self.cost.charge(accumulate_cost(run.call.kind, &v))?;
         let out = run.state.absorb(run.call.kind, values, v);
         // Each produced element is 8 allocation units (see `cost::DEFAULT_ALLOCATION_LIMIT`).
         self.cost.allocate(8)?;
