@@ -69,11 +69,20 @@ pub(crate) fn call_cost(name: &str, target: Option<&Value>, args: &[Value], resu
         "sets.equivalent" => 1 + 2 * size_of(arg(0)) * size_of(arg(1)),
         // The Kubernetes estimator.
         "check" => 350_000,
-        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
+        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
             first.map(traversal).unwrap_or(0)
         }
-        "url" | "lowerAscii" | "upperAscii" | "substring" | "trim" | "quantity" | "isQuantity"
-        | "cidr" | "isIP" | "isCIDR" => scaled(recv, TRAVERSAL),
+        "url"
+        | "lowerAscii"
+        | "upperAscii"
+        | "substring"
+        | "trim"
+        | "quantity"
+        | "isQuantity"
+        | "cidr"
+        | "isIP"
+        | "isCIDR"
+        | "jsonpatch.escapeKey" => scaled(recv, TRAVERSAL),
         "replace" | "split" => scaled(recv, 2.0 * TRAVERSAL),
         "join" => scaled(result.cost_size(), 2.0 * TRAVERSAL),
         "find" | "findAll" => {

@@ -139,6 +139,8 @@ fn self_checks() {
         "[3, 1, 2].sort() == [1, 2, 3] && [1, 1, 2].distinct() == [1, 2] && lists.range(3) == [0, 1, 2]",
         "[1, 2, 3].isSorted() && [1, 2, 3].sum() == 6 && [1, 5, 3].max() == 5 && [4, 2].min() == 2",
         "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2",
+        "['a', 'b'].includes('b') && !['a'].includes('c') && 'x'.includes('x')",
+        "jsonpatch.escapeKey('example.com/a~b') == 'example.com~1a~0b'",
         "'abc 123 def 456'.find('[0-9]+') == '123' && 'a1b2'.findAll('[0-9]') == ['1', '2']",
         "timestamp('2009-02-13T23:31:30Z') + duration('1h') == timestamp('2009-02-14T00:31:30Z')",
         "timestamp('2009-02-13T23:31:30Z').getDayOfWeek() == 5 && timestamp('2009-02-13T23:31:30Z').getMonth() == 1",
@@ -324,4 +326,10 @@ fn timestamp_range_and_parsing_errors() {
         &[],
         expect![[r#"error (InvalidArgument): duration conversion error: invalid duration "1x""#]],
     );
+}
+
+#[test]
+fn kubernetes_library_calls_reach_the_extension_point() {
+    check_eval("quantity('1Gi')", &[], expect!["error (NoSuchOverload): no such overload: quantity (the Kubernetes library is not bound in this build)"]);
+    check_eval("'a'.noSuchFunction()", &[], expect!["error (NoSuchOverload): no such overload: string.noSuchFunction"]);
 }

@@ -5,27 +5,31 @@
 
 pub mod convert;
 pub mod format;
+pub mod kube;
 pub mod lists;
 pub mod strings;
 
 use std::sync::Arc;
 
+use super::ops;
 use super::time;
 use super::value::{ErrorKind, Value};
 
 /// Qualified global functions written as `ns.f(…)`.
 pub fn is_qualified_function(name: &str) -> bool {
-    matches!(
-        name,
-        "optional.of"
-            | "optional.none"
-            | "optional.ofNonZeroValue"
-            | "strings.quote"
-            | "lists.range"
-            | "sets.contains"
-            | "sets.equivalent"
-            | "sets.intersects"
-    )
+    kube::is_qualified_function(name)
+        || matches!(
+            name,
+            "optional.of"
+                | "optional.none"
+                | "optional.ofNonZeroValue"
+                | "strings.quote"
+                | "lists.range"
+                | "sets.contains"
+                | "sets.equivalent"
+                | "sets.intersects"
+                | "jsonpatch.escapeKey"
+        )
 }
 
 /// Calls `function` (with `target` for member calls) on evaluated, error-free arguments.
@@ -54,19 +58,27 @@ fn global(function: &str, args: &[Value]) -> Value {
         ("optional.none", []) => Value::Optional(None),
         ("optional.ofNonZeroValue", [x]) => of_non_zero(x),
         ("strings.quote", [Value::String(s)]) => Value::string(&format::quote(s)),
+        ("jsonpatch.escapeKey", [Value::String(s)]) => {
+            Value::string(&s.replace('~', "~0").replace('/', "~1"))
+        }
         ("lists.range", [Value::Int(n)]) => lists::range(*n),
         ("sets.contains", [Value::List(a), Value::List(b)]) => lists::sets_contains(a, b),
         ("sets.equivalent", [Value::List(a), Value::List(b)]) => {
             Value::Bool(lists::sets_contains_all(a, b) && lists::sets_contains_all(b, a))
         }
         ("sets.intersects", [Value::List(a), Value::List(b)]) => lists::sets_intersects(a, b),
-        _ => unknown(function),
+        _ => kube::global(function, args).unwrap_or_else(|| unknown(function)),
     }
 }
 
 fn member(function: &str, t: &Value, args: &[Value]) -> Value {
     match (t, function, args) {
         (_, "size", []) => size(t),
+        // Kubernetes lists v1 (1.37): membership for lists, equality for any other receiver.
+        (Value::List(l), "includes", [x]) => {
+            Value::Bool(l.iter().any(|v| ops::compare::equals(v, x)))
+        }
+        (_, "includes", [x]) => Value::Bool(ops::compare::equals(t, x)),
         (Value::Timestamp(ts), _, []) if function.starts_with("get") => {
             time::timestamp_accessor(function, *ts, None)
         }
@@ -77,6 +89,7 @@ fn member(function: &str, t: &Value, args: &[Value]) -> Value {
             time::duration_accessor(function, *d)
         }
         (Value::Optional(o), _, _) => optional_member(function, o, args),
+        (Value::Opaque(o), _, _) => kube::member(function, &**o, args),
         (Value::String(s), _, _) => strings::member(function, s, args),
         (Value::List(l), _, _) => lists::member(function, l, args),
         (Value::Bytes(b), "reverse", []) => Value::Bytes(b.iter().rev().copied().collect()),
