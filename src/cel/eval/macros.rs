@@ -71,8 +71,8 @@ impl<'a> Interp<'a> {
                 "invalid argument to has() macro",
             ));
         };
+        // Kubernetes sets `PresenceTestHasCost(false)`: the test itself is free.
         let base = self.eval(*operand)?;
-        self.cost.charge(1)?;
         Ok(match &base {
             Value::Map(m) => Value::Bool(m.get_str(&field.text).is_some()),
             Value::Object(o) => Value::Bool(o.field(&field.text).is_some()),

@@ -141,6 +141,8 @@ fn self_checks() {
         "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2",
         "['a', 'b'].includes('b') && !['a'].includes('c') && 'x'.includes('x')",
         "jsonpatch.escapeKey('example.com/a~b') == 'example.com~1a~0b'",
+        "[1, 2].first() == optional.of(1) && [1, 2].last() == optional.of(2) && [].first() == optional.none()",
+        "optional.unwrap([optional.of(1), optional.none()]) == [1] && [optional.of(2)].unwrapOpt() == [2]",
         "'abc 123 def 456'.find('[0-9]+') == '123' && 'a1b2'.findAll('[0-9]') == ['1', '2']",
         "timestamp('2009-02-13T23:31:30Z') + duration('1h') == timestamp('2009-02-14T00:31:30Z')",
         "timestamp('2009-02-13T23:31:30Z').getDayOfWeek() == 5 && timestamp('2009-02-13T23:31:30Z').getMonth() == 1",
@@ -204,6 +206,7 @@ fn costs() {
     let cost = |src: &str| run(src, &[]).cost;
     assert_eq!(cost("1"), 0);
     assert_eq!(cost("1 + 2"), 1);
+    assert_eq!(cost("has({'a': 1}.a)"), 30);
     assert_eq!(cost("[1, 2]"), 10);
     assert_eq!(cost("{'a': 1}"), 30);
     assert_eq!(cost("'abc'.startsWith('a')"), 1);
@@ -330,6 +333,16 @@ fn timestamp_range_and_parsing_errors() {
 
 #[test]
 fn kubernetes_library_calls_reach_the_extension_point() {
-    check_eval("quantity('1Gi')", &[], expect!["error (NoSuchOverload): no such overload: quantity (the Kubernetes library is not bound in this build)"]);
-    check_eval("'a'.noSuchFunction()", &[], expect!["error (NoSuchOverload): no such overload: string.noSuchFunction"]);
+    check_eval(
+        "quantity('1Gi')",
+        &[],
+        expect![
+            "error (NoSuchOverload): no such overload: quantity (the Kubernetes library is not bound in this build)"
+        ],
+    );
+    check_eval(
+        "'a'.noSuchFunction()",
+        &[],
+        expect!["error (NoSuchOverload): no such overload: string.noSuchFunction"],
+    );
 }

@@ -1,6 +1,6 @@
 //! List functions: ext.Lists (`slice`, `flatten`, `sort`, `reverse`, `distinct`, `lists.range`),
 //! ext.Strings `join`, ext.Sets, and the Kubernetes lists library (`isSorted`, `sum`, `min`,
-//! `max`, `indexOf`, `lastIndexOf`).
+//! `max`, `indexOf`, `lastIndexOf`), and the optional library's `first`, `last`, `unwrapOpt`.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -30,6 +30,9 @@ pub fn member(function: &str, l: &Arc<Vec<Value>>, args: &[Value]) -> Value {
         ("indexOf", [x]) => position(l.iter().position(|v| compare::equals(v, x))),
         ("lastIndexOf", [x]) => position(l.iter().rposition(|v| compare::equals(v, x))),
         ("@sortByAssociatedKeys", [Value::List(keys)]) => sort_by_keys(l, keys),
+        ("first", []) => Value::Optional(l.first().cloned().map(Arc::new)),
+        ("last", []) => Value::Optional(l.last().cloned().map(Arc::new)),
+        ("unwrapOpt", []) => unwrap_optionals(l),
         _ => Value::error(
             ErrorKind::NoSuchOverload,
             format!("no such overload: list.{function}"),
@@ -178,6 +181,19 @@ fn extreme(l: &[Value], want: Ordering) -> Value {
         }
     }
     best.clone()
+}
+
+/// `optional.unwrap(l)` / `l.unwrapOpt()`: the values of the present optionals.
+pub fn unwrap_optionals(l: &[Value]) -> Value {
+    let mut out = Vec::with_capacity(l.len());
+    for v in l {
+        match v {
+            Value::Optional(Some(inner)) => out.push((**inner).clone()),
+            Value::Optional(None) => {}
+            _ => return Value::no_overload(),
+        }
+    }
+    Value::list(out)
 }
 
 /// `lists.range(n)`: `[0, 1, …, n-1]`.

@@ -23,6 +23,7 @@ pub fn is_qualified_function(name: &str) -> bool {
             "optional.of"
                 | "optional.none"
                 | "optional.ofNonZeroValue"
+                | "optional.unwrap"
                 | "strings.quote"
                 | "lists.range"
                 | "sets.contains"
@@ -57,6 +58,7 @@ fn global(function: &str, args: &[Value]) -> Value {
         ("optional.of", [x]) => Value::Optional(Some(Arc::new(x.clone()))),
         ("optional.none", []) => Value::Optional(None),
         ("optional.ofNonZeroValue", [x]) => of_non_zero(x),
+        ("optional.unwrap", [Value::List(l)]) => lists::unwrap_optionals(l),
         ("strings.quote", [Value::String(s)]) => Value::string(&format::quote(s)),
         ("jsonpatch.escapeKey", [Value::String(s)]) => {
             Value::string(&s.replace('~', "~0").replace('/', "~1"))

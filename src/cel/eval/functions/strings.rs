@@ -2,6 +2,8 @@
 //! ext.Strings library (indices in code points, as cel-go counts them), and the Kubernetes
 //! regex library (`find`, `findAll`). Regular expressions use RE2 syntax via the `regex` crate.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use regex::Regex;
@@ -13,11 +15,30 @@ fn invalid(message: String) -> Value {
     Value::error(ErrorKind::InvalidArgument, message)
 }
 
+/// Compiled expressions kept per thread: policies evaluate the same literal patterns again and
+/// again, and compiling dominates a `matches` call.
+const REGEX_CACHE_LIMIT: usize = 64;
+
+thread_local! {
+    static REGEX_CACHE: RefCell<HashMap<String, Regex>> = RefCell::new(HashMap::new());
+}
+
 fn compile(re: &str) -> Result<Regex, Value> {
-    regex::RegexBuilder::new(re)
+    if let Some(hit) = REGEX_CACHE.with(|c| c.borrow().get(re).cloned()) {
+        return Ok(hit);
+    }
+    let compiled = regex::RegexBuilder::new(re)
         .size_limit(1 << 22)
         .build()
-        .map_err(|e| invalid(format!("invalid regular expression: {e}")))
+        .map_err(|e| invalid(format!("invalid regular expression: {e}")))?;
+    REGEX_CACHE.with(|c| {
+        let mut cache = c.borrow_mut();
+        if cache.len() >= REGEX_CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(re.to_string(), compiled.clone());
+    });
+    Ok(compiled)
 }
 
 /// `s.matches(re)`: an unanchored RE2 search.
