@@ -264,8 +264,12 @@ fn deep_expressions_do_not_overflow_a_small_stack() {
         .spawn(|| {
             let deep = format!("{}1{}", "[".repeat(240), "]".repeat(240));
             let nested = format!("{}1{}", "(".repeat(240), " + 1)".repeat(240));
+            let mut macros = "true".to_string();
+            for i in 0..240 {
+                macros = format!("[{i}].all(x{i}, {macros})");
+            }
             let mut outcomes = Vec::new();
-            for src in [deep, nested] {
+            for src in [deep, nested, macros] {
                 let parsed = parse(&src);
                 let out = evaluate(&parsed.ast, &Activation::new(), &EvalOptions::default());
                 outcomes.push(out.result.is_ok());
@@ -275,7 +279,7 @@ fn deep_expressions_do_not_overflow_a_small_stack() {
     let outcomes = handle
         .map(|h| h.join().unwrap_or_default())
         .unwrap_or_default();
-    assert_eq!(outcomes, vec![true, true]);
+    assert_eq!(outcomes, vec![true, true, true]);
 }
 
 #[test]
