@@ -158,7 +158,9 @@ fn cel_with_100_000_nested_parentheses() {
     let expression = format!("{}true{}", "(".repeat(100_000), ")".repeat(100_000));
     check_survives(
         format!("{POLICY_HEAD}  - expression: {expression}\n"),
-        expect![[r#""#]],
+        expect![[r#"
+            cel-syntax x1, first on line 10
+        "#]],
     );
 }
 
@@ -184,19 +186,19 @@ fn half_typed_expression_on_every_keystroke() {
     }
     let rendered = codes_per_prefix.join("\n");
     expect![[r#"
-         0                                          
+         0                                          required
          1 o                                        
          2 ob                                       
          3 obj                                      
          4 obje                                     
          5 objec                                    
          6 object                                   
-         7 object.                                  
+         7 object.                                  cel-syntax
          8 object.s                                 
          9 object.sp                                
         10 object.spe                               
         11 object.spec                              
-        12 object.spec.                             
+        12 object.spec.                             cel-syntax
         13 object.spec.t                            
         14 object.spec.te                           
         15 object.spec.tem                          
@@ -205,12 +207,12 @@ fn half_typed_expression_on_every_keystroke() {
         18 object.spec.templa                       
         19 object.spec.templat                      
         20 object.spec.template                     
-        21 object.spec.template.                    
+        21 object.spec.template.                    cel-syntax
         22 object.spec.template.s                   
         23 object.spec.template.sp                  
         24 object.spec.template.spe                 
         25 object.spec.template.spec                
-        26 object.spec.template.spec.               
+        26 object.spec.template.spec.               cel-syntax
         27 object.spec.template.spec.c              
         28 object.spec.template.spec.co             
         29 object.spec.template.spec.con            
@@ -221,57 +223,57 @@ fn half_typed_expression_on_every_keystroke() {
         34 object.spec.template.spec.containe       
         35 object.spec.template.spec.container      
         36 object.spec.template.spec.containers     
-        37 object.spec.template.spec.containers.    
+        37 object.spec.template.spec.containers.    cel-syntax
         38 object.spec.template.spec.containers.a   
         39 object.spec.template.spec.containers.al  
         40 object.spec.template.spec.containers.all 
-        41 bject.spec.template.spec.containers.all( 
-        42 ject.spec.template.spec.containers.all(c 
-        43 ect.spec.template.spec.containers.all(c, 
-        44 ct.spec.template.spec.containers.all(c,  
-        45 t.spec.template.spec.containers.all(c, c 
-        46 .spec.template.spec.containers.all(c, c. 
-        47 spec.template.spec.containers.all(c, c.i 
-        48 pec.template.spec.containers.all(c, c.im 
-        49 ec.template.spec.containers.all(c, c.ima 
-        50 c.template.spec.containers.all(c, c.imag 
-        51 .template.spec.containers.all(c, c.image 
-        52 template.spec.containers.all(c, c.image. 
-        53 emplate.spec.containers.all(c, c.image.s 
-        54 mplate.spec.containers.all(c, c.image.st 
-        55 plate.spec.containers.all(c, c.image.sta 
-        56 late.spec.containers.all(c, c.image.star 
-        57 ate.spec.containers.all(c, c.image.start 
-        58 te.spec.containers.all(c, c.image.starts 
-        59 e.spec.containers.all(c, c.image.startsW 
-        60 .spec.containers.all(c, c.image.startsWi 
-        61 spec.containers.all(c, c.image.startsWit 
-        62 pec.containers.all(c, c.image.startsWith 
-        63 ec.containers.all(c, c.image.startsWith( 
-        64 c.containers.all(c, c.image.startsWith(' 
-        65 .containers.all(c, c.image.startsWith('r 
-        66 containers.all(c, c.image.startsWith('re 
-        67 ontainers.all(c, c.image.startsWith('reg 
-        68 ntainers.all(c, c.image.startsWith('regi 
-        69 tainers.all(c, c.image.startsWith('regis 
-        70 ainers.all(c, c.image.startsWith('regist 
-        71 iners.all(c, c.image.startsWith('registr 
-        72 ners.all(c, c.image.startsWith('registry 
-        73 ers.all(c, c.image.startsWith('registry. 
-        74 rs.all(c, c.image.startsWith('registry.e 
-        75 s.all(c, c.image.startsWith('registry.ex 
-        76 .all(c, c.image.startsWith('registry.exa 
-        77 all(c, c.image.startsWith('registry.exam 
-        78 ll(c, c.image.startsWith('registry.examp 
-        79 l(c, c.image.startsWith('registry.exampl 
-        80 (c, c.image.startsWith('registry.example 
-        81 c, c.image.startsWith('registry.example. 
-        82 , c.image.startsWith('registry.example.c 
-        83  c.image.startsWith('registry.example.co 
-        84 c.image.startsWith('registry.example.com 
-        85 .image.startsWith('registry.example.com/ 
-        86 image.startsWith('registry.example.com/' 
-        87 mage.startsWith('registry.example.com/') 
+        41 bject.spec.template.spec.containers.all( cel-syntax
+        42 ject.spec.template.spec.containers.all(c cel-syntax
+        43 ect.spec.template.spec.containers.all(c, cel-syntax
+        44 ct.spec.template.spec.containers.all(c,  cel-syntax
+        45 t.spec.template.spec.containers.all(c, c cel-syntax
+        46 .spec.template.spec.containers.all(c, c. cel-syntax
+        47 spec.template.spec.containers.all(c, c.i cel-syntax
+        48 pec.template.spec.containers.all(c, c.im cel-syntax
+        49 ec.template.spec.containers.all(c, c.ima cel-syntax
+        50 c.template.spec.containers.all(c, c.imag cel-syntax
+        51 .template.spec.containers.all(c, c.image cel-syntax
+        52 template.spec.containers.all(c, c.image. cel-syntax
+        53 emplate.spec.containers.all(c, c.image.s cel-syntax
+        54 mplate.spec.containers.all(c, c.image.st cel-syntax
+        55 plate.spec.containers.all(c, c.image.sta cel-syntax
+        56 late.spec.containers.all(c, c.image.star cel-syntax
+        57 ate.spec.containers.all(c, c.image.start cel-syntax
+        58 te.spec.containers.all(c, c.image.starts cel-syntax
+        59 e.spec.containers.all(c, c.image.startsW cel-syntax
+        60 .spec.containers.all(c, c.image.startsWi cel-syntax
+        61 spec.containers.all(c, c.image.startsWit cel-syntax
+        62 pec.containers.all(c, c.image.startsWith cel-syntax
+        63 ec.containers.all(c, c.image.startsWith( cel-syntax
+        64 c.containers.all(c, c.image.startsWith(' cel-syntax
+        65 .containers.all(c, c.image.startsWith('r cel-syntax
+        66 containers.all(c, c.image.startsWith('re cel-syntax
+        67 ontainers.all(c, c.image.startsWith('reg cel-syntax
+        68 ntainers.all(c, c.image.startsWith('regi cel-syntax
+        69 tainers.all(c, c.image.startsWith('regis cel-syntax
+        70 ainers.all(c, c.image.startsWith('regist cel-syntax
+        71 iners.all(c, c.image.startsWith('registr cel-syntax
+        72 ners.all(c, c.image.startsWith('registry cel-syntax
+        73 ers.all(c, c.image.startsWith('registry. cel-syntax
+        74 rs.all(c, c.image.startsWith('registry.e cel-syntax
+        75 s.all(c, c.image.startsWith('registry.ex cel-syntax
+        76 .all(c, c.image.startsWith('registry.exa cel-syntax
+        77 all(c, c.image.startsWith('registry.exam cel-syntax
+        78 ll(c, c.image.startsWith('registry.examp cel-syntax
+        79 l(c, c.image.startsWith('registry.exampl cel-syntax
+        80 (c, c.image.startsWith('registry.example cel-syntax
+        81 c, c.image.startsWith('registry.example. cel-syntax
+        82 , c.image.startsWith('registry.example.c cel-syntax
+        83  c.image.startsWith('registry.example.co cel-syntax
+        84 c.image.startsWith('registry.example.com cel-syntax
+        85 .image.startsWith('registry.example.com/ cel-syntax
+        86 image.startsWith('registry.example.com/' cel-syntax
+        87 mage.startsWith('registry.example.com/') cel-syntax
         88 age.startsWith('registry.example.com/')) "#]]
     .assert_eq(&rendered);
 }

@@ -14,8 +14,10 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod check;
 mod debug;
 pub mod eval;
+pub mod kube;
 mod lexer;
 pub mod library;
 pub mod macros;

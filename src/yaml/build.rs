@@ -319,7 +319,9 @@ impl<'a> Builder<'a> {
         if frame.flow {
             // A flow collection ends at its closing bracket, or (cut short) covers at least its opening.
             end = match span.map(|span| self.bytes(span)) {
-                Some((_, close_end)) => close_end.max(end),
+                Some((close_start, close_end)) => {
+                    self.closing_bracket_end(close_start, close_end).max(end)
+                }
                 None => end.max(frame.start + 1),
             };
         }
@@ -330,6 +332,15 @@ impl<'a> Builder<'a> {
             kind,
         };
         self.complete(node, frame.anchor, frame.size);
+    }
+
+    /// End of a flow collection's closing bracket. saphyr's end event can run on over the spaces and
+    /// the comment after the bracket, which would put them inside the collection's range.
+    fn closing_bracket_end(&self, close_start: usize, close_end: usize) -> usize {
+        match self.text.as_bytes().get(close_start) {
+            Some(b']' | b'}') => close_start + 1,
+            _ => close_end,
+        }
     }
 
     /// Expands an alias into a copy of its anchored node.

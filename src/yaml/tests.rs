@@ -274,3 +274,22 @@ fn node_accessors() {
         Some("m")
     );
 }
+
+#[test]
+fn flow_collections_end_at_their_closing_bracket_not_at_a_trailing_comment() {
+    check(
+        "---\nb: [x, y]   # c\nc: {a: 1}  # d\n",
+        expect![[r#"
+            doc 0:0-2:9
+              map 1:0-2:9
+                Plain 1:0-1:1 "b"
+                  seq 1:3-1:9
+                    Plain 1:4-1:5 "x"
+                    Plain 1:7-1:8 "y"
+                Plain 2:0-2:1 "c"
+                  map 2:3-2:9
+                    Plain 2:4-2:5 "a"
+                      Plain 2:7-2:8 "1"
+        "#]],
+    );
+}

@@ -187,7 +187,10 @@ pub fn lookup<'a>(
     name: &'a str,
     libraries: &'a [Library],
 ) -> impl Iterator<Item = &'static FunctionDecl> + 'a {
-    functions(libraries).filter(move |decl| decl.name == name)
+    // The name test first: it rejects almost every declaration without scanning `libraries`.
+    all_functions()
+        .iter()
+        .filter(move |decl| decl.name == name && is_enabled(decl.library, libraries))
 }
 
 /// The macros available with `libraries` enabled.

@@ -1,0 +1,273 @@
+//! Names: identifiers (macro variables first, then declared variables, type names, provider
+//! types, each tried in the container's candidate order), dotted names given as selection chains
+//! (`authorizer.requestResource`, `net.IP`), and field selection on maps, objects and `dyn`.
+
+use super::{CheckErrorKind, Checker, Reference, cel_go_type, closest};
+use crate::cel::ast::{ExprId, ExprKind, Name};
+use crate::cel::library::{Library, is_enabled, type_identifiers};
+use crate::cel::types::provider::is_dynamic_object;
+use crate::cel::types::{FieldType, JSON_PATCH, Type, TypeProvider};
+
+/// A resolved global name.
+pub(super) struct Resolved {
+    pub ty: Type,
+    pub reference: Reference,
+}
+
+impl Checker<'_> {
+    pub(super) fn check_ident(&mut self, id: ExprId, name: &Name) -> Type {
+        if name.is_missing() {
+            return Type::Error;
+        }
+        if let Some(resolved) = self.resolve_simple(&name.text) {
+            self.set_ref(id, resolved.reference);
+            return resolved.ty;
+        }
+        self.undeclared(&name.text, name.span, self.ast.expr(id).anchor, false);
+        Type::Error
+    }
+
+    /// A single identifier: a macro variable (unless written `.x`), else a global name.
+    pub(super) fn resolve_simple(&self, text: &str) -> Option<Resolved> {
+        let local = (!text.starts_with('.'))
+            .then(|| self.locals.iter().rev().find(|l| l.name == text))
+            .flatten();
+        if let Some(local) = local {
+            return Some(Resolved {
+                ty: local.ty.clone(),
+                reference: Reference::Local {
+                    name: local.name.clone(),
+                    declared_at: local.declared_at,
+                },
+            });
+        }
+        self.resolve_global(text)
+    }
+
+    /// A global name in container order: variables, type identifiers, provider object types.
+    pub(super) fn resolve_global(&self, text: &str) -> Option<Resolved> {
+        self.env
+            .candidates(text)
+            .into_iter()
+            .find_map(|candidate| self.global_candidate(&candidate))
+    }
+
+    fn global_candidate(&self, name: &str) -> Option<Resolved> {
+        if let Some(variable) = self.env.variables.get(name) {
+            return Some(Resolved {
+                ty: variable.ty.clone(),
+                reference: Reference::Variable {
+                    name: name.to_string(),
+                    doc: variable.doc.clone(),
+                },
+            });
+        }
+        let denotes = type_identifiers(&self.env.libraries)
+            .find(|ident| ident.name == name)
+            .map(|ident| ident.denotes.clone())
+            .or_else(|| self.find_object_type(name))?;
+        Some(Resolved {
+            ty: Type::type_of(denotes.clone()),
+            reference: Reference::Type(denotes),
+        })
+    }
+
+    /// An object type by name from the providers. The apply-configuration types (`Object`,
+    /// `Object.spec`…) and `JSONPatch` exist only where the JSON Patch library is enabled, i.e. in
+    /// MutatingAdmissionPolicy mutations.
+    pub(super) fn find_object_type(&self, name: &str) -> Option<Type> {
+        let mutation_type = is_dynamic_object(name) || name == JSON_PATCH;
+        if mutation_type && !is_enabled(Library::JsonPatch, &self.env.libraries) {
+            return None;
+        }
+        self.env.providers.find_type(name)
+    }
+
+    /// The dotted name a selection chain spells (`a.b.c`), if it is one: only plain selections
+    /// down to an identifier.
+    pub(super) fn qualified_name(&self, id: ExprId) -> Option<Vec<&str>> {
+        let mut parts = Vec::new();
+        let mut current = id;
+        loop {
+            match &self.ast.expr(current).kind {
+                ExprKind::Select {
+                    operand,
+                    field,
+                    optional: false,
+                } if !field.is_missing() => {
+                    parts.push(field.text.as_str());
+                    current = *operand;
+                }
+                ExprKind::Ident(name) if !name.is_missing() => {
+                    parts.push(name.text.as_str());
+                    parts.reverse();
+                    return Some(parts);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// cel-go's `resolveQualifiedIdent`: a dotted global name, unless its first part is a macro
+    /// variable (then it is a field selection).
+    fn resolve_qualified(&self, parts: &[&str]) -> Option<Resolved> {
+        match parts {
+            [single] => self.resolve_simple(single),
+            [first, ..] => {
+                let rooted = first.starts_with('.');
+                if !rooted && self.locals.iter().any(|l| l.name == *first) {
+                    return None;
+                }
+                self.resolve_global(&parts.join("."))
+            }
+            [] => None,
+        }
+    }
+
+    pub(super) fn check_select(
+        &mut self,
+        id: ExprId,
+        operand: ExprId,
+        field: &Name,
+        optional: bool,
+    ) -> Type {
+        let qualified = (!optional)
+            .then(|| self.qualified_name(id))
+            .flatten()
+            .and_then(|parts| self.resolve_qualified(&parts));
+        if let Some(resolved) = qualified {
+            self.set_ref(id, resolved.reference);
+            self.type_name_parts(operand);
+            return resolved.ty;
+        }
+        self.check_expr(operand);
+        if field.is_missing() {
+            return Type::Error;
+        }
+        if optional && !self.optional_enabled() {
+            self.optional_syntax_error(id);
+        }
+        self.select_field(id, operand, field, optional)
+    }
+
+    /// Types the prefix nodes of a resolved dotted name: those that are names themselves get
+    /// their type and reference (hover on `authorizer` in `authorizer.requestResource`), the rest
+    /// stay `error` without a diagnostic.
+    pub(super) fn type_name_parts(&mut self, id: ExprId) {
+        let mut current = id;
+        while let Some(parts) = self.qualified_name(current) {
+            if let Some(resolved) = self.resolve_qualified(&parts) {
+                self.set_ref(current, resolved.reference);
+                self.set_type(current, resolved.ty);
+            }
+            match &self.ast.expr(current).kind {
+                ExprKind::Select { operand, .. } => current = *operand,
+                _ => break,
+            }
+        }
+    }
+
+    /// The type of `operand.field` (optional in, optional out), reporting what cel-go reports.
+    fn select_field(&mut self, id: ExprId, operand: ExprId, field: &Name, optional: bool) -> Type {
+        let operand_type = self.resolved(&self.type_of(operand));
+        let (target, was_optional) = match &operand_type {
+            Type::Optional(inner) => ((**inner).clone(), true),
+            other => (other.clone(), false),
+        };
+        let result = match &target {
+            Type::Map(_, value) => (**value).clone(),
+            Type::Object(name) => self.object_field(id, name, field),
+            Type::Param(_) => {
+                self.assignable(&Type::Dyn, &target);
+                Type::Dyn
+            }
+            Type::Dyn | Type::Error => Type::Dyn,
+            other => {
+                let message = format!(
+                    "type '{}' does not support field selection",
+                    cel_go_type(other)
+                );
+                let anchor = self.ast.expr(id).anchor;
+                self.error(CheckErrorKind::Type, field.span, anchor, message);
+                Type::Dyn
+            }
+        };
+        if was_optional || optional {
+            Type::optional(result)
+        } else {
+            result
+        }
+    }
+
+    /// The type of field `field` of object type `owner`, or an `undefined field` error.
+    pub(super) fn object_field(&mut self, id: ExprId, owner: &str, field: &Name) -> Type {
+        match self.env.providers.field(owner, &field.text) {
+            Some(FieldType { ty, doc }) => {
+                self.set_ref(
+                    id,
+                    Reference::Field {
+                        owner: owner.to_string(),
+                        name: field.text.clone(),
+                        doc,
+                    },
+                );
+                ty
+            }
+            None => {
+                self.undefined_field(id, owner, field);
+                Type::Error
+            }
+        }
+    }
+
+    fn undefined_field(&mut self, id: ExprId, owner: &str, field: &Name) {
+        let names = if self.suggestions_left > 0 {
+            self.suggestions_left -= 1;
+            self.env.providers.fields(owner)
+        } else {
+            Vec::new()
+        };
+        let suggestion = closest(&field.text, names.iter().map(|(name, _)| &**name));
+        let anchor = self.ast.expr(id).anchor;
+        let message = format!("undefined field '{}'", field.text);
+        self.error(CheckErrorKind::UndefinedField, field.span, anchor, message);
+        self.suggest(suggestion);
+    }
+
+    /// Attaches a suggestion to the last error and mentions it in the message.
+    pub(super) fn suggest(&mut self, suggestion: Option<String>) {
+        if let (Some(name), Some(error)) = (suggestion, self.errors.last_mut()) {
+            error.message.push_str(&format!("; did you mean '{name}'?"));
+            error.suggestion = Some(name);
+        }
+    }
+
+    /// Reports an undeclared variable (`function == false`) or function, with a suggestion.
+    pub(super) fn undeclared(
+        &mut self,
+        name: &str,
+        span: crate::text::TextRange,
+        anchor: crate::text::TextSize,
+        function: bool,
+    ) {
+        let message = format!(
+            "undeclared reference to '{name}' (in container '{}')",
+            self.env.container
+        );
+        self.error(CheckErrorKind::Undeclared, span, anchor, message);
+        let bare = name.trim_start_matches('.');
+        if self.suggestions_left == 0 {
+            return;
+        }
+        self.suggestions_left -= 1;
+        let suggestion = if function {
+            let names = self.function_names();
+            closest(bare, names.iter().map(String::as_str))
+        } else {
+            let mut names: Vec<&str> = self.locals.iter().map(|l| l.name.as_str()).collect();
+            names.extend(self.env.variables.keys().map(String::as_str));
+            closest(bare, names)
+        };
+        self.suggest(suggestion);
+    }
+}

@@ -1,0 +1,211 @@
+//! List, map and message literals; the homogeneous-literal rule; optional entries.
+
+use expect_test::expect;
+
+use super::*;
+
+#[test]
+fn list_and_map_types() {
+    let cel_go = Env::new(crate::cel::library::libraries_for(37, true));
+    check_result(
+        "[]",
+        &cel_go,
+        expect![[r#"
+        list(dyn)
+    "#]],
+    );
+    check_result(
+        "[1, 'A']",
+        &cel_go,
+        expect![[r#"
+        list(dyn)
+    "#]],
+    );
+    check_result(
+        "{1: 2u, 2u: 3}",
+        &cel_go,
+        expect![[r#"
+        map(dyn, dyn)
+    "#]],
+    );
+    check_result(
+        "[] + [1, 2] + [3]",
+        &cel_go,
+        expect![[r#"
+        list(int)
+    "#]],
+    );
+    check_result(
+        "[[], [[]], [[[]]]]",
+        &cel_go,
+        expect![[r#"
+        list(list(list(list(dyn))))
+    "#]],
+    );
+}
+
+#[test]
+fn mixed_literals_are_errors_in_kubernetes() {
+    check_errors(
+        "[1, 'a', 2.0]",
+        &env(),
+        expect![[r#"
+        cel-type: expected type 'int' but found 'string'
+          | [1, 'a', 2.0]
+          |     ^^^
+    "#]],
+    );
+    check_errors(
+        "{'a': 1, 2: 'b'}",
+        &env(),
+        expect![[r#"
+        cel-type: expected type 'string' but found 'int'
+          | {'a': 1, 2: 'b'}
+          |          ^
+        cel-type: expected type 'int' but found 'string'
+          | {'a': 1, 2: 'b'}
+          |             ^^^
+    "#]],
+    );
+    check_errors("'%s %d'.format(['a', 1])", &env(), expect![[r#""#]]);
+}
+
+#[test]
+fn optional_entries() {
+    check_result(
+        "[?optional.of(1), 2]",
+        &env(),
+        expect![[r#"
+        list(int)
+    "#]],
+    );
+    check_errors(
+        "[?'value']",
+        &env(),
+        expect![[r#"
+        cel-type: expected type 'optional_type(string)' but found 'string'
+          | [?'value']
+          |   ^^^^^^^
+    "#]],
+    );
+    check_result(
+        "{?'k': object.?spec.?replicas}",
+        &env(),
+        expect![[r#"
+        map(string, int)
+    "#]],
+    );
+    check_errors(
+        "{?'key': 'hi'}",
+        &env(),
+        expect![[r#"
+        cel-type: expected type 'optional_type(string)' but found 'string'
+          | {?'key': 'hi'}
+          |          ^^^^
+    "#]],
+    );
+}
+
+#[test]
+fn apply_configuration_objects() {
+    check_types(
+        "Object{spec: Object.spec{replicas: 1}}",
+        &mutation_env(),
+        expect![[r#"
+        Object{..} ~Object ^type Object
+          Object.spec{..} ~Object.spec ^type Object.spec
+            Int(1) ~int
+    "#]],
+    );
+    check_errors(
+        "JSONPatch{op: 'add', path: 1, valu: 2}",
+        &mutation_env(),
+        expect![[r#"
+        cel-type: expected type of field 'path' is 'string' but provided type is 'int'
+          | JSONPatch{op: 'add', path: 1, valu: 2}
+          |                      ^^^^
+        cel-undefined-field: undefined field 'valu'; did you mean 'value'?
+          | JSONPatch{op: 'add', path: 1, valu: 2}
+          |                               ^^^^
+    "#]],
+    );
+    check_result(
+        "[JSONPatch{op: 'test', path: '/a', value: 1}]",
+        &mutation_env(),
+        expect![[r#"
+        list(JSONPatch)
+    "#]],
+    );
+}
+
+#[test]
+fn typed_message_construction() {
+    check_errors(
+        "Deployment{spec: Deployment.spec{replica: 1, paused: 'no'}}",
+        &env(),
+        expect![[r#"
+        cel-undefined-field: undefined field 'replica'; did you mean 'replicas'?
+          | Deployment{spec: Deployment.spec{replica: 1, paused: 'no'}}
+          |                                  ^^^^^^^
+        cel-type: expected type of field 'paused' is 'bool' but provided type is 'string'
+          | Deployment{spec: Deployment.spec{replica: 1, paused: 'no'}}
+          |                                              ^^^^^^
+    "#]],
+    );
+    check_errors(
+        "int{}",
+        &env(),
+        expect![[r#"
+        cel-type: 'int' is not a message type
+          | int{}
+          | ^^^
+    "#]],
+    );
+    check_errors(
+        "Msg{}",
+        &env(),
+        expect![[r#"
+        cel-undeclared: undeclared reference to 'Msg' (in container '')
+          | Msg{}
+          | ^^^
+    "#]],
+    );
+}
+
+#[test]
+fn mutation_types_only_in_mutations() {
+    check_errors(
+        "Object{} == null",
+        &env(),
+        expect![[r#"
+        cel-undeclared: undeclared reference to 'Object' (in container '')
+          | Object{} == null
+          | ^^^^^^
+    "#]],
+    );
+    check_result(
+        "jsonpatch.escapeKey('a/b')",
+        &mutation_env(),
+        expect![[r#"
+        string
+    "#]],
+    );
+}
+
+#[test]
+fn literal_validators_from_1_29() {
+    let src = "duration('5 minutes') < duration('1h') && timestamp('2024-02-30T00:00:00Z') < timestamp(0)";
+    check_errors(
+        src,
+        &dyn_env(30, false),
+        expect![[r#"
+        cel-type: invalid duration argument
+          | duration('5 minutes') < duration('1h') && timestamp('2024-02-30T00:00:00Z') < timestamp(0)
+          |          ^^^^^^^^^^^
+        cel-type: invalid timestamp argument
+          | duration('5 minutes') < duration('1h') && timestamp('2024-02-30T00:00:00Z') < timestamp(0)
+          |                                                     ^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+    check_errors(src, &dyn_env(29, false), expect![[r#""#]]);
+}

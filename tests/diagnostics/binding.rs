@@ -1,0 +1,178 @@
+//! Binding fixtures: policyName, paramRef, validationActions and the MutatingAdmissionPolicyBinding
+//! DELETE restriction.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+#[test]
+fn valid_bindings_are_clean() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: by-name}
+spec:
+  policyName: demo.example.com
+  validationActions: [Deny, Audit]
+  paramRef: {name: limits, namespace: default, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1alpha1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: by-selector}
+spec:
+  policyName: demo
+  validationActions: [Warn]
+  paramRef:
+    selector: {matchLabels: {env: prod}}
+"#,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn policy_name_and_validation_actions() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: a}
+spec:
+  validationActions: []
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: b}
+spec:
+  policyName: Not_A_Policy
+  validationActions: [Deny, Warn, Deny, Block]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: c}
+spec:
+  policyName: demo
+"#,
+        expect![[r#"
+            policy.yaml:4:1: error[required]: spec.policyName: Required value
+              |
+            4 | spec:
+              | ^^^^
+            policy.yaml:5:22: error[required]: spec.validationActions: Required value: at least one validation action is required
+              |
+            5 |   validationActions: []
+              |                      ^^
+            policy.yaml:11:15: error[invalid]: spec.policyName: Invalid value: "Not_A_Policy": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+               |
+            11 |   policyName: Not_A_Policy
+               |               ^^^^^^^^^^^^
+            policy.yaml:12:22: error[invalid]: spec.validationActions: Invalid value: ["Deny","Warn","Deny","Block"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)
+               |
+            12 |   validationActions: [Deny, Warn, Deny, Block]
+               |                      ^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:12:35: error[duplicate]: spec.validationActions[2]: Duplicate value: "Deny"
+               |
+            12 |   validationActions: [Deny, Warn, Deny, Block]
+               |                                   ^^^^
+            policy.yaml:12:41: error[not-supported]: spec.validationActions[3]: Unsupported value: "Block": supported values: "Audit", "Deny", "Warn"
+               |
+            12 |   validationActions: [Deny, Warn, Deny, Block]
+               |                                         ^^^^^
+            policy.yaml:17:1: error[required]: spec.validationActions: Required value: at least one validation action is required
+               |
+            17 | spec:
+               | ^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn param_ref_rules() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: a}
+spec:
+  policyName: demo
+  validationActions: [Deny]
+  paramRef:
+    name: "a/b"
+    selector: {matchLabels: {"bad key!": x}}
+    parameterNotFoundAction: Maybe
+---
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: b}
+spec:
+  policyName: demo
+  validationActions: [Deny]
+  paramRef:
+    namespace: default
+"#,
+        expect![[r#"
+            policy.yaml:8:11: error[invalid]: spec.paramRef.name: Invalid value: "a/b": may not contain '/'
+              |
+            8 |     name: "a/b"
+              |           ^^^^^
+            policy.yaml:8:11: error[forbidden]: spec.paramRef.name: Forbidden: name and selector are mutually exclusive
+              |
+            8 |     name: "a/b"
+              |           ^^^^^
+            policy.yaml:9:5: error[forbidden]: spec.paramRef.selector: Forbidden: name and selector are mutually exclusive
+              |
+            9 |     selector: {matchLabels: {"bad key!": x}}
+              |     ^^^^^^^^
+            policy.yaml:9:30: error[invalid]: spec.paramRef.selector.matchLabels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+              |
+            9 |     selector: {matchLabels: {"bad key!": x}}
+              |                              ^^^^^^^^^^
+            policy.yaml:10:30: error[not-supported]: spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Deny", "Allow"
+               |
+            10 |     parameterNotFoundAction: Maybe
+               |                              ^^^^^
+            policy.yaml:18:3: error[required]: spec.paramRef.parameterNotFoundAction: Required value
+               |
+            18 |   paramRef:
+               |   ^^^^^^^^
+            policy.yaml:18:3: error[required]: spec.paramRef: Required value: one of name or selector must be specified
+               |
+            18 |   paramRef:
+               |   ^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn mutating_binding_rules() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: a}
+spec:
+  paramRef: {name: "..", parameterNotFoundAction: Allow}
+  matchResources:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE], resources: [pods]}
+  validationActions: [Deny]
+"#,
+        expect![[r#"
+            policy.yaml:4:1: error[required]: spec.policyName: Required value
+              |
+            4 | spec:
+              | ^^^^
+            policy.yaml:5:20: error[invalid]: spec.paramRef.name: Invalid value: "..": may not be '..'
+              |
+            5 |   paramRef: {name: "..", parameterNotFoundAction: Allow}
+              |                    ^^^^
+            policy.yaml:8:65: error[not-supported]: spec.matchResources.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"
+              |
+            8 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE], resources: [pods]}
+              |                                                                 ^^^^^^
+            policy.yaml:9:3: warning[unknown-field]: unknown field "spec.validationActions"
+              |
+            9 |   validationActions: [Deny]
+              |   ^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}

@@ -1,0 +1,202 @@
+//! Decoding fixtures: unknown fields, repeated keys, values of the wrong kind, and documents around a
+//! broken one.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+#[test]
+fn unknown_fields_are_warnings_with_a_suggestion() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: a, labels: {team: x}}
+spec:
+  matchConstraint: {}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods], verbs: [get]}
+  validations:
+  - expresion: "true"
+    expression: "true"
+status:
+  anything: goes
+"#,
+        expect![[r#"
+            policy.yaml:5:3: warning[unknown-field]: unknown field "spec.matchConstraint" (did you mean "matchConstraints"?)
+              |
+            5 |   matchConstraint: {}
+              |   ^^^^^^^^^^^^^^^
+            policy.yaml:8:85: warning[unknown-field]: unknown field "spec.matchConstraints.resourceRules[0].verbs"
+              |
+            8 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods], verbs: [get]}
+              |                                                                                     ^^^^^
+            policy.yaml:10:5: warning[unknown-field]: unknown field "spec.validations[0].expresion" (did you mean "expression"?)
+               |
+            10 |   - expresion: "true"
+               |     ^^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn repeated_keys_are_duplicates() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: a}
+spec:
+  failurePolicy: Fail
+  failurePolicy: Ignore
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations: [{expression: "true"}]
+"#,
+        expect![[r#"
+            policy.yaml:6:3: error[duplicate]: duplicate field "spec.failurePolicy"
+              |
+            6 |   failurePolicy: Ignore
+              |   ^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn wrong_kinds_stop_validation_like_the_api_server() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: "Not Validated Further"}
+spec:
+  validations: "object.spec.replicas < 5"
+  failurePolicy: [Fail]
+  matchConstraints:
+    resourceRules:
+    - apiGroups: apps
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [pods]
+      scope: 5
+  variables:
+  - {name: x, expression: true}
+"#,
+        expect![[r#"
+            policy.yaml:5:16: error[invalid]: spec.validations: Invalid value: "object.spec.replicas < 5": expected a list of Validation, not a string
+              |
+            5 |   validations: "object.spec.replicas < 5"
+              |                ^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:6:18: error[invalid]: spec.failurePolicy: Invalid value: […]: expected a string, not a list
+              |
+            6 |   failurePolicy: [Fail]
+              |                  ^^^^^^
+            policy.yaml:9:18: error[invalid]: spec.matchConstraints.resourceRules[0].apiGroups: Invalid value: "apps": expected a list of strings, not a string
+              |
+            9 |     - apiGroups: apps
+              |                  ^^^^
+            policy.yaml:13:14: error[invalid]: spec.matchConstraints.resourceRules[0].scope: Invalid value: 5: expected a string, not a number
+               |
+            13 |       scope: 5
+               |              ^
+            policy.yaml:15:27: error[invalid]: spec.variables[0].expression: Invalid value: true: expected a string, not a boolean
+               |
+            15 |   - {name: x, expression: true}
+               |                           ^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn a_broken_document_does_not_hide_its_neighbours() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: first}
+spec:
+  policyName: demo
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: broken
+spec: [
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: third}
+spec:
+  validationActions: [Deny]
+"#,
+        expect![[r#"
+            policy.yaml:4:1: error[required]: spec.validationActions: Required value: at least one validation action is required
+              |
+            4 | spec:
+              | ^^^^
+            policy.yaml:10:5: error[yaml-syntax]: while parsing a flow mapping, did not find expected ',' or '}'
+               |
+            10 | spec: [
+               |     ^
+            policy.yaml:15:1: error[required]: spec.policyName: Required value
+               |
+            15 | spec:
+               | ^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn null_values_read_as_absent_and_null_items_as_empty_objects() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+spec:
+  failurePolicy: ~
+  matchConstraints:
+    resourceRules:
+    - ~
+  validations: [~, {expression: !!str true}]
+  variables:
+  - name:
+    expression: |
+
+"#,
+        expect![[r#"
+            policy.yaml:3:1: error[required]: metadata.name: Required value: name or generateName is required
+              |
+            3 | metadata:
+              | ^^^^^^^^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].apiGroups: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].apiVersions: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].operations: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].resources: Required value
+              |
+            8 |     - ~
+              |       ^
+            policy.yaml:9:17: error[required]: spec.validations[0].expression: Required value: expression is not specified
+              |
+            9 |   validations: [~, {expression: !!str true}]
+              |                 ^
+            policy.yaml:11:5: error[required]: spec.variables[0].name: Required value: name is not specified
+               |
+            11 |   - name:
+               |     ^^^^^
+            policy.yaml:12:17: error[required]: spec.variables[0].expression: Required value: expression is not specified
+               |
+            12 |     expression: |
+               |                 ^
+        "#]],
+    );
+}

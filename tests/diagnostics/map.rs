@@ -1,0 +1,124 @@
+//! MutatingAdmissionPolicy fixtures: mutations, patch types, reinvocation policy, DELETE.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+#[test]
+fn valid_mutating_policies_are_clean() {
+    for version in ["v1alpha1", "v1beta1", "v1"] {
+        let text = format!(
+            r#"
+apiVersion: admissionregistration.k8s.io/{version}
+kind: MutatingAdmissionPolicy
+metadata: {{name: demo}}
+spec:
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules:
+    - {{apiGroups: [""], apiVersions: [v1], operations: ["*"], resources: [pods]}}
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration: {{expression: "Object{{}}"}}
+  - patchType: JSONPatch
+    jsonPatch: {{expression: "[]"}}
+"#
+        );
+        check_diagnostics(&text, expect![[r#""#]]);
+    }
+}
+
+#[test]
+fn mutation_rules() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: a}
+spec:
+  failurePolicy: Sometimes
+  reinvocationPolicy: Always
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
+  mutations:
+  - patchType: JSONPatch
+    applyConfiguration: {expression: "Object{}"}
+  - patchType: ApplyConfiguration
+    applyConfiguration: {expression: "  "}
+    jsonPatch: {expression: "[]"}
+  - patchType: Strategic
+  - jsonPatch: {expression: "[]"}
+"#,
+        expect![[r#"
+            policy.yaml:5:18: error[not-supported]: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
+              |
+            5 |   failurePolicy: Sometimes
+              |                  ^^^^^^^^^
+            policy.yaml:6:23: error[not-supported]: spec.reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"
+              |
+            6 |   reinvocationPolicy: Always
+              |                       ^^^^^^
+            policy.yaml:9:65: error[not-supported]: spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"
+              |
+            9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
+              |                                                                 ^^^^^^
+            policy.yaml:9:73: error[not-supported]: spec.matchConstraints.resourceRules.operations: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "UPDATE"
+              |
+            9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
+              |                                                                         ^^^^^
+            policy.yaml:9:73: error[not-supported]: spec.matchConstraints.resourceRules[0].operations[2]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"
+              |
+            9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
+              |                                                                         ^^^^^
+            policy.yaml:11:5: error[required]: spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch
+               |
+            11 |   - patchType: JSONPatch
+               |     ^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:12:5: error[invalid]: spec.mutations[0].applyConfiguration: Invalid value: "{applyConfiguration}": must not be specified when patchType is JSONPatch
+               |
+            12 |     applyConfiguration: {expression: "Object{}"}
+               |     ^^^^^^^^^^^^^^^^^^
+            policy.yaml:14:38: error[required]: spec.mutations[1].applyConfiguration.expression: Required value
+               |
+            14 |     applyConfiguration: {expression: "  "}
+               |                                      ^^^^
+            policy.yaml:15:5: error[invalid]: spec.mutations[1].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration
+               |
+            15 |     jsonPatch: {expression: "[]"}
+               |     ^^^^^^^^^
+            policy.yaml:16:16: error[not-supported]: spec.mutations[2].patchType: Unsupported value: "Strategic": supported values: "ApplyConfiguration", "JSONPatch"
+               |
+            16 |   - patchType: Strategic
+               |                ^^^^^^^^^
+            policy.yaml:17:5: error[required]: spec.mutations[3].patchType: Required value
+               |
+            17 |   - jsonPatch: {expression: "[]"}
+               |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn mutations_and_reinvocation_policy_required() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: a}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+"#,
+        expect![[r#"
+            policy.yaml:4:1: error[required]: spec.mutations: Required value: mutations must contain at least one item
+              |
+            4 | spec:
+              | ^^^^
+            policy.yaml:4:1: error[required]: spec.reinvocationPolicy: Required value
+              |
+            4 | spec:
+              | ^^^^
+        "#]],
+    );
+}
