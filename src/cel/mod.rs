@@ -16,6 +16,7 @@
 pub mod ast;
 mod debug;
 pub mod eval;
+pub mod kube;
 mod lexer;
 pub mod library;
 pub mod macros;
