@@ -28,10 +28,6 @@ const EXCLUDED_FILES: &[(&str, &str)] = &[
         "encoders_ext",
         "ext.Encoders is not part of the Kubernetes environment",
     ),
-    (
-        "network_ext",
-        "IP/CIDR come from the Kubernetes library (src/cel/kube), wired separately",
-    ),
     ("proto2", "protobuf message types"),
     ("proto2_ext", "protobuf message types"),
     ("proto3", "protobuf message types"),
