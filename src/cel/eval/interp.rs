@@ -131,11 +131,9 @@ impl<'a> Interp<'a> {
         ))
     }
 
-    /// `a.b.c` where the whole dotted name is a bound variable (`variables.x`).
+    /// `a.b.c` where the whole dotted name is a bound variable (`variables.x`) or a type name
+    /// (`net.IP`, `google.protobuf.Timestamp`), as cel-go resolves qualified identifiers.
     fn qualified(&mut self, operand: ExprId, field: &Name) -> Option<Step> {
-        if !self.act.has_dotted() {
-            return None;
-        }
         let mut parts = vec![field.text.as_str()];
         let mut at = operand;
         loop {
@@ -155,19 +153,20 @@ impl<'a> Interp<'a> {
                 _ => return None,
             }
         }
+        let root = parts.last().copied().unwrap_or("");
+        let type_root = matches!(root, "net" | "kubernetes" | "google");
+        if !(self.act.has_dotted() || type_root) || self.scopes.iter().any(|(n, _)| *n == root) {
+            return None;
+        }
         parts.reverse();
         let name = parts.join(".");
-        if self
-            .scopes
-            .iter()
-            .any(|(n, _)| Some(*n) == parts.first().copied())
-        {
-            return None;
+        if self.act.contains(&name) {
+            return Some(self.charge_then(consts::SELECT_AND_IDENT, |me| me.lookup(&name)));
         }
-        if !self.act.contains(&name) {
-            return None;
-        }
-        Some(self.charge_then(consts::SELECT_AND_IDENT, |me| me.lookup(&name)))
+        let value = super::functions::convert::type_ident(&name);
+        value
+            .filter(|_| !self.act.contains(root))
+            .map(|t| self.cost.charge(consts::SELECT_AND_IDENT).map(|()| t))
     }
 
     fn charge_then(&mut self, amount: u64, f: impl FnOnce(&mut Self) -> Option<Step>) -> Step {

@@ -151,6 +151,7 @@ fn self_checks() {
         "string(duration('1h')) == '3600s' && string(timestamp('2009-02-13T23:31:30.5Z')) == '2009-02-13T23:31:30.5Z'",
         "string(1.5) == '1.5' && string(1e6) == '1e+06' && double('2.5') == 2.5",
         "dyn(1) + 1 == 2 && type(dyn('a')) == string",
+        "type(timestamp(0)) == google.protobuf.Timestamp && type(net.IP) == type",
         "1 < 1.5 && 2u > 1 && 'a' < 'b' && b'a' < b'b'",
         "!(double('NaN') == double('NaN')) && !(double('NaN') < 1.0)",
         "string(timestamp('9999-12-31T23:59:59.999999999Z')) == '9999-12-31T23:59:59.999999999Z'",

@@ -22,6 +22,13 @@ pub fn type_ident(name: &str) -> Option<Value> {
         "optional_type",
         "google.protobuf.Duration",
         "google.protobuf.Timestamp",
+        // The Kubernetes library types.
+        "kubernetes.Quantity",
+        "kubernetes.URL",
+        "kubernetes.Semver",
+        "kubernetes.NamedFormat",
+        "net.IP",
+        "net.CIDR",
     ];
     NAMES.contains(&name).then(|| Value::Type(Arc::from(name)))
 }
