@@ -39,6 +39,18 @@ const EXCLUDED_FILES: &[(&str, &str)] = &[
     ("unknowns", "no tests"),
 ];
 
+/// Single tests left out, with the reason.
+const EXCLUDED_TESTS: &[(&str, &str)] = &[
+    (
+        "network_ext/ipv4/ipv4_equals_ipv6",
+        "Kubernetes' ip() rejects IPv4-mapped IPv6 addresses (cel-spec accepts them)",
+    ),
+    (
+        "network_ext/ipv4/ipv4_not_equals_ipv6",
+        "Kubernetes' ip() rejects IPv4-mapped IPv6 addresses (cel-spec accepts them)",
+    ),
+];
+
 /// Expression fragments that mean protobuf types are needed.
 const PROTO_MARKERS: &[&str] = &[
     "TestAllTypes",
@@ -144,6 +156,10 @@ fn same(a: &Value, b: &Value) -> bool {
 
 /// Why a test is skipped, if it is.
 fn skip_reason(t: &Json) -> Option<&'static str> {
+    let id = t.get("id").and_then(Json::as_str).unwrap_or("");
+    if let Some((_, why)) = EXCLUDED_TESTS.iter().find(|(i, _)| *i == id) {
+        return Some(why);
+    }
     let flag = |k: &str| t.get(k).and_then(Json::as_bool).unwrap_or(false);
     if flag("check_only") {
         return Some("check only");
