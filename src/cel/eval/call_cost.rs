@@ -71,7 +71,15 @@ pub(crate) fn call_cost(name: &str, target: Option<&Value>, args: &[Value], resu
         "sets.contains" | "sets.intersects" => 1 + size_of(arg(0)) * size_of(arg(1)),
         "sets.equivalent" => 1 + 2 * size_of(arg(0)) * size_of(arg(1)),
         // The Kubernetes estimator.
-        "check" => 350_000,
+        "check" if super::authz::is_authz(target) => 350_000,
+        // AuthzSelectors: list creation, a traversal, and about one requirement (list + struct)
+        // per two characters.
+        "fieldSelector" | "labelSelector" => {
+            let n = size_of(arg(0));
+            consts::LIST_CREATE
+                + scaled(n, TRAVERSAL)
+                + scaled(n, 0.5) * (consts::LIST_CREATE + consts::STRUCT_CREATE)
+        }
         "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
             first.map(traversal).unwrap_or(0)
         }

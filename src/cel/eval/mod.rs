@@ -8,10 +8,12 @@
 //!   on first use and charged to the expression that forces it);
 //! - dispatch is dynamic (on runtime types), so it needs no checker; `dyn` works by construction.
 //!
-//! Kubernetes library types plug in through [`Opaque`].
+//! Kubernetes library types plug in through [`Opaque`]; the authorizer is a mock whose decisions
+//! come from the caller ([`Authorizer`], [`authorizer_value`]).
 
 mod access;
 mod activation;
+pub mod authz;
 mod call_cost;
 mod calls;
 mod civil;
@@ -30,6 +32,9 @@ mod value;
 mod tests;
 
 pub use activation::{Activation, Computed, LazyFn};
+pub use authz::{
+    Authorizer, AuthzDecision, AuthzRequest, authorizer_value, request_resource_value,
+};
 pub use cost::{COST_LIMIT_MESSAGE, CostTracker, DEFAULT_ALLOCATION_LIMIT, DEFAULT_COST_LIMIT};
 pub use map::{Key, MapValue};
 pub use value::{Duration, ErrorKind, EvalError, ObjectValue, Opaque, Timestamp, Value};

@@ -12,6 +12,7 @@ pub mod strings;
 
 use std::sync::Arc;
 
+use super::authz::{self, AuthzValue};
 use super::ops;
 use super::time;
 use super::value::{ErrorKind, Value};
@@ -92,7 +93,10 @@ fn member(function: &str, t: &Value, args: &[Value]) -> Value {
             time::duration_accessor(function, *d)
         }
         (Value::Optional(o), _, _) => optional_member(function, o, args),
-        (Value::Opaque(o), _, _) => kube::member(function, &**o, args),
+        (Value::Opaque(o), _, _) => match o.as_any().downcast_ref::<AuthzValue>() {
+            Some(a) => authz::member(function, a, args).unwrap_or_else(|| unknown(function)),
+            None => kube::member(function, &**o, args),
+        },
         (Value::String(s), _, _) => strings::member(function, s, args),
         (Value::List(l), _, _) => lists::member(function, l, args),
         (Value::Bytes(b), "reverse", []) => Value::Bytes(b.iter().rev().copied().collect()),
