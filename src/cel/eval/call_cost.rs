@@ -52,6 +52,9 @@ pub(crate) fn call_cost(name: &str, target: Option<&Value>, args: &[Value], resu
     let first = target.or(args.first());
     let arg = |i: usize| args.get(i);
     let recv = size_of(first);
+    if let Some(cost) = super::functions::kube::call_cost(name, target, args) {
+        return cost;
+    }
     match name {
         // ext.Lists v3 and ext.Sets trackers.
         "slice" | "lists.range" => allocating(1.0, result.cost_size()),

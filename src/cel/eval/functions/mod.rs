@@ -6,6 +6,7 @@
 pub mod convert;
 pub mod format;
 pub mod kube;
+pub mod kube_types;
 pub mod lists;
 pub mod strings;
 
@@ -48,7 +49,7 @@ fn global(function: &str, args: &[Value]) -> Value {
         ("int", [x]) => convert::to_int(x),
         ("uint", [x]) => convert::to_uint(x),
         ("double", [x]) => convert::to_double(x),
-        ("string", [x]) => convert::to_string(x),
+        ("string", [x]) if !matches!(x, Value::Opaque(_)) => convert::to_string(x),
         ("bytes", [x]) => convert::to_bytes(x),
         ("bool", [x]) => convert::to_bool(x),
         ("timestamp", [x]) => convert::to_timestamp(x),
