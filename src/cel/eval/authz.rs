@@ -88,6 +88,9 @@ impl Opaque for AuthzValue {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    fn render(&self) -> String {
+        format!("{}({:?})", self.type_name(), self.request)
+    }
 }
 
 /// The `authorizer` variable.

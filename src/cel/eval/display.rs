@@ -69,7 +69,7 @@ pub fn write_value(f: &mut fmt::Formatter<'_>, v: &Value) -> fmt::Result {
             }
             f.write_str("}")
         }
-        Value::Opaque(o) => write!(f, "{o:?}"),
+        Value::Opaque(o) => f.write_str(&o.render()),
         Value::Error(e) => write!(f, "error: {}", e.message),
     }
 }

@@ -90,6 +90,10 @@ pub trait Opaque: fmt::Debug + Send + Sync {
     fn equals(&self, other: &dyn Opaque) -> bool;
     /// Downcasting hook for library functions.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// How the value prints in messages and snapshots (`quantity("1Gi")`).
+    fn render(&self) -> String {
+        format!("{self:?}")
+    }
 }
 
 /// A constructed object: its type name and fields in the order written.

@@ -14,7 +14,7 @@ use crate::cel::types;
 pub struct Kube<T>(pub T);
 
 macro_rules! opaque {
-    ($t:ty, $name:expr) => {
+    ($t:ty, $name:expr, $render:expr) => {
         impl Opaque for Kube<$t> {
             fn type_name(&self) -> &str {
                 $name
@@ -28,16 +28,29 @@ macro_rules! opaque {
             fn as_any(&self) -> &dyn Any {
                 self
             }
+            fn render(&self) -> String {
+                let render: fn(&$t) -> String = $render;
+                render(&self.0)
+            }
         }
     };
 }
 
-opaque!(Quantity, types::QUANTITY);
-opaque!(Ip, types::IP);
-opaque!(Cidr, types::CIDR);
-opaque!(Semver, types::SEMVER);
-opaque!(Url, types::URL);
-opaque!(NamedFormat, types::NAMED_FORMAT);
+opaque!(Quantity, types::QUANTITY, |q| format!(
+    "quantity({:?})",
+    q.to_string()
+));
+opaque!(Ip, types::IP, |i| format!("ip({:?})", i.to_string()));
+opaque!(Cidr, types::CIDR, |c| format!("cidr({:?})", c.to_string()));
+opaque!(Semver, types::SEMVER, |v| format!(
+    "semver({:?})",
+    v.to_string()
+));
+opaque!(Url, types::URL, |u| format!("url({:?})", u.to_string()));
+opaque!(NamedFormat, types::NAMED_FORMAT, |f| format!(
+    "format.{}()",
+    f.cel_name()
+));
 
 /// Wraps a library value.
 pub fn wrap<T>(v: T) -> Value
