@@ -97,6 +97,9 @@ fn fixed(arg: &Value, p: usize) -> Result<String, Value> {
     Ok(format!("{d:.p$}"))
 }
 
+/// `%e`. Kubernetes enables ext.Strings version 2, whose formatter prints through Go's
+/// `x/text` message printer: `3.140000×10⁰⁰` (superscript exponent, at least two digits), not
+/// the `e+00` form of cel-go's version 4 formatter that cel-spec's tests expect.
 fn scientific(arg: &Value, p: usize) -> Result<String, Value> {
     let d = number(arg).ok_or_else(|| fail("scientific clause can only be used on doubles"))?;
     if !d.is_finite() {
@@ -105,8 +108,28 @@ fn scientific(arg: &Value, p: usize) -> Result<String, Value> {
     let s = format!("{d:.p$e}");
     let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let sign = if exp < 0 { '-' } else { '+' };
-    Ok(format!("{mantissa}e{sign}{:02}", exp.abs()))
+    let sign = if exp < 0 { "⁻" } else { "" };
+    let digits: String = format!("{:02}", exp.unsigned_abs())
+        .chars()
+        .map(superscript)
+        .collect();
+    Ok(format!("{mantissa}×10{sign}{digits}"))
+}
+
+fn superscript(c: char) -> char {
+    match c {
+        '0' => '⁰',
+        '1' => '¹',
+        '2' => '²',
+        '3' => '³',
+        '4' => '⁴',
+        '5' => '⁵',
+        '6' => '⁶',
+        '7' => '⁷',
+        '8' => '⁸',
+        '9' => '⁹',
+        other => other,
+    }
 }
 
 fn radix(arg: &Value, base: u32, upper: bool) -> Result<String, Value> {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use super::authz::{self, AuthzValue};
 use super::ops;
 use super::time;
-use super::value::{ErrorKind, Value};
+use super::value::{ErrorKind, Timestamp, Value};
 
 /// Qualified global functions written as `ns.f(…)`.
 pub fn is_qualified_function(name: &str) -> bool {
@@ -134,7 +134,8 @@ fn of_non_zero(x: &Value) -> Value {
         Value::List(l) => l.is_empty(),
         Value::Map(m) => m.is_empty(),
         Value::Duration(d) => d.nanos == 0,
-        Value::Timestamp(t) => t.seconds == 0 && t.nanos == 0,
+        // Go's zero time, 0001-01-01T00:00:00Z, not the Unix epoch.
+        Value::Timestamp(t) => t.seconds == Timestamp::MIN_SECONDS && t.nanos == 0,
         Value::Object(o) => o.fields.is_empty(),
         _ => false,
     };
