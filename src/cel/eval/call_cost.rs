@@ -47,7 +47,19 @@ fn self_compare(list: Option<&Value>) -> u64 {
     allocating(factor, n.saturating_mul(n))
 }
 
-/// The cost of calling `name` on `target` and `args` (member calls: the receiver is `target`).
+/// Whether the cost of `name` depends on its result (so it can only be charged afterwards).
+/// Every other call is charged before it runs, so an O(n²) call over a huge list is refused
+/// before it spends the time.
+pub(crate) fn depends_on_result(name: &str, target: Option<&Value>) -> bool {
+    match name {
+        "slice" | "lists.range" | "join" => true,
+        "reverse" => matches!(target, Some(Value::List(_))),
+        _ => false,
+    }
+}
+
+/// The cost of calling `name` on `target` and `args` (member calls: the receiver is `target`);
+/// `result` is only read by the calls of [`depends_on_result`].
 pub(crate) fn call_cost(name: &str, target: Option<&Value>, args: &[Value], result: &Value) -> u64 {
     let first = target.or(args.first());
     let arg = |i: usize| args.get(i);

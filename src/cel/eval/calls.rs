@@ -2,7 +2,7 @@
 //! argument evaluation (the first error wins), qualified function names (`optional.of`), and the
 //! cost of each call as cel-go's runtime tracker and the Kubernetes estimator charge it.
 
-use super::call_cost::call_cost;
+use super::call_cost::{call_cost, depends_on_result};
 use super::cost::{consts, scaled};
 use super::functions;
 use super::interp::{Interp, Step};
@@ -82,10 +82,18 @@ impl Interp<'_> {
         if let Some(e) = receiver.iter().chain(values.iter()).find(|v| v.is_error()) {
             return Ok(e.clone());
         }
-        self.precharge(name, &values)?;
-        let result = functions::call(name, receiver.as_ref(), &values);
-        self.cost
-            .charge(call_cost(name, receiver.as_ref(), &values, &result))?;
+        self.precharge(name, receiver.as_ref(), &values)?;
+        let target = receiver.as_ref();
+        let after = depends_on_result(name, target);
+        if !after {
+            self.cost
+                .charge(call_cost(name, target, &values, &Value::Null))?;
+        }
+        let result = functions::call(name, target, &values);
+        if after {
+            self.cost
+                .charge(call_cost(name, target, &values, &result))?;
+        }
         self.meter(&result)?;
         Ok(result)
     }
@@ -112,11 +120,21 @@ impl Interp<'_> {
     }
 
     /// Reserves memory for calls whose output size is known from their arguments.
-    fn precharge(&mut self, name: &str, args: &[Value]) -> Result<(), super::value::EvalError> {
-        if let ("lists.range", [Value::Int(n)]) = (name, args) {
-            self.cost.allocate(((*n).max(0) as u64).saturating_mul(8))?;
+    fn precharge(
+        &mut self,
+        name: &str,
+        target: Option<&Value>,
+        args: &[Value],
+    ) -> Result<(), super::value::EvalError> {
+        match (name, target, args) {
+            ("lists.range", None, [Value::Int(n)]) => {
+                self.cost.allocate(((*n).max(0) as u64).saturating_mul(8))
+            }
+            ("replace", Some(Value::String(s)), [Value::String(from), Value::String(to), ..]) => {
+                self.cost.allocate(replaced_len(s, from, to))
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Charges the allocation meter for a produced string, bytes, list or map.
@@ -130,6 +148,16 @@ impl Interp<'_> {
         };
         self.cost.allocate(units)
     }
+}
+
+/// An upper bound of the length of `s.replace(from, to)`, computed without building it.
+fn replaced_len(s: &str, from: &str, to: &str) -> u64 {
+    let count = if from.is_empty() {
+        s.chars().count() as u64 + 1
+    } else {
+        s.matches(from).count() as u64
+    };
+    (s.len() as u64).saturating_add(count.saturating_mul(to.len() as u64))
 }
 
 /// `opt.or(x)` and `opt.orValue(x)` do not evaluate `x` when `opt` has a value (cel-go plans

@@ -73,6 +73,12 @@ fn bombs_stop_with_the_cost_error() {
         "lists.range(1000).all(i, lists.range(1000).all(j, lists.range(1000).all(k, true)))",
         lists.as_str(),
         "lists.range(9000000000000000000).size()",
+        // Replacement that multiplies the size of a string.
+        "cel.bind(s, 'aaaaaaaaaa'.replace('a', 'aaaaaaaaaa').replace('a', 'aaaaaaaaaa'), \
+         s.replace('a', s).replace('a', s).size())",
+        // O(n²) calls are charged before they run.
+        "lists.range(200000).distinct().size()",
+        "sets.equivalent(lists.range(300000), lists.range(300000))",
     ];
     for bomb in bombs {
         let out = run(bomb, &[]);
