@@ -134,32 +134,13 @@ impl<'a> Interp<'a> {
     /// `a.b.c` where the whole dotted name is a bound variable (`variables.x`) or a type name
     /// (`net.IP`, `google.protobuf.Timestamp`), as cel-go resolves qualified identifiers.
     fn qualified(&mut self, operand: ExprId, field: &Name) -> Option<Step> {
-        let mut parts = vec![field.text.as_str()];
-        let mut at = operand;
-        loop {
-            match &self.ast.expr(at).kind {
-                ExprKind::Select {
-                    operand,
-                    field,
-                    optional: false,
-                } => {
-                    parts.push(&field.text);
-                    at = *operand;
-                }
-                ExprKind::Ident(name) => {
-                    parts.push(name.text.strip_prefix('.').unwrap_or(&name.text));
-                    break;
-                }
-                _ => return None,
-            }
-        }
-        let root = parts.last().copied().unwrap_or("");
+        // Find the root first, without allocating: most selections are on plain variables.
+        let root = self.chain_root(operand)?;
         let type_root = matches!(root, "net" | "kubernetes" | "google");
         if !(self.act.has_dotted() || type_root) || self.scopes.iter().any(|(n, _)| *n == root) {
             return None;
         }
-        parts.reverse();
-        let name = parts.join(".");
+        let name = self.dotted_name(operand, &field.text);
         if self.act.contains(&name) {
             return Some(self.charge_then(consts::SELECT_AND_IDENT, |me| me.lookup(&name)));
         }
@@ -167,6 +148,45 @@ impl<'a> Interp<'a> {
         value
             .filter(|_| !self.act.contains(root))
             .map(|t| self.cost.charge(consts::SELECT_AND_IDENT).map(|()| t))
+    }
+
+    /// The identifier at the root of a chain of plain selections, if it is one.
+    fn chain_root(&self, mut at: ExprId) -> Option<&'a str> {
+        let ast = self.ast;
+        loop {
+            match &ast.expr(at).kind {
+                ExprKind::Select {
+                    operand,
+                    optional: false,
+                    ..
+                } => at = *operand,
+                ExprKind::Ident(name) => {
+                    return Some(name.text.strip_prefix('.').unwrap_or(&name.text));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `a.b.c` of a chain whose root `chain_root` found.
+    fn dotted_name(&self, mut at: ExprId, last: &str) -> String {
+        let mut parts = vec![last];
+        let ast = self.ast;
+        loop {
+            match &ast.expr(at).kind {
+                ExprKind::Select { operand, field, .. } => {
+                    parts.push(&field.text);
+                    at = *operand;
+                }
+                ExprKind::Ident(name) => {
+                    parts.push(name.text.strip_prefix('.').unwrap_or(&name.text));
+                    break;
+                }
+                _ => break,
+            }
+        }
+        parts.reverse();
+        parts.join(".")
     }
 
     fn charge_then(&mut self, amount: u64, f: impl FnOnce(&mut Self) -> Option<Step>) -> Step {

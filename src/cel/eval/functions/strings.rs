@@ -20,16 +20,18 @@ fn invalid(message: String) -> Value {
 const REGEX_CACHE_LIMIT: usize = 64;
 
 thread_local! {
-    static REGEX_CACHE: RefCell<HashMap<String, Regex>> = RefCell::new(HashMap::new());
+    static REGEX_CACHE: RefCell<HashMap<String, Arc<Regex>>> = RefCell::new(HashMap::new());
 }
 
-fn compile(re: &str) -> Result<Regex, Value> {
+// Shared, not cloned: a cloned `Regex` starts with an empty search-cache pool.
+fn compile(re: &str) -> Result<Arc<Regex>, Value> {
     if let Some(hit) = REGEX_CACHE.with(|c| c.borrow().get(re).cloned()) {
         return Ok(hit);
     }
     let compiled = regex::RegexBuilder::new(re)
         .size_limit(1 << 22)
         .build()
+        .map(Arc::new)
         .map_err(|e| invalid(format!("invalid regular expression: {e}")))?;
     REGEX_CACHE.with(|c| {
         let mut cache = c.borrow_mut();
