@@ -43,7 +43,9 @@ impl Interp<'_> {
             self.meter(&a)?;
             self.meter(&b)?;
         }
-        Ok(apply_binary(op, &a, &b))
+        let result = apply_binary(op, &a, &b);
+        self.check_work()?;
+        Ok(result)
     }
 
     /// `a && b` (`short` = false) and `a || b` (`short` = true): the deciding value wins even
@@ -95,6 +97,7 @@ impl Interp<'_> {
                 .charge(call_cost(name, target, &values, &result))?;
         }
         self.meter(&result)?;
+        self.check_work()?;
         Ok(result)
     }
 
@@ -135,6 +138,17 @@ impl Interp<'_> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Stops once comparison work is spent (see `work`).
+    fn check_work(&self) -> Result<(), super::value::EvalError> {
+        if super::work::exhausted() {
+            return Err(super::value::EvalError::new(
+                super::value::ErrorKind::CostLimit,
+                super::cost::COST_LIMIT_MESSAGE,
+            ));
+        }
+        Ok(())
     }
 
     /// Charges the allocation meter for a produced string, bytes, list or map.

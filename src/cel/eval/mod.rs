@@ -27,6 +27,7 @@ mod map;
 pub mod ops;
 pub mod time;
 mod value;
+mod work;
 
 #[cfg(test)]
 mod tests;
@@ -70,6 +71,7 @@ pub struct Evaluation {
 
 /// Evaluates `ast` with the variables of `activation`.
 pub fn evaluate(ast: &Ast, activation: &Activation<'_>, options: &EvalOptions) -> Evaluation {
+    let _work = work::Scope::enter(work::DEFAULT_WORK_LIMIT);
     let tracker = CostTracker::new(options.cost_limit, options.allocation_limit);
     let mut interp = interp::Interp::new(ast, activation, tracker);
     let result = match interp.eval(ast.root) {

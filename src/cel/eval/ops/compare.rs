@@ -38,6 +38,10 @@ fn cmp_num(a: &Num, b: &Num) -> Option<Ordering> {
 /// CEL equality (never an error).
 pub fn equals(a: &Value, b: &Value) -> bool {
     use Value::*;
+    // Metered: a spent budget makes the interpreter stop right after this call.
+    if !crate::cel::eval::work::tick() {
+        return false;
+    }
     if let (Some(x), Some(y)) = (num(a), num(b)) {
         return cmp_num(&x, &y) == Some(Ordering::Equal);
     }

@@ -76,6 +76,10 @@ fn bombs_stop_with_the_cost_error() {
         // Replacement that multiplies the size of a string.
         "cel.bind(s, 'aaaaaaaaaa'.replace('a', 'aaaaaaaaaa').replace('a', 'aaaaaaaaaa'), \
          s.replace('a', s).replace('a', s).size())",
+        // Nested lists compared element by element cost only their outer size in cel-go.
+        "cel.bind(a, lists.range(400000), cel.bind(b, lists.range(399999) + [0], \
+         sets.intersects([a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a], \
+         [b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b])))",
         // O(n²) calls are charged before they run.
         "lists.range(200000).distinct().size()",
         "sets.equivalent(lists.range(300000), lists.range(300000))",
