@@ -13,10 +13,12 @@ thread_local! {
     static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
 }
 
-/// Takes one unit; `false` once the budget is spent.
+/// Takes one unit; `false` once the budget is spent. Outside an evaluation (`u64::MAX`: no
+/// meter) nothing is counted.
 pub(crate) fn tick() -> bool {
     LEFT.with(|left| match left.get() {
         0 => false,
+        u64::MAX => true,
         n => {
             left.set(n - 1);
             true
