@@ -7,6 +7,13 @@
 //! - [`Activation`] binds variables, plainly or lazily ([`Activation::bind_lazy`], evaluated once
 //!   on first use and charged to the expression that forces it);
 //! - dispatch is dynamic (on runtime types), so it needs no checker; `dyn` works by construction.
+//!   Standard functions are tried before the Kubernetes library (`functions::kube`), so a library
+//!   overload never changes a standard one. A checker's overload choice (`check::Reference`) can
+//!   later be passed in to skip the runtime type switch; results would be the same.
+//! - limits: [`EvalOptions::cost_limit`] is the per-call limit (1,000,000, cel-go's text when
+//!   exceeded); a policy's running budget (10,000,000) is the caller's: pass
+//!   `min(per-call, budget left)` and subtract [`Evaluation::cost`]. Memory and comparison work
+//!   are bounded too (`cost::DEFAULT_ALLOCATION_LIMIT`, `work`), with the same error text.
 //!
 //! Kubernetes library types plug in through [`Opaque`]; the authorizer is a mock whose decisions
 //! come from the caller ([`Authorizer`], [`authorizer_value`]).
