@@ -94,7 +94,9 @@ impl LineIndex {
     }
 
     /// Byte offset of a line and column; a column past the end of its line is clamped to the line end
-    /// (as LSP asks), a line past the end gives the end of the text.
+    /// (as LSP asks), a line past the end gives the end of the text. A column inside a character
+    /// gives that character's start, as the server's document store does with edits
+    /// (`lsp::encoding::from_proto`): otherwise a request and an edit at the same position disagree.
     pub fn offset(&self, pos: LineCol, encoding: Encoding) -> TextSize {
         let Some(start) = self.line_start(pos.line) else {
             return to_size(self.text.len());
@@ -102,13 +104,13 @@ impl LineIndex {
         let line = self.line_text(pos.line);
         let mut units = 0u32;
         for (byte, ch) in line.char_indices() {
-            if units >= pos.col {
-                return start + to_size(byte);
-            }
             units += match encoding {
                 Encoding::Utf8 => ch.len_utf8() as u32,
                 Encoding::Utf16 => ch.len_utf16() as u32,
             };
+            if units > pos.col {
+                return start + to_size(byte);
+            }
         }
         start + to_size(line.len())
     }
@@ -153,5 +155,18 @@ mod tests {
             index.offset(LineCol { line: 2, col: 99 }, Encoding::Utf8),
             TextSize::from(20)
         );
+    }
+
+    /// Found by `tests/property_incremental.rs`: a column inside a character used to move past it,
+    /// while the server's edits (ropey) stop before it.
+    #[test]
+    fn a_column_inside_a_character_gives_its_start() {
+        let index = LineIndex::new("😀é\n");
+        let at = |col, encoding| index.offset(LineCol { line: 0, col }, encoding);
+        assert_eq!(at(1, Encoding::Utf16), TextSize::from(0));
+        assert_eq!(at(2, Encoding::Utf16), TextSize::from(4));
+        assert_eq!(at(3, Encoding::Utf8), TextSize::from(0));
+        assert_eq!(at(5, Encoding::Utf8), TextSize::from(4));
+        assert_eq!(at(4, Encoding::Utf8), TextSize::from(4));
     }
 }
