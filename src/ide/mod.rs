@@ -8,7 +8,9 @@ pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
 pub use render::{RenderOptions, render_diagnostics};
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use crate::policy::Workspace;
 
 /// Identifies a file for the analysis; the front-end keeps the path or URI that goes with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,6 +51,7 @@ impl AnalysisHost {
     pub fn snapshot(&self) -> Analysis {
         Analysis {
             files: Arc::new(self.files.clone()),
+            index: Arc::new(OnceLock::new()),
         }
     }
 }
@@ -57,6 +60,38 @@ impl AnalysisHost {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     files: Arc<BTreeMap<FileId, Arc<str>>>,
+    /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
+    index: Arc<OnceLock<Index>>,
+}
+
+/// What every file contributes to the others (CRDs, policy names), and the diagnostics of the
+/// CRDs that cannot be used, by file.
+#[derive(Debug)]
+struct Index {
+    workspace: Arc<Workspace>,
+    crd_diagnostics: BTreeMap<FileId, Vec<Diagnostic>>,
+}
+
+impl Index {
+    fn build(files: &BTreeMap<FileId, Arc<str>>) -> Index {
+        let mut workspace = Workspace::new();
+        let mut crd_diagnostics = BTreeMap::new();
+        for (file, text) in files {
+            // Only files that mention a kind we read are parsed twice; the rest are skipped fast.
+            if !text.contains("CustomResourceDefinition") && !text.contains("AdmissionPolicy") {
+                continue;
+            }
+            let yaml = crate::yaml::parse(text);
+            let found = crate::policy::index_file(&yaml, &mut workspace);
+            if !found.is_empty() {
+                crd_diagnostics.insert(*file, found);
+            }
+        }
+        Index {
+            workspace: Arc::new(workspace),
+            crd_diagnostics,
+        }
+    }
 }
 
 impl Analysis {
@@ -70,13 +105,47 @@ impl Analysis {
         let Some(text) = self.files.get(&file) else {
             return Vec::new();
         };
-        diagnostics_for_text(text, config)
+        let index = self.index.get_or_init(|| Index::build(&self.files));
+        let extra = index
+            .crd_diagnostics
+            .get(&file)
+            .cloned()
+            .unwrap_or_default();
+        diagnostics_in(text, config, &index.workspace, extra)
+    }
+
+    /// The cross-file facts of the snapshot: CRDs and policy names of every file.
+    pub fn workspace(&self) -> Arc<Workspace> {
+        let index = self.index.get_or_init(|| Index::build(&self.files));
+        index.workspace.clone()
     }
 }
 
-/// Diagnostics of one file's text on its own (no cross-file references yet).
+/// Diagnostics of one file's text on its own: the file is the whole workspace.
 pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
     let yaml = crate::yaml::parse(text);
+    let mut workspace = Workspace::new();
+    let extra = crate::policy::index_file(&yaml, &mut workspace);
+    diagnostics_of(text, &yaml, config, &workspace, extra)
+}
+
+fn diagnostics_in(
+    text: &str,
+    config: &DiagnosticsConfig,
+    workspace: &Workspace,
+    extra: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let yaml = crate::yaml::parse(text);
+    diagnostics_of(text, &yaml, config, workspace, extra)
+}
+
+fn diagnostics_of(
+    text: &str,
+    yaml: &crate::yaml::YamlFile,
+    config: &DiagnosticsConfig,
+    workspace: &Workspace,
+    extra: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = yaml
         .errors
         .iter()
@@ -85,7 +154,8 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
     let check = crate::policy::CheckConfig {
         kube_minor: config.kube_minor,
     };
-    diagnostics.extend(crate::policy::check_file(text, &yaml, &check));
+    diagnostics.extend(extra);
+    diagnostics.extend(crate::policy::check_file_in(text, yaml, &check, workspace));
     diagnostics.retain(|d| !config.disabled.contains(&d.code));
     crate::policy::diagnostic::sort(&mut diagnostics);
     diagnostics
