@@ -7,6 +7,7 @@ mod diagnostics {
     pub mod cel;
     pub mod decode;
     pub mod map;
+    pub mod typed;
     pub mod vap;
 }
 

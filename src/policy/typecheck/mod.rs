@@ -175,6 +175,7 @@ impl Typed<'_> {
                 object: ty,
                 params: self.params.clone(),
                 providers: vec![schema],
+                replaces_builtin: false,
             });
         }
         let mutation = mutation::MutationTypes {
@@ -185,6 +186,7 @@ impl Typed<'_> {
             object: Type::object(OBJECT),
             params: self.params.clone(),
             providers: vec![Arc::new(mutation), schema],
+            replaces_builtin: true,
         })
     }
 

@@ -23,6 +23,9 @@ pub struct Typing {
     pub params: Type,
     /// Providers asked before the builtin one (schema types, typed `Object`).
     pub providers: Vec<SharedProvider>,
+    /// The first provider replaces the builtin one (it answers the builtin types itself): the
+    /// builtin provider answers every `Object…` field with `dyn`, which would hide unknown fields.
+    pub replaces_builtin: bool,
 }
 
 impl Typing {
@@ -32,6 +35,7 @@ impl Typing {
             object: Type::Dyn,
             params: Type::Dyn,
             providers: Vec::new(),
+            replaces_builtin: false,
         }
     }
 }
@@ -45,6 +49,9 @@ pub fn run(
     typing: &Typing,
 ) -> Vec<Option<Checked>> {
     let mut base = Env::kubernetes(minor, false);
+    if typing.replaces_builtin {
+        base.providers.providers.clear();
+    }
     for provider in typing.providers.iter().rev() {
         base.push_provider(provider.clone());
     }
