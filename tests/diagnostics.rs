@@ -8,6 +8,7 @@ mod diagnostics {
     pub mod decode;
     pub mod map;
     pub mod typed;
+    pub mod typed_clean;
     pub mod vap;
 }
 
