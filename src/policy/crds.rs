@@ -79,9 +79,13 @@ fn locate<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
     Some(node)
 }
 
-/// The JSON value of a YAML node (core schema scalars), `None` when nested deeper than
-/// [`MAX_DEPTH`].
-pub fn to_json(node: &Node, depth: usize) -> Option<Value> {
+/// The JSON value of a YAML node (core schema scalars: null, booleans, integers, floats, strings),
+/// `None` when nested deeper than 256 levels.
+pub fn yaml_to_json(node: &Node) -> Option<Value> {
+    to_json(node, 0)
+}
+
+fn to_json(node: &Node, depth: usize) -> Option<Value> {
     if depth > MAX_DEPTH {
         return None;
     }

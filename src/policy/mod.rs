@@ -22,7 +22,7 @@ mod typecheck;
 mod validate;
 pub mod workspace;
 
-pub use crds::index_file;
+pub use crds::{index_file, yaml_to_json};
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use model::{ApiVersion, Field, List, PolicyKind, Ranged, Text};
 pub use model_kinds::PolicyDocument;
