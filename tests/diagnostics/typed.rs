@@ -373,3 +373,33 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn date_time_fields_are_strings_at_admission_time() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}
+  validations:
+  - expression: "object.metadata.creationTimestamp < request.options.now"
+  - expression: "oldObject == null || object.metadata.creationTimestamp == oldObject.metadata.creationTimestamp"
+  - expression: "timestamp(object.metadata.creationTimestamp) < timestamp('2030-01-01T00:00:00Z')"
+  - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
+"#,
+        expect![[r#"
+            policy.yaml:9:34: warning[cel-type]: spec.validations[0].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, so this fails at runtime; convert it first: timestamp(…)
+              |
+            9 |   - expression: "object.metadata.creationTimestamp < request.options.now"
+              |                                  ^^^^^^^^^^^^^^^^^
+            policy.yaml:12:77: warning[cel-type]: spec.validations[3].expression: 'deletionTimestamp' is typed timestamp (format date-time) but is a string at admission time, so this fails at runtime; convert it first: timestamp(…)
+               |
+            12 |   - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
+               |                                                                             ^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}

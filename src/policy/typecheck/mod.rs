@@ -11,6 +11,7 @@
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
 mod kinds;
+mod lints;
 mod mutation;
 mod pass;
 mod report;
@@ -51,6 +52,8 @@ pub(crate) fn check(
         _ => return,
     };
     let accepted = pass::run(sites, parsed, minor, &Typing::untyped());
+    let mut lints = Lints::new();
+    lints.add(parsed, &accepted);
     let mut reported = BTreeSet::new();
     for (i, (site, checked)) in sites.iter().zip(&accepted).enumerate() {
         let Some(checked) = checked else { continue };
@@ -72,7 +75,37 @@ pub(crate) fn check(
         params,
         mutating,
     };
-    typed.report(constraints, workspace, &reported, out);
+    typed.report(constraints, workspace, &reported, &mut lints, out);
+    for ((i, start, end), message) in lints {
+        let range = sites[i].to_file_range(crate::text::TextRange::new(start, end));
+        let mut diagnostic = Diagnostic::new(
+            Code::CelType,
+            range,
+            format!("{}: {message}", sites[i].path),
+        );
+        diagnostic.severity = super::Severity::Warning;
+        out.push(diagnostic);
+    }
+}
+
+/// Runtime-shape warnings by site and span, once each whatever the number of passes.
+type Lints = BTreeMap<(usize, crate::text::TextSize, crate::text::TextSize), String>;
+
+trait AddLints {
+    fn add(&mut self, parsed: &[Option<Ast>], results: &[Option<Checked>]);
+}
+
+impl AddLints for Lints {
+    fn add(&mut self, parsed: &[Option<Ast>], results: &[Option<Checked>]) {
+        for (i, (ast, checked)) in parsed.iter().zip(results).enumerate() {
+            let (Some(ast), Some(checked)) = (ast, checked) else {
+                continue;
+            };
+            for (span, message) in lints::runtime_strings(ast, checked) {
+                self.entry((i, span.start(), span.end())).or_insert(message);
+            }
+        }
+    }
 }
 
 /// The type of `params`: the paramKind's schema type, or `dyn` with a warning when no bundled kind
@@ -121,6 +154,7 @@ impl Typed<'_> {
         constraints: &Opt<MatchResources>,
         workspace: &Workspace,
         reported: &BTreeSet<(usize, crate::text::TextSize, crate::text::TextSize)>,
+        lints: &mut Lints,
         out: &mut Vec<Diagnostic>,
     ) {
         let mut found: BTreeMap<ErrorKey, Vec<String>> = BTreeMap::new();
@@ -132,6 +166,7 @@ impl Typed<'_> {
             };
             passes += 1;
             let results = pass::run(self.sites, self.parsed, self.minor, &typing);
+            lints.add(self.parsed, &results);
             self.collect(&results, &kind_label(gvk), reported, &mut found);
         }
         if passes == 0 && self.params != Type::Dyn {
@@ -142,6 +177,7 @@ impl Typed<'_> {
                 ..Typing::untyped()
             };
             let results = pass::run(self.sites, self.parsed, self.minor, &typing);
+            lints.add(self.parsed, &results);
             self.collect(&results, "", reported, &mut found);
         }
         for (key, labels) in found {
