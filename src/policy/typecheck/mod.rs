@@ -10,6 +10,7 @@
 //!    for several kinds is reported once naming them; an error the acceptance check already
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
+mod jsonpatch;
 mod kinds;
 mod lints;
 mod mutation;
@@ -168,6 +169,9 @@ impl Typed<'_> {
             let results = pass::run(self.sites, self.parsed, self.minor, &typing);
             lints.add(self.parsed, &results);
             self.collect(&results, &kind_label(gvk), reported, &mut found);
+            if self.mutating {
+                self.json_patches(&results, gvk, &mut found);
+            }
         }
         if passes == 0 && self.params != Type::Dyn {
             // No typed kind, but typed params are still worth a pass.
@@ -196,6 +200,28 @@ impl Typed<'_> {
                 &error,
                 &report::kinds_suffix(&labels),
             ));
+        }
+    }
+
+    /// The schema problems of the `JSONPatch` literals of the jsonPatch sites, for `gvk`.
+    fn json_patches(
+        &self,
+        results: &[Option<Checked>],
+        gvk: &Gvk,
+        found: &mut BTreeMap<ErrorKey, Vec<String>>,
+    ) {
+        let root = gvk.type_name();
+        for (i, (ast, checked)) in self.parsed.iter().zip(results).enumerate() {
+            let (Some(ast), Some(checked)) = (ast, checked) else {
+                continue;
+            };
+            if self.sites[i].role != super::sites::SiteRole::JsonPatch {
+                continue;
+            }
+            for (span, kind, message) in jsonpatch::check(ast, checked, self.types, &root) {
+                let key = (i, span.start().into(), span.end().into(), kind, message);
+                found.entry(key).or_default().push(kind_label(gvk));
+            }
         }
     }
 
