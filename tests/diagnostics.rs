@@ -158,7 +158,12 @@ fn mistakes_example_shows_every_structural_code() {
     codes.sort();
     codes.dedup();
     expect_test::expect![[r#"
+        cel-no-overload
+        cel-result-type
         cel-syntax
+        cel-type
+        cel-undeclared
+        cel-undefined-field
         duplicate
         forbidden
         invalid
