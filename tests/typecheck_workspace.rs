@@ -127,10 +127,10 @@ fn hostile_crds_are_reported_and_the_rest_keeps_working() {
     let policy = POLICY.replace("widgets]", "as, bs]");
     host.set_file(FileId(10), policy.into());
     let analysis = host.snapshot();
-    for i in 0..hostile.len() {
+    for (i, text) in hostile.iter().enumerate() {
         // Whatever each file says, it says it without panicking and within the file.
         for d in analysis.diagnostics(FileId(i as u32), &config) {
-            assert!(usize::from(d.range.end()) <= hostile[i].len());
+            assert!(usize::from(d.range.end()) <= text.len());
         }
     }
     let broken = analysis.diagnostics(FileId(2), &config);
