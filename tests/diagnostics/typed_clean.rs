@@ -189,3 +189,35 @@ spec:
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn pod_controller_policies_guarded_by_kind_are_clean() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: pod-controllers}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments, statefulsets, daemonsets]}
+    - {apiGroups: [batch], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [jobs, cronjobs]}
+  variables:
+  - name: podSpec
+    expression: >-
+      object.kind == 'Pod' ? object.spec :
+      object.kind == 'CronJob' ? object.spec.jobTemplate.spec.template.spec :
+      object.spec.template.spec
+  - name: templateLabels
+    expression: >-
+      has(object.spec.template) ? object.spec.template.metadata.?labels.orValue({}) : {}
+  validations:
+  - expression: "variables.podSpec.containers.all(c, c.image.contains('@sha256:'))"
+  - expression: "!has(variables.podSpec.hostPID) || !variables.podSpec.hostPID"
+  - expression: "request.kind.kind != 'Deployment' || object.spec.replicas <= 10"
+  - expression: "'app' in variables.templateLabels || object.kind == 'Pod'"
+"#,
+        expect![[r#""#]],
+    );
+}

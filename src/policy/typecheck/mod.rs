@@ -10,6 +10,7 @@
 //!    for several kinds is reported once naming them; an error the acceptance check already
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
+mod guards;
 mod jsonpatch;
 mod kinds;
 mod lints;
@@ -186,11 +187,19 @@ impl Typed<'_> {
         }
         for (key, labels) in found {
             let (i, start, end, kind, message) = key;
+            let span = crate::text::TextRange::new(start.into(), end.into());
+            let some_kinds = labels.len() < passes;
+            let guarded = self.parsed[i]
+                .as_ref()
+                .is_some_and(|ast| guards::guarded(ast, span));
+            if some_kinds && guarded {
+                continue;
+            }
             let labels: Vec<String> = labels.into_iter().filter(|l| !l.is_empty()).collect();
             let site = &self.sites[i];
             let error = crate::cel::check::CheckError {
                 kind,
-                span: crate::text::TextRange::new(start.into(), end.into()),
+                span,
                 anchor: start.into(),
                 message,
                 suggestion: None,
