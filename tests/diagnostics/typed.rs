@@ -389,16 +389,21 @@ spec:
   - expression: "object.metadata.creationTimestamp < request.options.now"
   - expression: "oldObject == null || object.metadata.creationTimestamp == oldObject.metadata.creationTimestamp"
   - expression: "timestamp(object.metadata.creationTimestamp) < timestamp('2030-01-01T00:00:00Z')"
+  - expression: "object.metadata.deletionTimestamp != null || object.metadata.creationTimestamp == timestamp('2030-01-01T00:00:00Z')"
   - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
 "#,
         expect![[r#"
-            policy.yaml:9:34: warning[cel-type]: spec.validations[0].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, so this fails at runtime; convert it first: timestamp(…)
+            policy.yaml:9:34: warning[cel-type]: spec.validations[0].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
               |
             9 |   - expression: "object.metadata.creationTimestamp < request.options.now"
               |                                  ^^^^^^^^^^^^^^^^^
-            policy.yaml:12:77: warning[cel-type]: spec.validations[3].expression: 'deletionTimestamp' is typed timestamp (format date-time) but is a string at admission time, so this fails at runtime; convert it first: timestamp(…)
+            policy.yaml:12:79: warning[cel-type]: spec.validations[3].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
                |
-            12 |   - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
+            12 |   - expression: "object.metadata.deletionTimestamp != null || object.metadata.creationTimestamp == timestamp('2030-01-01T00:00:00Z')"
+               |                                                                               ^^^^^^^^^^^^^^^^^
+            policy.yaml:13:77: warning[cel-type]: spec.validations[4].expression: 'deletionTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
+               |
+            13 |   - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
                |                                                                             ^^^^^^^^^^^^^^^^^
         "#]],
     );

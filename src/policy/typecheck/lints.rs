@@ -31,11 +31,12 @@ pub fn runtime_strings(ast: &Ast, checked: &Checked) -> Vec<(TextRange, String)>
                     field_use(ast, checked, *rhs, &mut out);
                 }
                 BinaryOp::Eq | BinaryOp::Ne => {
-                    // Two such fields are two strings at runtime: equal when the text is.
-                    if !is_time_field(ast, checked, *rhs) {
+                    // Against `null` or another such field (two strings at runtime) equality
+                    // works; against a real timestamp or duration it is always unequal.
+                    if is_real_time(ast, checked, *rhs) {
                         field_use(ast, checked, *lhs, &mut out);
                     }
-                    if !is_time_field(ast, checked, *lhs) {
+                    if is_real_time(ast, checked, *lhs) {
                         field_use(ast, checked, *rhs, &mut out);
                     }
                 }
@@ -60,6 +61,12 @@ pub fn runtime_strings(ast: &Ast, checked: &Checked) -> Vec<(TextRange, String)>
     out
 }
 
+/// A timestamp or duration value that is one at runtime too (not such a field).
+fn is_real_time(ast: &Ast, checked: &Checked, id: ExprId) -> bool {
+    matches!(checked.type_of(id), Type::Timestamp | Type::Duration)
+        && !is_time_field(ast, checked, id)
+}
+
 fn is_time_field(ast: &Ast, checked: &Checked, id: ExprId) -> bool {
     matches!(checked.reference(id), Some(Reference::Field { .. }))
         && matches!(checked.type_of(id), Type::Timestamp | Type::Duration)
@@ -80,7 +87,7 @@ fn field_use(ast: &Ast, checked: &Checked, id: ExprId, out: &mut Vec<(TextRange,
     out.push((
         field.span,
         format!(
-            "'{}' is typed {convert} (format {format}) but is a string at admission time, so this fails at runtime; convert it first: {convert}(…)",
+            "'{}' is typed {convert} (format {format}) but is a string at admission time, where this use fails or never matches; convert it first: {convert}(…)",
             field.text
         ),
     ));
