@@ -8,7 +8,7 @@ pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
 pub use render::{RenderOptions, render_diagnostics};
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::policy::Workspace;
 
@@ -29,6 +29,42 @@ pub struct DiagnosticsConfig {
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisHost {
     files: BTreeMap<FileId, Arc<str>>,
+    /// What each file contributes to the workspace, kept across snapshots: a keystroke in one file
+    /// re-reads that file only, not the CRDs and policies of every other file.
+    facts: Arc<Mutex<FactsCache>>,
+}
+
+/// The workspace facts of one file's text, and the diagnostics of its unusable CRDs.
+#[derive(Debug)]
+struct FileFacts {
+    text: Arc<str>,
+    workspace: Workspace,
+    diagnostics: Vec<Diagnostic>,
+}
+
+type FactsCache = BTreeMap<FileId, Arc<FileFacts>>;
+
+impl FileFacts {
+    fn read(text: &Arc<str>) -> FileFacts {
+        let mut workspace = Workspace::new();
+        let mut diagnostics = Vec::new();
+        // Files that mention no kind we read are not parsed at all.
+        if affects_other_files(text) {
+            let yaml = crate::yaml::parse(text);
+            diagnostics = crate::policy::index_file(&yaml, &mut workspace);
+        }
+        FileFacts {
+            text: text.clone(),
+            workspace,
+            diagnostics,
+        }
+    }
+}
+
+/// Whether a file's text may change the diagnostics of other files (it holds a CRD or a policy):
+/// front-ends re-check the open documents when such a file changes.
+pub fn affects_other_files(text: &str) -> bool {
+    text.contains("CustomResourceDefinition") || text.contains("AdmissionPolicy")
 }
 
 impl AnalysisHost {
@@ -45,12 +81,17 @@ impl AnalysisHost {
     /// Forgets a file.
     pub fn remove_file(&mut self, file: FileId) {
         self.files.remove(&file);
+        self.facts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file);
     }
 
     /// A cheap, immutable view of the current inputs for analysis on another thread.
     pub fn snapshot(&self) -> Analysis {
         Analysis {
             files: Arc::new(self.files.clone()),
+            facts: self.facts.clone(),
             index: Arc::new(OnceLock::new()),
         }
     }
@@ -60,6 +101,7 @@ impl AnalysisHost {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     files: Arc<BTreeMap<FileId, Arc<str>>>,
+    facts: Arc<Mutex<FactsCache>>,
     /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
     index: Arc<OnceLock<Index>>,
 }
@@ -72,19 +114,35 @@ struct Index {
     crd_diagnostics: BTreeMap<FileId, Vec<Diagnostic>>,
 }
 
+/// The facts of `file`, from the cache when its text is the same allocation as last time.
+fn file_facts(cache: &Mutex<FactsCache>, file: FileId, text: &Arc<str>) -> Arc<FileFacts> {
+    let cached = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&file)
+        .filter(|facts| Arc::ptr_eq(&facts.text, text))
+        .cloned();
+    if let Some(facts) = cached {
+        return facts;
+    }
+    // Read outside the lock: another snapshot may be indexing at the same time.
+    let facts = Arc::new(FileFacts::read(text));
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(file, facts.clone());
+    facts
+}
+
 impl Index {
-    fn build(files: &BTreeMap<FileId, Arc<str>>) -> Index {
+    fn build(files: &BTreeMap<FileId, Arc<str>>, cache: &Mutex<FactsCache>) -> Index {
         let mut workspace = Workspace::new();
         let mut crd_diagnostics = BTreeMap::new();
         for (file, text) in files {
-            // Only files that mention a kind we read are parsed twice; the rest are skipped fast.
-            if !text.contains("CustomResourceDefinition") && !text.contains("AdmissionPolicy") {
-                continue;
-            }
-            let yaml = crate::yaml::parse(text);
-            let found = crate::policy::index_file(&yaml, &mut workspace);
-            if !found.is_empty() {
-                crd_diagnostics.insert(*file, found);
+            let facts = file_facts(cache, *file, text);
+            workspace.extend(&facts.workspace);
+            if !facts.diagnostics.is_empty() {
+                crd_diagnostics.insert(*file, facts.diagnostics.clone());
             }
         }
         Index {
@@ -105,7 +163,9 @@ impl Analysis {
         let Some(text) = self.files.get(&file) else {
             return Vec::new();
         };
-        let index = self.index.get_or_init(|| Index::build(&self.files));
+        let index = self
+            .index
+            .get_or_init(|| Index::build(&self.files, &self.facts));
         let extra = index
             .crd_diagnostics
             .get(&file)
@@ -116,7 +176,9 @@ impl Analysis {
 
     /// The cross-file facts of the snapshot: CRDs and policy names of every file.
     pub fn workspace(&self) -> Arc<Workspace> {
-        let index = self.index.get_or_init(|| Index::build(&self.files));
+        let index = self
+            .index
+            .get_or_init(|| Index::build(&self.files, &self.facts));
         index.workspace.clone()
     }
 }

@@ -35,6 +35,13 @@ impl Workspace {
         Self::default()
     }
 
+    /// Adds everything `other` knows (the facts of one more file).
+    pub fn extend(&mut self, other: &Workspace) {
+        self.crds.extend(other.crds.iter().cloned());
+        self.validating.extend(other.validating.iter().cloned());
+        self.mutating.extend(other.mutating.iter().cloned());
+    }
+
     /// Adds the served versions of one CRD.
     pub fn add_crd_kinds(&mut self, kinds: Vec<CrdKind>) {
         self.crds.extend(kinds);
