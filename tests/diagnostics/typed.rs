@@ -234,6 +234,7 @@ spec:
   validations:
   - expression: isCIDR(object.spec.clusterIP + '/32')
   - expression: object.metadata.name.lowerAscii() == object.metadata.name
+  - expression: object.spec.clusterIp != 'None'
 "#,
         &config,
         expect![[r#"
@@ -241,6 +242,10 @@ spec:
               |
             9 |   - expression: isCIDR(object.spec.clusterIP + '/32')
               |                 ^^^^^^
+            policy.yaml:11:29: error[cel-undefined-field]: spec.validations[2].expression: undefined field 'clusterIp'; did you mean 'clusterIP'? (in /v1, Kind=Service)
+               |
+            11 |   - expression: object.spec.clusterIp != 'None'
+               |                             ^^^^^^^^^
         "#]],
     );
 }

@@ -67,7 +67,7 @@ pub(crate) fn check(
             out.extend(report::result_type(site, checked));
         }
     }
-    let types = workspace.types(minor);
+    let types = workspace.types(schema_minor(minor));
     let params = params_type(param_kind, &types, out);
     let typed = Typed {
         sites,
@@ -108,6 +108,15 @@ impl AddLints for Lints {
             }
         }
     }
+}
+
+/// The bundled schema version used for a target version: the nearest bundled one (schemas are
+/// bundled from 1.30; an older target is typed with the oldest bundle rather than not at all).
+fn schema_minor(minor: u32) -> u32 {
+    let versions = crate::schema::bundled::versions();
+    let oldest = versions.first().copied().unwrap_or(minor);
+    let newest = versions.last().copied().unwrap_or(minor);
+    minor.clamp(oldest.min(newest), newest.max(oldest))
 }
 
 /// The type of `params`: the paramKind's schema type, or `dyn` with a warning when no bundled kind
@@ -160,7 +169,7 @@ impl Typed<'_> {
         out: &mut Vec<Diagnostic>,
     ) {
         let mut found: BTreeMap<ErrorKey, Vec<String>> = BTreeMap::new();
-        let kinds = matched_kinds(self.minor, constraints, workspace);
+        let kinds = matched_kinds(self.types.minor(), constraints, workspace);
         let mut passes = 0;
         for gvk in &kinds {
             let Some(typing) = self.kind_typing(gvk) else {
