@@ -145,3 +145,23 @@ fn hostile_crds_are_reported_and_the_rest_keeps_working() {
     let policy = messages(&analysis.diagnostics(FileId(10), &config));
     assert!(policy.iter().all(|m| m.starts_with("cel-")), "{policy:?}");
 }
+
+#[test]
+fn files_checked_together_resolve_each_other() {
+    use admission_ls::ide::diagnostics_for_files;
+    let files = [POLICY.into(), BINDING.into()];
+    let schemas = [crd("size").into()];
+    let config = DiagnosticsConfig::default();
+    let together = diagnostics_for_files(&files, &schemas, &config);
+    assert_eq!(together.len(), 2);
+    assert!(together.iter().all(Vec::is_empty), "{together:?}");
+    // Without the schema file the Widget kind is unknown: nothing to type, no error either.
+    let alone = diagnostics_for_files(&files[1..], &[], &config);
+    assert_eq!(
+        messages(&alone[0]),
+        vec![
+            "unresolved-reference: spec.policyName: no ValidatingAdmissionPolicy named 'widgets' in the workspace"
+                .to_string()
+        ]
+    );
+}

@@ -183,6 +183,28 @@ impl Analysis {
     }
 }
 
+/// Diagnostics of several files checked together, as `admission-ls check` does: every file of
+/// `files` and of `schemas` (extra CRD files, `--schema`) is one workspace, so a binding finds its
+/// policy and a policy its CRD in another file. Returns the diagnostics of each of `files`, in
+/// order; `schemas` files are read for their CRDs only.
+pub fn diagnostics_for_files(
+    files: &[Arc<str>],
+    schemas: &[Arc<str>],
+    config: &DiagnosticsConfig,
+) -> Vec<Vec<Diagnostic>> {
+    let mut host = AnalysisHost::new();
+    let ids = (0u32..).map(FileId);
+    for (id, text) in ids.zip(files.iter().chain(schemas)) {
+        host.set_file(id, text.clone());
+    }
+    let analysis = host.snapshot();
+    (0u32..)
+        .map(FileId)
+        .take(files.len())
+        .map(|id| analysis.diagnostics(id, config))
+        .collect()
+}
+
 /// Diagnostics of one file's text on its own: the file is the whole workspace.
 pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
     let yaml = crate::yaml::parse(text);
