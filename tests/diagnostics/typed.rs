@@ -437,7 +437,8 @@ spec:
           JSONPatch{op: "add", path: "/spec/template/spec/containers/-", value: {"name": "x"}},
           JSONPatch{op: "add", path: "/spec/template/spec/containers/first/image", value: "x"},
           JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/team"), value: "a"},
-          JSONPatch{op: "remove", path: "/spec/paused"}
+          JSONPatch{op: "remove", path: "/spec/paused"},
+          JSONPatch{op: "copy", from: "/spec/minReadySecond", path: "/spec/progressDeadlineSeconds"}
         ]
 "#,
         expect![[r#"
@@ -457,6 +458,10 @@ spec:
                |
             18 |           JSONPatch{op: "add", path: "/spec/template/spec/containers/first/image", value: "x"},
                |                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:21:39: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/minReadySecond': no field 'minReadySecond' in 'apps.v1.Deployment.spec' (in apps/v1, Kind=Deployment)
+               |
+            21 |           JSONPatch{op: "copy", from: "/spec/minReadySecond", path: "/spec/progressDeadlineSeconds"}
+               |                                       ^^^^^^^^^^^^^^^^^^^^^^
         "#]],
     );
 }

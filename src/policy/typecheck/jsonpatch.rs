@@ -6,6 +6,7 @@
 //!   `jsonpatch.escapeKey('literal')`, must exist in the schema: every object step names a property,
 //!   every list step is an index or `-`, map steps are any key. A step into a part the schema leaves
 //!   open (free-form objects, `x-kubernetes-preserve-unknown-fields`) ends the check;
+//! - `from` of `move` and `copy`, when static, must exist the same way;
 //! - `value` (for `add`, `replace`, `test`) must fit the type at `path` when both are known
 //!   scalars or a scalar meets a list (numbers: int and double are both JSON numbers).
 
@@ -39,6 +40,17 @@ pub fn check(ast: &Ast, checked: &Checked, types: &SchemaTypes, root: &str) -> V
             let message =
                 format!("JSONPatch op '{op}' is not one of add, remove, replace, move, copy, test");
             out.push((ast.expr(op_id).span, CheckErrorKind::Type, message));
+        }
+        if matches!(op.as_deref(), Some("move" | "copy"))
+            && let Some(from_id) = get("from")
+            && let Some(from) = static_string(ast, from_id, 0)
+            && let Err(message) = resolve(types, root, &from)
+        {
+            out.push((
+                ast.expr(from_id).span,
+                CheckErrorKind::UndefinedField,
+                message,
+            ));
         }
         let Some(path_id) = get("path") else { continue };
         let Some(path) = static_string(ast, path_id, 0) else {
