@@ -11,7 +11,7 @@
 //!   scalars or a scalar meets a list (numbers: int and double are both JSON numbers).
 
 use crate::cel::ast::{Ast, BinaryOp, ExprId, ExprKind, Literal};
-use crate::cel::check::{CheckErrorKind, Checked};
+use crate::cel::check::{CheckErrorKind, Checked, closest};
 use crate::cel::types::{JSON_PATCH, Type, TypeProvider};
 use crate::schema::SchemaTypes;
 use crate::schema::escape::escape;
