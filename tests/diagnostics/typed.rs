@@ -446,7 +446,7 @@ spec:
                |
             14 |           JSONPatch{op: "insert", path: "/spec/replicas", value: 1},
                |                         ^^^^^^^^
-            policy.yaml:15:42: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/replica': no field 'replica' in 'apps.v1.Deployment.spec' (in apps/v1, Kind=Deployment)
+            policy.yaml:15:42: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/replica': no field 'replica' in 'apps.v1.Deployment.spec'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
                |
             15 |           JSONPatch{op: "replace", path: "/spec/replica", value: 1},
                |                                          ^^^^^^^^^^^^^^^
@@ -458,7 +458,7 @@ spec:
                |
             18 |           JSONPatch{op: "add", path: "/spec/template/spec/containers/first/image", value: "x"},
                |                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:21:39: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/minReadySecond': no field 'minReadySecond' in 'apps.v1.Deployment.spec' (in apps/v1, Kind=Deployment)
+            policy.yaml:21:39: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/minReadySecond': no field 'minReadySecond' in 'apps.v1.Deployment.spec'; did you mean 'minReadySeconds'? (in apps/v1, Kind=Deployment)
                |
             21 |           JSONPatch{op: "copy", from: "/spec/minReadySecond", path: "/spec/progressDeadlineSeconds"}
                |                                       ^^^^^^^^^^^^^^^^^^^^^^

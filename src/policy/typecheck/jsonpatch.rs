@@ -131,8 +131,11 @@ fn resolve(types: &SchemaTypes, root: &str, path: &str) -> Result<Option<Type>, 
                     return Ok(None);
                 }
                 let Some(field) = escape(&step).and_then(|f| types.field(&name, &f)) else {
+                    let fields = types.fields(&name);
+                    let hint = closest(&step, fields.iter().map(|(n, _)| &**n))
+                        .map_or(String::new(), |n| format!("; did you mean '{n}'?"));
                     return Err(format!(
-                        "JSONPatch path '{path}': no field '{step}' in '{name}'"
+                        "JSONPatch path '{path}': no field '{step}' in '{name}'{hint}"
                     ));
                 };
                 field.ty
