@@ -56,6 +56,9 @@ pub fn run(
         base.push_provider(provider.clone());
     }
     let mut variables: BTreeMap<&str, Type> = BTreeMap::new();
+    // Sites with the same environment share one: every validation of a policy usually does, and
+    // building an environment costs more than checking a short expression.
+    let mut envs: BTreeMap<EnvKey, Env> = BTreeMap::new();
     let mut out = Vec::with_capacity(sites.len());
     for (site, ast) in sites.iter().zip(parsed) {
         let name = site.name.as_deref().unwrap_or("");
@@ -66,14 +69,33 @@ pub fn run(
             out.push(None);
             continue;
         };
-        let env = site_env(&base, site, typing, &variables);
-        let checked = check(ast, &env);
+        let key = EnvKey {
+            patch: site.has_patch_types,
+            authorizer: site.has_authorizer,
+            params: site.has_params,
+            variables: site.sees_variables.then(|| site.variables.clone()),
+        };
+        let env = envs
+            .entry(key)
+            .or_insert_with(|| site_env(&base, site, typing, &variables));
+        let checked = check(ast, env);
         if site.role == SiteRole::Variable {
             variables.insert(name, env.variable_type_of(&checked));
         }
         out.push(Some(checked));
     }
     out
+}
+
+/// What makes two sites' environments differ. The types of the visible variables are settled
+/// before any site that sees them is checked (variables precede every other site that sees
+/// them), so their names identify them.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct EnvKey {
+    patch: bool,
+    authorizer: bool,
+    params: bool,
+    variables: Option<Vec<String>>,
 }
 
 fn site_env(
