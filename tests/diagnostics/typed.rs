@@ -465,3 +465,26 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn an_error_for_several_kinds_is_reported_once_naming_them() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments, statefulsets, replicasets]}
+  validations:
+  - expression: object.spec.replica <= 5
+"#,
+        expect![[r#"
+            policy.yaml:9:29: error[cel-undefined-field]: spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment and apps/v1, Kind=ReplicaSet and apps/v1, Kind=StatefulSet)
+              |
+            9 |   - expression: object.spec.replica <= 5
+              |                             ^^^^^^^
+        "#]],
+    );
+}

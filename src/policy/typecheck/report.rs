@@ -61,11 +61,11 @@ pub fn result_type(site: &ExpressionSite, checked: &Checked) -> Option<Diagnosti
     ))
 }
 
-/// ` (in a, b and c)`: the kinds an error was found for.
+/// ` (in a and b and c)`: the kinds an error was found for (joined with `and`, because each
+/// label has a comma of its own: `apps/v1, Kind=Deployment`).
 pub fn kinds_suffix(labels: &[String]) -> String {
-    match labels {
-        [] => String::new(),
-        [one] => format!(" (in {one})"),
-        [init @ .., last] => format!(" (in {} and {last})", init.join(", ")),
+    if labels.is_empty() {
+        return String::new();
     }
+    format!(" (in {})", labels.join(" and "))
 }
