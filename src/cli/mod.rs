@@ -49,6 +49,10 @@ struct CheckArgs {
     /// Target Kubernetes version, such as 1.31 (default: the newest supported).
     #[arg(long, value_name = "1.NN", value_parser = parse_kube_version)]
     kube_version: Option<u32>,
+    /// Extra files with CustomResourceDefinitions that type objects and params (repeatable); they
+    /// are read for their CRDs, not reported on.
+    #[arg(long = "schema", value_name = "FILE")]
+    schemas: Vec<PathBuf>,
 }
 
 /// Output formats of `check`.

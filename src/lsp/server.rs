@@ -75,6 +75,25 @@ impl Server {
         });
     }
 
+    /// After an edit of a CRD: the other open documents and the workspace files, whose typed
+    /// diagnostics may depend on it, once the edits settle.
+    fn schedule_dependents(&self, edited: &Uri) {
+        let shared = self.shared.clone();
+        let edited = edited.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(DEBOUNCE).await;
+            let open = shared.lock().open_documents();
+            for (uri, version) in open.into_iter().filter(|(uri, _)| *uri != edited) {
+                let Some(job) = shared.lock().job_for_document(&uri, version) else {
+                    continue;
+                };
+                shared.run(job, Guard::OpenAt(version)).await;
+            }
+            let job = shared.lock().job_for_workspace();
+            shared.run(job, Guard::NotOpen).await;
+        });
+    }
+
     /// Diagnostics for the scanned workspace files that are not open.
     fn schedule_workspace(&self) {
         let shared = self.shared.clone();
@@ -139,13 +158,20 @@ impl LanguageServer for Server {
             .as_ref()
             .map(config::parse)
             .unwrap_or_default();
+        let roots = workspace_roots(&params);
+        let (schema_paths, schema_problems) = params
+            .initialization_options
+            .as_ref()
+            .map(|options| config::schema_paths(options, roots.first().map(PathBuf::as_path)))
+            .unwrap_or_default();
         {
             let mut state = self.state();
             state.encoding = encoding;
             state.config = config;
-            state.roots = workspace_roots(&params);
+            state.roots = roots;
+            state.schema_paths = schema_paths;
         }
-        for problem in problems {
+        for problem in problems.into_iter().chain(schema_problems) {
             eprintln!("admission-ls: {problem}");
         }
         Ok(initialize_result(encoding))
@@ -175,6 +201,7 @@ impl LanguageServer for Server {
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
+        let defines_crd;
         {
             let mut state = self.state();
             let encoding = state.encoding;
@@ -189,8 +216,12 @@ impl LanguageServer for Server {
                 document.apply_change(change, encoding);
             }
             document.version = version;
+            defines_crd = document.text().contains("CustomResourceDefinition");
         }
-        self.schedule(uri, version, DEBOUNCE);
+        self.schedule(uri.clone(), version, DEBOUNCE);
+        if defines_crd {
+            self.schedule_dependents(&uri);
+        }
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
@@ -226,12 +257,21 @@ impl LanguageServer for Server {
             Value::Null => self.pull_settings().await,
             settings => settings,
         };
-        let (config, problems) = config::parse(&settings);
-        let open = {
+        let (config, mut problems) = config::parse(&settings);
+        let (open, rescan) = {
             let mut state = self.state();
+            let base = state.roots.first().cloned();
+            let (schema_paths, schema_problems) = config::schema_paths(&settings, base.as_deref());
+            problems.extend(schema_problems);
+            let rescan = schema_paths != state.schema_paths;
+            state.schema_paths = schema_paths;
             state.config = config;
-            state.open_documents()
+            (state.open_documents(), rescan)
         };
+        if rescan {
+            let server = self.clone();
+            tokio::spawn(async move { server.scan_workspace().await });
+        }
         for (uri, version) in open {
             self.schedule(uri, version, Duration::ZERO);
         }
@@ -243,11 +283,19 @@ impl LanguageServer for Server {
 impl Server {
     /// Reads the workspace folders, loads the admission files found and publishes their diagnostics.
     async fn scan_workspace(&self) {
-        let roots = self.state().roots.clone();
-        if roots.is_empty() {
+        let (roots, schemas) = {
+            let state = self.state();
+            (state.roots.clone(), state.schema_paths.clone())
+        };
+        if roots.is_empty() && schemas.is_empty() {
             return;
         }
-        let Ok(files) = tokio::task::spawn_blocking(move || workspace::scan(&roots)).await else {
+        let scan = move || {
+            let mut files = workspace::scan(&roots);
+            files.extend(workspace::scan(&schemas));
+            files
+        };
+        let Ok(files) = tokio::task::spawn_blocking(scan).await else {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
