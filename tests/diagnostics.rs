@@ -9,6 +9,7 @@ mod diagnostics {
     pub mod map;
     pub mod typed;
     pub mod typed_clean;
+    pub mod typed_mutations;
     pub mod vap;
 }
 
