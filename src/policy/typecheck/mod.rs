@@ -79,12 +79,10 @@ pub(crate) fn check(
     };
     typed.report(constraints, workspace, &reported, &mut lints, out);
     for ((i, start, end), message) in lints {
-        let range = sites[i].to_file_range(crate::text::TextRange::new(start, end));
-        let mut diagnostic = Diagnostic::new(
-            Code::CelType,
-            range,
-            format!("{}: {message}", sites[i].path),
-        );
+        let Some(site) = sites.get(i) else { continue };
+        let range = site.to_file_range(crate::text::TextRange::new(start, end));
+        let mut diagnostic =
+            Diagnostic::new(Code::CelType, range, format!("{}: {message}", site.path));
         diagnostic.severity = super::Severity::Warning;
         out.push(diagnostic);
     }
@@ -198,14 +196,18 @@ impl Typed<'_> {
             let (i, start, end, kind, message) = key;
             let span = crate::text::TextRange::new(start.into(), end.into());
             let some_kinds = labels.len() < passes;
-            let guarded = self.parsed[i]
-                .as_ref()
+            let guarded = self
+                .parsed
+                .get(i)
+                .and_then(Option::as_ref)
                 .is_some_and(|ast| guards::guarded(ast, span));
+            let Some(site) = self.sites.get(i) else {
+                continue;
+            };
             if some_kinds && guarded {
                 continue;
             }
             let labels: Vec<String> = labels.into_iter().filter(|l| !l.is_empty()).collect();
-            let site = &self.sites[i];
             let error = crate::cel::check::CheckError {
                 kind,
                 span,
@@ -233,7 +235,7 @@ impl Typed<'_> {
             let (Some(ast), Some(checked)) = (ast, checked) else {
                 continue;
             };
-            if self.sites[i].role != super::sites::SiteRole::JsonPatch {
+            if self.sites.get(i).map(|s| s.role) != Some(super::sites::SiteRole::JsonPatch) {
                 continue;
             }
             for (span, kind, message) in jsonpatch::check(ast, checked, self.types, &root) {
@@ -299,7 +301,7 @@ impl Typed<'_> {
         reported: &BTreeSet<(usize, crate::text::TextSize, crate::text::TextSize)>,
         found: &mut BTreeMap<ErrorKey, Vec<String>>,
     ) {
-        for (i, checked) in results.iter().enumerate() {
+        for (i, (site, checked)) in self.sites.iter().zip(results).enumerate() {
             let Some(checked) = checked else { continue };
             for error in &checked.errors {
                 if reported.contains(&(i, error.span.start(), error.span.end()))
@@ -307,7 +309,6 @@ impl Typed<'_> {
                 {
                     continue;
                 }
-                let site = &self.sites[i];
                 let message = report::message(site, error, "");
                 let message = message
                     .strip_prefix(&format!("{}: ", site.path))
