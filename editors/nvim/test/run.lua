@@ -1,0 +1,139 @@
+-- Headless Neovim test of the plugin against the real server:
+--   ADMISSION_LS=/path/to/admission-ls nvim --headless -u NONE -i NONE -c "luafile editors/nvim/test/run.lua"
+-- Opens editors/testdata/typo-policy.yaml, waits for the server's `not-supported` diagnostic on
+-- `failurePolicy: Sometimes`, then sends hover and completion and checks the answers honestly
+-- against the server's capabilities, then an unsupported command. Exits non-zero on any failure.
+local here = debug.getinfo(1, "S").source:sub(2)
+local plugin_dir = vim.fn.fnamemodify(here, ":p:h:h")
+local testdata = vim.fn.fnamemodify(plugin_dir, ":h") .. "/testdata"
+vim.opt.runtimepath:append(plugin_dir)
+vim.cmd("filetype on")
+
+local failures = 0
+local function check(ok, what)
+  print((ok and "ok   " or "FAIL ") .. what)
+  if not ok then
+    failures = failures + 1
+  end
+end
+local function notice(text)
+  print("NOTICE " .. text)
+end
+
+local function run()
+  local binary = os.getenv("ADMISSION_LS") or "admission-ls"
+  local messages = {}
+  vim.notify = function(msg)
+    table.insert(messages, msg)
+  end
+  local plugin = require("admission-ls")
+  plugin.setup({ cmd = { binary, "serve", "--stdio" }, settings = { admissionLs = { kubernetesVersion = "1.31" } } })
+
+  vim.cmd("edit " .. testdata .. "/typo-policy.yaml")
+  local bufnr = vim.api.nvim_get_current_buf()
+  check(vim.bo.filetype == "yaml", "filetype is yaml")
+  local client = plugin.client(bufnr)
+  check(client ~= nil, "admission-ls attached to the policy buffer")
+  if not client then
+    return
+  end
+
+  -- 1. the diagnostic for `failurePolicy: Sometimes` (line 7, 0-based 6)
+  local function code_of(d)
+    return d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+  end
+  local found
+  vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if code_of(d) == "not-supported" then
+        found = d
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check(found ~= nil, "diagnostic not-supported published")
+  if found then
+    check(found.lnum == 6, "on line 7 (0-based 6), got " .. tostring(found.lnum))
+    check(found.col == 17, "at column 17 (the value), got " .. tostring(found.col))
+    print("     message: " .. found.message)
+  end
+  local others = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(others, string.format("%d:%s", d.lnum + 1, tostring(code_of(d))))
+  end
+  print("     all diagnostics: " .. table.concat(others, ", "))
+
+  -- 2. hover and completion at known positions: the server's answer, or its honest refusal
+  local caps = client.server_capabilities or client.resolved_capabilities or {}
+  local uri = vim.uri_from_bufnr(bufnr)
+  local function request(method, params)
+    local done, err, result = false, nil, nil
+    client.request(method, params, function(e, r)
+      done, err, result = true, e, r
+    end, bufnr)
+    check(vim.wait(10000, function()
+      return done
+    end, 20), method .. " answered")
+    return err, result
+  end
+  local probes = {
+    { "textDocument/hover", "hoverProvider", { line = 14, character = 21 } }, -- on `object` of the first validation
+    { "textDocument/completion", "completionProvider", { line = 14, character = 26 } }, -- after `object.`
+  }
+  for _, probe in ipairs(probes) do
+    local method, capability, position = probe[1], probe[2], probe[3]
+    local err, result = request(method, { textDocument = { uri = uri }, position = position })
+    if caps[capability] then
+      check(err == nil, method .. " succeeds (advertised)")
+      print("     result: " .. vim.inspect(result):sub(1, 200):gsub("\n", " "))
+    else
+      check(err ~= nil and err.code == -32601, method .. " not advertised and answered 'method not found'")
+      notice("the server does not implement " .. method .. " yet")
+    end
+  end
+
+  -- 3. a server command: executed when advertised, else a clear message
+  local object = testdata .. "/object.yaml"
+  local cmd_done, cmd_err = false, nil
+  require("admission-ls.commands").execute(plugin, "admission-ls.evaluate", {
+    { uri = uri, position = { line = 14, character = 20 }, object = vim.uri_from_fname(object) },
+  }, function(e)
+    cmd_done, cmd_err = true, e
+  end)
+  vim.wait(10000, function()
+    return cmd_done
+  end, 20)
+  check(cmd_done, "admission-ls.evaluate finished")
+  local executes = caps.executeCommandProvider and vim.tbl_contains(caps.executeCommandProvider.commands or {}, "admission-ls.evaluate")
+  if executes then
+    check(cmd_err == nil, "admission-ls.evaluate succeeds (advertised)")
+  else
+    local said = table.concat(messages, "\n")
+    check(said:find("command not supported by the server", 1, true) ~= nil, "unsupported command gives a clear message")
+    notice("the server does not support admission-ls.evaluate yet; the user was told: " .. said:gsub("\n", " | "))
+  end
+
+  -- 4. a missing binary: reported once with the path tried, no retries
+  messages = {}
+  plugin.setup({ cmd = { "/nonexistent/admission-ls" } })
+  vim.cmd("edit " .. vim.fn.tempname() .. ".yaml")
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { "apiVersion: admissionregistration.k8s.io/v1", "kind: ValidatingAdmissionPolicy" })
+  vim.cmd("doautocmd InsertLeave")
+  vim.cmd("doautocmd InsertLeave")
+  check(#messages == 1 and messages[1]:find("/nonexistent/admission-ls", 1, true) ~= nil,
+    "missing binary reported once with the path tried: " .. table.concat(messages, " | "))
+
+  vim.lsp.stop_client(client.id)
+  vim.wait(2000, function()
+    return client.is_stopped()
+  end, 20)
+end
+
+local ok, err = pcall(run)
+if not ok then
+  print("FAIL error: " .. tostring(err))
+  failures = failures + 1
+end
+print(failures == 0 and "nvim test: all passed" or ("nvim test: " .. failures .. " failure(s)"))
+vim.cmd((failures == 0 and "qall!" or "cquit! 1"))
