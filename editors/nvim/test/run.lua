@@ -32,8 +32,15 @@ local function run()
   vim.cmd("edit " .. testdata .. "/typo-policy.yaml")
   local bufnr = vim.api.nvim_get_current_buf()
   check(vim.bo.filetype == "yaml", "filetype is yaml")
-  local client = plugin.client(bufnr)
-  check(client ~= nil, "admission-ls attached to the policy buffer")
+  local client
+  vim.wait(10000, function()
+    client = plugin.client(bufnr)
+    return client ~= nil
+  end, 20)
+  check(client ~= nil, "admission-ls attached to the policy buffer and initialized")
+  if #messages > 0 then
+    print("     messages: " .. table.concat(messages, " | "))
+  end
   if not client then
     return
   end
@@ -115,6 +122,11 @@ local function run()
   end
 
   -- 4. a missing binary: reported once with the path tried, no retries
+  vim.lsp.stop_client(client.id)
+  vim.wait(5000, function()
+    return client.is_stopped()
+  end, 20)
+  check(client.is_stopped(), "the first server stopped")
   messages = {}
   plugin.setup({ cmd = { "/nonexistent/admission-ls" } })
   vim.cmd("edit " .. vim.fn.tempname() .. ".yaml")
@@ -124,10 +136,6 @@ local function run()
   check(#messages == 1 and messages[1]:find("/nonexistent/admission-ls", 1, true) ~= nil,
     "missing binary reported once with the path tried: " .. table.concat(messages, " | "))
 
-  vim.lsp.stop_client(client.id)
-  vim.wait(2000, function()
-    return client.is_stopped()
-  end, 20)
 end
 
 local ok, err = pcall(run)

@@ -15,7 +15,7 @@ import { resolveServer } from "./binary";
 import { registerCommands } from "./commands";
 import { AttachGate, DOCUMENT_SELECTOR, isPolicyText } from "./detect";
 import { RestartGuard } from "./restartGuard";
-import { SECTION, configurationItem, initializationOptions } from "./settings";
+import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
 
 /** The running extension: one client at a time, restarted on demand. */
 export class Extension {
@@ -73,7 +73,6 @@ export class Extension {
       documentSelector: DOCUMENT_SELECTOR,
       outputChannel: this.output,
       initializationOptions: initializationOptions(get),
-      synchronize: { configurationSection: SECTION },
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue }),
         closed: () => {
@@ -128,6 +127,12 @@ export class Extension {
     });
   }
 
+  /** Pushes changed settings (normalised like initializationOptions, never VS Code's raw section). */
+  settingsChanged(): void {
+    const settings = { [SECTION]: serverSettings((key) => this.get(key)) };
+    void this.client?.sendNotification("workspace/didChangeConfiguration", { settings });
+  }
+
   async restart(): Promise<void> {
     await this.stop();
     this.guard.reset();
@@ -170,6 +175,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.path`)) {
         void ext.restart();
+      } else if (event.affectsConfiguration(SECTION)) {
+        ext.settingsChanged();
       }
     }),
   );

@@ -35,7 +35,7 @@ class Session {
   private waiters: Array<() => void> = [];
   configurationRequests = 0;
 
-  constructor(get: SettingGetter) {
+  constructor(public get: SettingGetter) {
     this.process = spawn(binary, ["serve", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
     this.connection = createMessageConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
@@ -44,7 +44,7 @@ class Session {
     });
     this.connection.onRequest(ConfigurationRequest.type, (params) => {
       this.configurationRequests++;
-      return params.items.map((item) => configurationItem(item.section, get));
+      return params.items.map((item) => configurationItem(item.section, this.get));
     });
     this.connection.listen();
   }
@@ -152,8 +152,26 @@ describe("settings reach the server", { skip: !fs.existsSync(binary) && `no serv
       await session.initialize(get);
       const uri = pathToFileURL(path.join(editors, "testdata", "disabled.yaml")).toString();
       await session.open(uri, fs.readFileSync(policyFile, "utf8"));
-      const ds = await session.waitFor(uri, () => true);
+      const ds = await session.waitFor(uri, (ds) => ds.some((d) => d.code === "cel-syntax"));
       assert.ok(!ds.some((d) => d.code === "not-supported"), JSON.stringify(ds));
+    } finally {
+      await session.close();
+    }
+  });
+
+  test("workspace/configuration is answered with the extension's settings after a change", async () => {
+    const session = new Session(settingsGetter({}));
+    try {
+      await session.initialize(session.get);
+      const uri = pathToFileURL(path.join(editors, "testdata", "pulled.yaml")).toString();
+      await session.open(uri, fs.readFileSync(policyFile, "utf8"));
+      await session.waitFor(uri, (ds) => ds.some((d) => d.code === "not-supported"));
+      session.get = settingsGetter({ "admissionLs.diagnostics.disabled": ["not-supported"] });
+      // Settings-less change notification: the server pulls section admissionLs.
+      await session.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+      const ds = await session.waitFor(uri, (ds) => !ds.some((d) => d.code === "not-supported"));
+      assert.ok(ds.some((d) => d.code === "cel-syntax"), JSON.stringify(ds));
+      assert.ok(session.configurationRequests >= 1, "the server asked workspace/configuration");
     } finally {
       await session.close();
     }
