@@ -17,6 +17,16 @@ import { AttachGate, DOCUMENT_SELECTOR, isPolicyText } from "./detect";
 import { RestartGuard } from "./restartGuard";
 import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
 
+/**
+ * A client that logs its own errors to the output channel without pop-ups: the extension tells the
+ * user itself, once (a dying server otherwise draws four or five notifications from the client).
+ */
+class QuietClient extends LanguageClient {
+  override error(message: string, data?: unknown): void {
+    super.error(message, data, false);
+  }
+}
+
 /** The running extension: one client at a time, restarted on demand. */
 export class Extension {
   readonly output = vscode.window.createOutputChannel("Admission Policies (admission-ls)");
@@ -53,7 +63,7 @@ export class Extension {
     }
     const command = resolution.command;
     const serverOptions: ServerOptions = { command, args: ["serve"], transport: TransportKind.stdio };
-    const client = new LanguageClient("admissionLs", "admission-ls", serverOptions, this.clientOptions(command));
+    const client = new QuietClient("admissionLs", "admission-ls", serverOptions, this.clientOptions(command));
     this.client = client;
     this.gate.reset();
     try {
@@ -62,7 +72,8 @@ export class Extension {
     } catch (error) {
       this.client = undefined;
       await client.dispose().catch(() => undefined);
-      this.report(`admission-ls failed to start (${command}): ${String(error)}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      this.report(`The admission-ls server (${command}) stopped while starting (${reason}); see the output channel.`);
     }
   }
 
@@ -73,8 +84,12 @@ export class Extension {
       documentSelector: DOCUMENT_SELECTOR,
       outputChannel: this.output,
       initializationOptions: initializationOptions(get),
+      initializationFailedHandler: (error) => {
+        this.output.appendLine(`admission-ls (${command}) failed to initialize: ${String(error)}`);
+        return false;
+      },
       errorHandler: {
-        error: () => ({ action: ErrorAction.Continue }),
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
         closed: () => {
           const decision = this.guard.closed(command);
           if (decision.action === "restart") {
