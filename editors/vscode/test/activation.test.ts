@@ -7,6 +7,7 @@ import * as os from "os";
 import * as path from "path";
 import { spawnSync } from "child_process";
 import { test } from "node:test";
+import { pathToFileURL } from "url";
 import { activateWith, policy } from "./harness";
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +45,8 @@ function runScenario(body: (log: string) => string): Scenario & { script: string
   assert.equal(child.status, 0, child.stderr);
   const result = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as Scenario;
   const starts = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0;
-  const known = /^ERR_STREAM_DESTROYED$|Client is not running and can't be stopped/;
+  // Stream and connection errors (vscode-jsonrpc codes -32096..-32099) about the dead server.
+  const known = /^(ERR_STREAM_DESTROYED|-3209[6-9])$|Client is not running and can't be stopped/;
   assert.ok(result.stray.every((e) => known.test(e)), result.stray.join("\n"));
   return { ...result, starts, script };
 }
@@ -65,4 +67,29 @@ test("a server that crashes after starting is restarted 3 times, then reported o
   assert.match(r.errors[0], /crashed 4 times in 3 minutes and will not be restarted automatically/);
   assert.ok(r.errors[0].includes(r.script), r.errors[0]);
   console.log(`server crashing after start: started ${r.starts} times; the user was told once: ${r.errors[0]}`);
+});
+
+const server = process.env.ADMISSION_LS ?? path.join(__dirname, "..", "..", "..", "..", "target", "release", "admission-ls");
+
+test("Evaluate against the real server: a clear message while the server lacks the command", { skip: !fs.existsSync(server) && `no server at ${server}` }, async () => {
+  const { state, ext } = await activateWith({ path: server });
+  try {
+    const testdata = path.join(__dirname, "..", "..", "..", "testdata");
+    state.activeDocument = { uri: pathToFileURL(path.join(testdata, "typo-policy.yaml")).toString(), languageId: "yaml", text: policy };
+    state.pick = pathToFileURL(path.join(testdata, "object.yaml")).toString();
+    const evaluate = state.commands.get("admissionLs.evaluate");
+    const runTests = state.commands.get("admissionLs.runTests");
+    assert.ok(evaluate && runTests && state.commands.has("admissionLs.restart") && state.commands.has("admissionLs.showOutput"));
+    await evaluate();
+    await runTests();
+    assert.deepEqual(state.errors, []);
+    if (state.warnings.length > 0) {
+      assert.equal(state.warnings.length, 2, JSON.stringify(state.warnings));
+      assert.match(state.warnings[0], /does not support the command 'admission-ls\.evaluate' yet \(command not supported by the server\)/);
+      assert.match(state.warnings[1], /'admission-ls\.runTests'/);
+      console.log(`NOTICE: the server lacks the commands; the extension says: ${state.warnings[0]}`);
+    }
+  } finally {
+    await ext.deactivate();
+  }
 });

@@ -10,6 +10,11 @@ export interface FakeDocument {
 export class FakeState {
   readonly errors: string[] = [];
   readonly errorActions: string[][] = [];
+  readonly warnings: string[] = [];
+  readonly commands = new Map<string, (...args: unknown[]) => unknown>();
+  /** What the file picker returns. */
+  pick: string | undefined;
+  activeDocument: FakeDocument | undefined;
   readonly openListeners: Array<(d: unknown) => void> = [];
   constructor(
     readonly settings: Record<string, unknown>,
@@ -79,12 +84,19 @@ export function fakeVscode(state: FakeState): unknown {
         state.errorActions.push(actions);
         return Promise.resolve(undefined);
       },
-      showWarningMessage: () => Promise.resolve(undefined),
+      showWarningMessage: (message: string) => {
+        state.warnings.push(message);
+        return Promise.resolve(undefined);
+      },
+      showOpenDialog: () => Promise.resolve(state.pick ? [uri(state.pick)] : undefined),
       showInformationMessage: () => Promise.resolve(undefined),
       onDidChangeActiveTextEditor: event,
       onDidChangeVisibleTextEditors: event,
       visibleTextEditors: [],
-      activeTextEditor: undefined,
+      get activeTextEditor() {
+        const d = state.activeDocument;
+        return d && { document: textDocument(d), selection: { active: { line: 14, character: 20 } } };
+      },
     },
     workspace: {
       getConfiguration: () => ({ get: (key: string) => state.settings[key], has: () => false, inspect: () => undefined, update: () => Promise.resolve() }),
@@ -110,7 +122,11 @@ export function fakeVscode(state: FakeState): unknown {
       onWillDeleteFiles: event,
       createFileSystemWatcher: () => ({ onDidCreate: event, onDidChange: event, onDidDelete: event, dispose() {} }),
     },
-    commands: { registerCommand: () => new Disposable(), executeCommand: () => Promise.resolve(undefined) },
+    commands: {
+      registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => {
+        state.commands.set(id, handler);
+        return new Disposable();
+      }, executeCommand: () => Promise.resolve(undefined) },
     languages: {
       createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {}, forEach() {} }),
       match: () => 10,
