@@ -16,6 +16,7 @@
 pub mod ast;
 pub mod check;
 mod debug;
+pub mod eval;
 pub mod kube;
 mod lexer;
 pub mod library;

@@ -1,0 +1,89 @@
+//! Variables for an evaluation: plain values by name, and lazily computed ones (the policy
+//! layer's `variables.x`) that are evaluated once, on first use, and charged to the expression
+//! that forces them (as the API server does).
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use super::value::{EvalError, Value};
+
+/// The result of computing a lazy variable: its value (or error) and what it cost.
+#[derive(Clone, Debug)]
+pub struct Computed {
+    /// The value, or the error that stopped its evaluation.
+    pub result: Result<Value, EvalError>,
+    /// The cost spent computing it.
+    pub cost: u64,
+}
+
+/// Computes a lazy variable; the argument is the cost budget left for it.
+pub type LazyFn<'a> = Box<dyn Fn(Option<u64>) -> Computed + 'a>;
+
+enum Slot<'a> {
+    Value(Value),
+    Lazy(LazyFn<'a>, OnceCell<Computed>),
+}
+
+/// Variables by name. Dotted names (`variables.foo`) are allowed: `variables.foo` in an
+/// expression resolves to them, as cel-go resolves qualified identifiers.
+#[derive(Default)]
+pub struct Activation<'a> {
+    slots: HashMap<String, Slot<'a>>,
+    has_dotted: bool,
+}
+
+/// What looking a name up gives.
+pub(crate) enum Resolved<'b> {
+    /// A value, nothing to charge.
+    Value(&'b Value),
+    /// A lazy variable forced now: charge its cost (only the first time).
+    Computed(&'b Computed, bool),
+}
+
+impl<'a> Activation<'a> {
+    /// An empty activation.
+    pub fn new() -> Self {
+        Activation::default()
+    }
+
+    /// Binds `name` to a value (replacing any binding).
+    pub fn bind(&mut self, name: &str, value: Value) -> &mut Self {
+        self.note(name);
+        self.slots.insert(name.to_string(), Slot::Value(value));
+        self
+    }
+
+    /// Binds `name` to a value computed on first use.
+    pub fn bind_lazy(&mut self, name: &str, compute: LazyFn<'a>) -> &mut Self {
+        self.note(name);
+        self.slots
+            .insert(name.to_string(), Slot::Lazy(compute, OnceCell::new()));
+        self
+    }
+
+    fn note(&mut self, name: &str) {
+        self.has_dotted |= name.contains('.');
+    }
+
+    /// Whether any bound name is dotted (so qualified resolution is worth trying).
+    pub(crate) fn has_dotted(&self) -> bool {
+        self.has_dotted
+    }
+
+    /// Whether `name` is bound.
+    pub fn contains(&self, name: &str) -> bool {
+        self.slots.contains_key(name)
+    }
+
+    /// Resolves `name`, forcing a lazy variable with the budget left.
+    pub(crate) fn resolve(&self, name: &str, budget: Option<u64>) -> Option<Resolved<'_>> {
+        match self.slots.get(name)? {
+            Slot::Value(v) => Some(Resolved::Value(v)),
+            Slot::Lazy(compute, cell) => {
+                let first = cell.get().is_none();
+                let computed = cell.get_or_init(|| compute(budget));
+                Some(Resolved::Computed(computed, first))
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Operators: arithmetic and comparison on runtime values.
+
+pub mod arith;
+pub mod compare;

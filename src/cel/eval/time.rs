@@ -1,0 +1,216 @@
+//! Timestamps and durations: RFC 3339 parsing and printing, Go duration syntax (`1h2m3.5s`),
+//! range checks (timestamps 0001-01-01 … 9999-12-31, durations within Go's `time.Duration`),
+//! arithmetic, and calendar accessors in UTC, fixed offsets or IANA time zones.
+
+use jiff::tz::{Offset, TimeZone};
+
+use super::civil;
+use super::value::{Duration, ErrorKind, Timestamp, Value};
+
+fn range_error() -> Value {
+    Value::error(ErrorKind::Overflow, "timestamp out of range")
+}
+
+/// A timestamp from seconds and nanoseconds since the epoch, range-checked.
+pub fn from_parts(seconds: i64, nanos: i64) -> Value {
+    Timestamp::new(seconds, nanos)
+        .map(Value::Timestamp)
+        .unwrap_or_else(range_error)
+}
+
+/// `timestamp('2009-02-13T23:31:30Z')`: RFC 3339 as Go's `time.Parse` takes it.
+pub fn parse_timestamp(text: &str) -> Value {
+    match civil::parse_rfc3339(text) {
+        Some((seconds, nanos)) => from_parts(seconds, i64::from(nanos)),
+        None => Value::error(
+            ErrorKind::InvalidArgument,
+            format!("timestamp conversion error: cannot parse {text:?} as RFC 3339"),
+        ),
+    }
+}
+
+/// RFC 3339 with nanoseconds trimmed of trailing zeros, as Go's `RFC3339Nano`.
+pub fn format_timestamp(t: Timestamp) -> String {
+    civil::format_rfc3339(t.seconds, t.nanos)
+}
+
+/// `t + d` (nanoseconds), range-checked.
+pub fn add(t: Timestamp, nanos: i64) -> Value {
+    let total = t.total_nanos() + i128::from(nanos);
+    let seconds = total.div_euclid(1_000_000_000);
+    let sub = total.rem_euclid(1_000_000_000);
+    match (i64::try_from(seconds), i64::try_from(sub)) {
+        (Ok(s), Ok(n)) => from_parts(s, n),
+        _ => range_error(),
+    }
+}
+
+/// `a - b` for timestamps: a duration, overflow-checked.
+pub fn difference(a: Timestamp, b: Timestamp) -> Value {
+    match i64::try_from(a.total_nanos() - b.total_nanos()) {
+        Ok(n) => Value::Duration(Duration { nanos: n }),
+        Err(_) => Value::overflow(),
+    }
+}
+
+/// `duration('1h2m3.5s')`: Go's `time.ParseDuration` syntax.
+pub fn parse_duration(text: &str) -> Value {
+    match go_duration(text) {
+        Some(n) => Value::Duration(Duration { nanos: n }),
+        None => Value::error(
+            ErrorKind::InvalidArgument,
+            format!("duration conversion error: invalid duration {text:?}"),
+        ),
+    }
+}
+
+fn unit_nanos(unit: &str) -> Option<i128> {
+    Some(match unit {
+        "ns" => 1,
+        "us" | "µs" | "μs" => 1_000,
+        "ms" => 1_000_000,
+        "s" => 1_000_000_000,
+        "m" => 60_000_000_000,
+        "h" => 3_600_000_000_000,
+        _ => return None,
+    })
+}
+
+fn go_duration(text: &str) -> Option<i64> {
+    let (negative, mut rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if rest == "0" {
+        return Some(0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total: i128 = 0;
+    while !rest.is_empty() {
+        let num_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let (number, tail) = rest.split_at(num_end);
+        let unit_end = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, next) = tail.split_at(unit_end);
+        total = total.checked_add(scaled_number(number, unit_nanos(unit)?)?)?;
+        rest = next;
+    }
+    let signed = if negative { -total } else { total };
+    i64::try_from(signed).ok()
+}
+
+/// `12.5` × unit, exactly (fraction digits beyond nanoseconds are dropped, as Go does).
+fn scaled_number(number: &str, unit: i128) -> Option<i128> {
+    let (int_part, frac_part) = number.split_once('.').unwrap_or((number, ""));
+    if int_part.is_empty() && frac_part.is_empty() {
+        return None;
+    }
+    let whole: i128 = if int_part.is_empty() {
+        0
+    } else {
+        int_part.parse().ok()?
+    };
+    let mut value = whole.checked_mul(unit)?;
+    let mut scale = unit;
+    for digit in frac_part.bytes() {
+        scale /= 10;
+        value += i128::from(digit - b'0') * scale;
+    }
+    Some(value)
+}
+
+/// `string(duration)`: seconds with the shortest fraction, then `s` (cel-go's form).
+pub fn format_duration(d: Duration) -> String {
+    let sign = if d.nanos < 0 { "-" } else { "" };
+    let abs = d.nanos.unsigned_abs();
+    let (secs, nanos) = (abs / 1_000_000_000, abs % 1_000_000_000);
+    if nanos == 0 {
+        return format!("{sign}{secs}s");
+    }
+    let frac = format!("{nanos:09}");
+    format!("{sign}{secs}.{}s", frac.trim_end_matches('0'))
+}
+
+/// A time zone from cel-go's forms: IANA names, `UTC`, or a `±HH:MM` offset.
+fn zone(name: &str) -> Option<TimeZone> {
+    if let Some(rest) = name.strip_prefix('+').or_else(|| name.strip_prefix('-')) {
+        let (h, m) = rest.split_once(':')?;
+        let seconds = h.parse::<i32>().ok()? * 3600 + m.parse::<i32>().ok()? * 60;
+        let seconds = if name.starts_with('-') {
+            -seconds
+        } else {
+            seconds
+        };
+        return Some(TimeZone::fixed(Offset::from_seconds(seconds).ok()?));
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        return zone(&format!("+{name}"));
+    }
+    if name.eq_ignore_ascii_case("utc") {
+        return Some(TimeZone::UTC);
+    }
+    TimeZone::get(name).ok()
+}
+
+/// A timestamp accessor (`getHours`, `getDayOfWeek`, …) in UTC or the named zone.
+pub fn timestamp_accessor(function: &str, t: Timestamp, tz: Option<&str>) -> Value {
+    let tz = match tz {
+        None => TimeZone::UTC,
+        Some(name) => match zone(name) {
+            Some(z) => z,
+            None => {
+                return Value::error(
+                    ErrorKind::InvalidArgument,
+                    format!("unknown time zone {name:?}"),
+                );
+            }
+        },
+    };
+    let local = t.seconds + offset_seconds(&tz, t);
+    let c = civil::civil(local);
+    let days = local.div_euclid(86_400);
+    let v = match function {
+        "getFullYear" => c.year,
+        "getMonth" => i64::from(c.month) - 1,
+        "getDayOfYear" => days - civil::days_from_civil(c.year, 1, 1),
+        "getDayOfMonth" => i64::from(c.day) - 1,
+        "getDate" => i64::from(c.day),
+        "getDayOfWeek" => (days + 4).rem_euclid(7),
+        "getHours" => i64::from(c.hour),
+        "getMinutes" => i64::from(c.minute),
+        "getSeconds" => i64::from(c.second),
+        "getMilliseconds" => i64::from(t.nanos / 1_000_000),
+        _ => return Value::no_overload(),
+    };
+    Value::Int(v)
+}
+
+/// The zone's UTC offset at `t`, in seconds. Instants beyond the zone library's range use the
+/// offset at its edge (no zone has transitions scheduled that far out).
+fn offset_seconds(tz: &TimeZone, t: Timestamp) -> i64 {
+    let clamped = t.seconds.clamp(
+        jiff::Timestamp::MIN.as_second() + 86_400,
+        jiff::Timestamp::MAX.as_second() - 86_400,
+    );
+    let instant = jiff::Timestamp::from_second(clamped).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    i64::from(tz.to_offset(instant).seconds())
+}
+
+/// A duration accessor: totals for hours, minutes and seconds; the millisecond component.
+pub fn duration_accessor(function: &str, d: Duration) -> Value {
+    let n = d.nanos;
+    let v = match function {
+        "getHours" => n / 3_600_000_000_000,
+        "getMinutes" => n / 60_000_000_000,
+        "getSeconds" => n / 1_000_000_000,
+        "getMilliseconds" => (n / 1_000_000) % 1_000,
+        _ => return Value::no_overload(),
+    };
+    Value::Int(v)
+}
