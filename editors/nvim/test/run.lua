@@ -76,7 +76,7 @@ local function run()
   local uri = vim.uri_from_bufnr(bufnr)
   local function request(method, params)
     local done, err, result = false, nil, nil
-    client.request(method, params, function(e, r)
+    plugin.call(client, "request", method, params, function(e, r)
       done, err, result = true, e, r
     end, bufnr)
     check(vim.wait(10000, function()
@@ -121,12 +121,43 @@ local function run()
     notice("the server does not support admission-ls.evaluate yet; the user was told: " .. said:gsub("\n", " | "))
   end
 
-  -- 4. a missing binary: reported once with the path tried, no retries
+  -- 4. settings: init_options with a disabled code after :AdmissionLsRestart, then a settings-less
+  -- didChangeConfiguration makes the server pull workspace/configuration from the plugin's handler
+  local function codes_now()
+    local set = {}
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      set[code_of(d)] = true
+    end
+    return set
+  end
+  plugin.setup({ cmd = { binary, "serve", "--stdio" }, settings = { admissionLs = { diagnostics = { disabled = { "not-supported" } } } } })
+  vim.cmd("AdmissionLsRestart")
+  local restarted
+  vim.wait(10000, function()
+    restarted = plugin.client(bufnr)
+    return restarted ~= nil and restarted.id ~= client.id
+  end, 20)
+  check(restarted ~= nil and restarted.id ~= client.id, ":AdmissionLsRestart started a new client")
+  client = restarted or client
+  check(vim.wait(10000, function()
+    local c = codes_now()
+    return c["cel-syntax"] and not c["not-supported"]
+  end, 50), "settings (init_options, didChangeConfiguration) disable not-supported")
+  client.config.settings = { admissionLs = { diagnostics = { disabled = { "cel-syntax" } } } }
+  plugin.call(client, "notify", "workspace/didChangeConfiguration", { settings = vim.NIL })
+  check(vim.wait(10000, function()
+    local c = codes_now()
+    return c["not-supported"] and not c["cel-syntax"]
+  end, 50), "workspace/configuration answered from the plugin's settings (now cel-syntax is disabled)")
+  check(vim.deep_equal(plugin.lookup({ admissionLs = { a = { b = 1 } } }, "admissionLs.a.b"), 1)
+    and plugin.lookup({ admissionLs = {} }, "yaml") == vim.NIL, "settings lookup by section")
+
+  -- 5. a missing binary: reported once with the path tried, no retries
   vim.lsp.stop_client(client.id)
   vim.wait(5000, function()
-    return client.is_stopped()
+    return plugin.call(client, "is_stopped")
   end, 20)
-  check(client.is_stopped(), "the first server stopped")
+  check(plugin.call(client, "is_stopped"), "the first server stopped")
   messages = {}
   plugin.setup({ cmd = { "/nonexistent/admission-ls" } })
   vim.cmd("edit " .. vim.fn.tempname() .. ".yaml")
@@ -144,4 +175,5 @@ if not ok then
   failures = failures + 1
 end
 print(failures == 0 and "nvim test: all passed" or ("nvim test: " .. failures .. " failure(s)"))
+io.stderr:write("\n")
 vim.cmd((failures == 0 and "qall!" or "cquit! 1"))

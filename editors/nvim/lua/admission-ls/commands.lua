@@ -47,7 +47,7 @@ function M.execute(plugin, command, arguments, done)
     end
     return
   end
-  client.request("workspace/executeCommand", { command = command, arguments = arguments }, function(err, result)
+  plugin.call(client, "request", "workspace/executeCommand", { command = command, arguments = arguments }, function(err, result)
     if err then
       if err.code == -32601 then
         notify(M.unsupported_message(command, client), vim.log.levels.WARN)

@@ -22,6 +22,15 @@ local defaults = {
 }
 
 M.config = nil
+local has_011 = vim.fn.has("nvim-0.11") == 1
+
+--- Calls a client method: `client:name(...)` on 0.11+ (the dot form is deprecated there), `client.name(...)` before.
+function M.call(client, name, ...)
+  if has_011 then
+    return client[name](client, ...)
+  end
+  return client[name](...)
+end
 local clients = {} -- root folder -> client id
 local reported = false -- the user hears about a missing or crashed server once per restart
 
@@ -92,7 +101,7 @@ local function start(root)
     handlers = { ["workspace/configuration"] = configuration_handler },
     on_attach = config.on_attach,
     on_init = function(client)
-      client.notify("workspace/didChangeConfiguration", { settings = config.settings })
+      M.call(client, "notify", "workspace/didChangeConfiguration", { settings = config.settings })
     end,
     on_exit = function(code, signal)
       if clients[root] then
@@ -137,7 +146,9 @@ end
 
 --- The client attached to `bufnr`, if any.
 function M.client(bufnr)
-  for _, client in pairs(vim.lsp.buf_get_clients(bufnr or 0)) do
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local list = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+  for _, client in pairs(list) do
     if client.name == "admission-ls" then
       return client
     end
