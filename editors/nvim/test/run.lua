@@ -167,6 +167,32 @@ local function run()
   check(#messages == 1 and messages[1]:find("/nonexistent/admission-ls", 1, true) ~= nil,
     "missing binary reported once with the path tried: " .. table.concat(messages, " | "))
 
+  -- 6. a server that crashes: reported once with the command and exit code, never started again
+  -- until :AdmissionLsRestart
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  local script, log = dir .. "/admission-ls", dir .. "/starts"
+  vim.fn.writefile({ "#!/bin/sh", "echo start >> '" .. log .. "'", "exit 3" }, script)
+  vim.fn.setfperm(script, "rwxr-xr-x")
+  messages = {}
+  plugin.setup({ cmd = { script } })
+  vim.cmd("AdmissionLsRestart")
+  vim.wait(3000, function()
+    return #messages > 0
+  end, 20)
+  for _ = 1, 3 do
+    vim.cmd("doautocmd InsertLeave")
+    vim.wait(100)
+  end
+  local starts = vim.fn.filereadable(log) == 1 and #vim.fn.readfile(log) or 0
+  check(starts == 1, "the crashing server was started once, got " .. starts)
+  -- Neovim itself also says "Client N quit with exit code 3"; the plugin's own message is counted.
+  local ours = vim.tbl_filter(function(m)
+    return m:find("^admission%-ls:") ~= nil
+  end, messages)
+  check(#ours == 1 and ours[1]:find(script, 1, true) ~= nil and ours[1]:find("code 3", 1, true) ~= nil,
+    "crash reported once with the command and exit code: " .. table.concat(messages, " | "))
+
 end
 
 local ok, err = pcall(run)

@@ -32,7 +32,9 @@ function M.call(client, name, ...)
   return client[name](...)
 end
 local clients = {} -- root folder -> client id
-local reported = false -- the user hears about a missing or crashed server once per restart
+-- After a missing or crashed server the user hears about it once, and no server starts again
+-- until :AdmissionLsRestart (no restart loops, not even one start per edit).
+local reported = false
 
 local function notify(message, level)
   vim.notify("admission-ls: " .. message, level or vim.log.levels.ERROR)
@@ -135,6 +137,9 @@ function M.attach(bufnr)
   local root = (M.config.root_dir or default_root)(bufnr)
   local id = clients[root]
   if not id or not vim.lsp.get_client_by_id(id) then
+    if reported then
+      return nil
+    end
     id = start(root)
     clients[root] = id
   end
