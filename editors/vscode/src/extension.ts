@@ -39,9 +39,13 @@ export class Extension {
     return vscode.workspace.getConfiguration(SECTION).get(key);
   }
 
-  /** Starts the server unless it runs or is starting. Failures are reported, never thrown. */
+  /** Set when the user was told the server is missing or broken: nothing starts it again
+   * automatically (not even opening another policy file) until the Restart command. */
+  private halted = false;
+
+  /** Starts the server unless it runs, is starting or was halted. Failures are reported, never thrown. */
   ensureStarted(): Promise<void> {
-    if (!this.client && !this.starting) {
+    if (!this.client && !this.starting && !this.halted) {
       this.starting = this.start().finally(() => (this.starting = undefined));
     }
     return this.starting ?? Promise.resolve();
@@ -129,6 +133,7 @@ export class Extension {
 
   /** Tells the user once (until the next manual restart), offering a restart and the output. */
   report(message: string): void {
+    this.halted = true;
     this.output.appendLine(message);
     if (!this.guard.shouldReport()) {
       return;
@@ -151,6 +156,7 @@ export class Extension {
   async restart(): Promise<void> {
     await this.stop();
     this.guard.reset();
+    this.halted = false;
     await this.ensureStarted();
   }
 
@@ -179,7 +185,7 @@ export function activate(context: vscode.ExtensionContext): void {
   extension = ext;
   context.subscriptions.push(ext.output, ...registerCommands(ext));
   const consider = (document: vscode.TextDocument) => {
-    if (document.languageId === "yaml" && isPolicyText(document.getText())) {
+    if (!ext.client && document.languageId === "yaml" && isPolicyText(document.getText())) {
       void ext.ensureStarted();
     }
   };
