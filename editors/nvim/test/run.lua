@@ -121,6 +121,17 @@ local function run()
     notice("the server does not support admission-ls.evaluate yet; the user was told: " .. said:gsub("\n", " | "))
   end
 
+  -- the user commands themselves
+  if not executes then
+    messages = {}
+    vim.api.nvim_win_set_cursor(0, { 15, 20 })
+    vim.cmd("AdmissionLsEvaluate " .. object)
+    vim.cmd("AdmissionLsRunTests")
+    check(#messages == 2 and messages[1]:find("'admission-ls.evaluate'", 1, true) ~= nil
+      and messages[2]:find("'admission-ls.runTests'", 1, true) ~= nil,
+      ":AdmissionLsEvaluate and :AdmissionLsRunTests explain the missing server commands")
+  end
+
   -- 4. settings: init_options with a disabled code after :AdmissionLsRestart, then a settings-less
   -- didChangeConfiguration makes the server pull workspace/configuration from the plugin's handler
   local function codes_now()
