@@ -35,12 +35,14 @@ local clients = {} -- root folder -> client id
 -- After a missing or crashed server the user hears about it once, and no server starts again
 -- until :AdmissionLsRestart (no restart loops, not even one start per edit).
 local reported = false
+local halted = false -- set at once when the server is missing or crashed (the message comes later)
 
 local function notify(message, level)
   vim.notify("admission-ls: " .. message, level or vim.log.levels.ERROR)
 end
 
 local function report_once(message)
+  halted = true
   if not reported then
     reported = true
     notify(message .. " Run :AdmissionLsRestart to try again.")
@@ -109,6 +111,7 @@ local function start(root)
       if clients[root] then
         clients[root] = nil
         if code ~= 0 or signal ~= 0 then
+          halted = true
           vim.schedule(function()
             report_once(string.format("the server (%s) exited with code %d, signal %d.", binary, code, signal))
           end)
@@ -137,7 +140,7 @@ function M.attach(bufnr)
   local root = (M.config.root_dir or default_root)(bufnr)
   local id = clients[root]
   if not id or not vim.lsp.get_client_by_id(id) then
-    if reported then
+    if halted then
       return nil
     end
     id = start(root)
@@ -164,6 +167,7 @@ end
 --- Stops every admission-ls client and attaches the loaded policy buffers again.
 function M.restart()
   reported = false
+  halted = false
   local old = clients
   clients = {}
   for _, id in pairs(old) do
