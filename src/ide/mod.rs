@@ -2,6 +2,7 @@
 //! modules call only this module; it knows nothing of the protocol.
 
 mod render;
+pub mod run;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};

@@ -1,0 +1,168 @@
+//! One ValidatingAdmissionPolicy invocation (`validating/validator.go`): validations in order
+//! against one budget, messageExpressions, audit annotations on a fresh budget, then the binding's
+//! validationActions for each failure (Deny rejects, Warn warns, Audit records).
+
+use serde_json::{Value as Json, json};
+
+use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
+use super::invoke::{base, items, match_conditions, variables};
+use super::json::str_at;
+use super::outcome::{TriState, ValidationResult};
+use super::{Context, Outcome};
+use crate::cel::eval::Value;
+
+/// The longest messageExpression result used as the message.
+const MAX_MESSAGE: usize = 5 * 1024;
+/// The published key of validation failures recorded for `Audit`.
+const FAILURE_KEY: &str = "validation.policy.admission.k8s.io/validation_failure";
+
+/// A validation that did not pass, waiting for its actions.
+struct Failed {
+    index: usize,
+    message: String,
+    error: bool,
+}
+
+/// Runs one invocation; `false` when matchConditions skipped it.
+pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome) -> bool {
+    if !match_conditions(context, param, out) {
+        return !out.messages.is_empty();
+    }
+    let request = &context.input.request;
+    let bindings = base(context, request.object.as_ref(), param, true);
+    let scope = Scope::new(bindings, &variables(context.spec));
+    let mut budget = POLICY_BUDGET;
+    let mut failed = Vec::new();
+    for (index, validation) in items(context.spec, "validations").into_iter().enumerate() {
+        if let Some(f) = validate(&scope, validation, index, &mut budget, out) {
+            failed.push(f);
+        }
+    }
+    audit_annotations(context, &scope, out);
+    for failure in failed {
+        act(context, failure, out);
+    }
+    true
+}
+
+fn validate(
+    scope: &Scope,
+    validation: &Json,
+    index: usize,
+    budget: &mut u64,
+    out: &mut Outcome,
+) -> Option<Failed> {
+    let expression = str_at(validation, &["expression"]);
+    let result = scope.run(&Compiled::new(expression), budget);
+    let (state, message) = match result {
+        Ok(Value::Bool(true)) => (TriState::True, None),
+        Ok(_) => (TriState::False, Some(message(scope, validation, budget))),
+        Err(failure) => (TriState::Error, Some(failure.message())),
+    };
+    let reason = (state == TriState::False).then(|| match str_at(validation, &["reason"]) {
+        "" => "Invalid".to_string(),
+        r => r.to_string(),
+    });
+    out.validations.push(ValidationResult {
+        index,
+        result: state,
+        message: message.clone(),
+        reason,
+    });
+    message.map(|message| Failed {
+        index,
+        message,
+        error: state == TriState::Error,
+    })
+}
+
+/// The message of a failed validation: messageExpression if it gives a usable string, else
+/// `message`, else the expression.
+fn message(scope: &Scope, validation: &Json, budget: &mut u64) -> String {
+    let from_expression = match str_at(validation, &["messageExpression"]) {
+        "" => None,
+        text => match scope.run(&Compiled::new(text), budget) {
+            Ok(Value::String(s)) => Some(s.trim().to_string()),
+            _ => None,
+        },
+    };
+    if let Some(m) =
+        from_expression.filter(|m| !m.is_empty() && m.len() <= MAX_MESSAGE && !m.contains('\n'))
+    {
+        return m;
+    }
+    match str_at(validation, &["message"]).trim() {
+        "" => format!(
+            "failed expression: {}",
+            str_at(validation, &["expression"]).trim()
+        ),
+        m => m.to_string(),
+    }
+}
+
+fn audit_annotations(context: &Context<'_>, scope: &Scope, out: &mut Outcome) {
+    let mut budget = POLICY_BUDGET;
+    for annotation in items(context.spec, "auditAnnotations") {
+        let key = str_at(annotation, &["key"]);
+        let expression = str_at(annotation, &["valueExpression"]);
+        let value = match scope.run(&Compiled::new(expression), &mut budget) {
+            Ok(Value::String(s)) => Ok(Some(s.trim().to_string())),
+            Ok(Value::Null) => Ok(None),
+            Ok(other) => Err(Failure::Error(format!(
+                "valueExpression '{expression}' resulted in unsupported return type: {}. Return type must be either string or null.",
+                other.type_name()
+            ))),
+            Err(failure) => Err(failure),
+        };
+        match value {
+            Ok(Some(v)) if !v.is_empty() => {
+                let published = format!("{}/{key}", out.policy);
+                let entry = out.audit_annotations.entry(published).or_default();
+                if entry.is_empty() {
+                    *entry = v;
+                } else if !entry.split(", ").any(|x| x == v) {
+                    entry.push_str(", ");
+                    entry.push_str(&v);
+                }
+            }
+            Ok(_) => {}
+            Err(failure) if context.fail => {
+                out.reject(&context.input.request, &failure.message(), true);
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+fn act(context: &Context<'_>, failure: Failed, out: &mut Outcome) {
+    if failure.error && !context.fail {
+        return;
+    }
+    for action in &context.actions {
+        match action.as_str() {
+            "Deny" => out.reject(&context.input.request, &failure.message, failure.error),
+            "Warn" => out.warn(&failure.message),
+            "Audit" => record_audit(context, &failure, out),
+            _ => {}
+        }
+    }
+}
+
+fn record_audit(context: &Context<'_>, failure: &Failed, out: &mut Outcome) {
+    let entry = json!({
+        "message": failure.message,
+        "policy": out.policy,
+        "binding": context.binding,
+        "expressionIndex": failure.index,
+        "validationActions": context.actions,
+    });
+    let slot = out
+        .audit_annotations
+        .entry(FAILURE_KEY.to_string())
+        .or_default();
+    let mut list: Vec<Json> = serde_json::from_str(slot).unwrap_or_default();
+    if list.len() < 50 {
+        list.push(entry);
+    }
+    *slot = Json::Array(list).to_string();
+}
