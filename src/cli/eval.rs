@@ -148,8 +148,9 @@ pub fn render_text(o: &EvalOutcome) -> String {
             .map(|e| format!(": {e}"))
             .unwrap_or_default();
         out.push_str(&format!(
-            "  matchCondition {}: {:?}{error}\n",
-            c.name, c.result
+            "  matchCondition {}: {}{error}\n",
+            c.name,
+            c.result.as_str()
         ));
     }
     for v in &o.validations {
@@ -159,8 +160,9 @@ pub fn render_text(o: &EvalOutcome) -> String {
             .map(|m| format!(": {m}"))
             .unwrap_or_default();
         out.push_str(&format!(
-            "  validation[{}]: {:?}{message}\n",
-            v.index, v.result
+            "  validation[{}]: {}{message}\n",
+            v.index,
+            v.result.as_str()
         ));
     }
     for m in &o.messages {

@@ -45,6 +45,15 @@ pub enum TriState {
 }
 
 impl TriState {
+    /// `true`, `false` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TriState::True => "true",
+            TriState::False => "false",
+            TriState::Error => "error",
+        }
+    }
+
     fn to_json(self) -> Json {
         match self {
             TriState::True => Json::Bool(true),
