@@ -111,6 +111,8 @@ impl Request {
             user.insert("groups".into(), json!(self.groups));
         }
         map.insert("userInfo".into(), Json::Object(user));
+        // The API server always sets dryRun (a pointer) on admission requests.
+        map.insert("dryRun".into(), Json::Bool(false));
         Json::Object(map)
     }
 }
