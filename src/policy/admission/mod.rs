@@ -160,3 +160,6 @@ fn binding_actions(binding: Option<&Json>) -> Vec<String> {
         _ => vec!["Deny".to_string()],
     }
 }
+
+#[cfg(test)]
+mod patch_tests;
