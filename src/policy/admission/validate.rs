@@ -4,7 +4,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
+use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
 use super::invoke::{base, items, match_conditions, variables};
 use super::json::str_at;
 use super::outcome::{TriState, ValidationResult};
@@ -35,7 +35,12 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     let mut failed = Vec::new();
     for (index, validation) in items(context.spec, "validations").into_iter().enumerate() {
         if let Some(f) = validate(&scope, validation, index, &mut budget, out) {
+            // An exhausted budget ends the evaluation: no further validation runs.
+            let exhausted = f.message == BUDGET_MESSAGE;
             failed.push(f);
+            if exhausted {
+                break;
+            }
         }
     }
     audit_annotations(context, &scope, out);
