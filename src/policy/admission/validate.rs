@@ -32,15 +32,39 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     let bindings = base(context, request.object.as_ref(), param, true);
     let scope = Scope::new(bindings, &variables(context.spec));
     let mut budget = POLICY_BUDGET;
+    let validations = items(context.spec, "validations");
+    let results = expressions(&scope, &validations, &mut budget);
+    let messages = message_expressions(&scope, &validations[..results.len()], &mut budget);
     let mut failed = Vec::new();
-    for (index, validation) in items(context.spec, "validations").into_iter().enumerate() {
-        if let Some(f) = validate(&scope, validation, index, &mut budget, out) {
-            // An exhausted budget ends the evaluation: no further validation runs.
-            let exhausted = f.message == BUDGET_MESSAGE;
-            failed.push(f);
-            if exhausted {
-                break;
-            }
+    for (index, (validation, result)) in validations.iter().zip(results).enumerate() {
+        let (state, message) = match (&messages, result) {
+            (Err(e), _) => (
+                TriState::Error,
+                Some(format!("failed messageExpression: {e}")),
+            ),
+            (_, Ok(true)) => (TriState::True, None),
+            (Ok(m), Ok(false)) => (
+                TriState::False,
+                Some(message(validation, m.get(index).cloned().flatten())),
+            ),
+            (_, Err(e)) => (TriState::Error, Some(e)),
+        };
+        let reason = (state == TriState::False).then(|| match str_at(validation, &["reason"]) {
+            "" => "Invalid".to_string(),
+            r => r.to_string(),
+        });
+        out.validations.push(ValidationResult {
+            index,
+            result: state,
+            message: message.clone(),
+            reason,
+        });
+        if let Some(message) = message {
+            failed.push(Failed {
+                index,
+                message,
+                error: state == TriState::Error,
+            });
         }
     }
     audit_annotations(context, &scope, out);
@@ -50,47 +74,55 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     true
 }
 
-fn validate(
+/// Each validation's result (`Err`: the error message), in order; an exhausted budget ends the
+/// list, since no further validation runs.
+fn expressions(
     scope: &Scope,
-    validation: &Json,
-    index: usize,
+    validations: &[&Json],
     budget: &mut u64,
-    out: &mut Outcome,
-) -> Option<Failed> {
-    let expression = str_at(validation, &["expression"]);
-    let result = scope.run(&Compiled::new(expression), budget);
-    let (state, message) = match result {
-        Ok(Value::Bool(true)) => (TriState::True, None),
-        Ok(_) => (TriState::False, Some(message(scope, validation, budget))),
-        Err(failure) => (TriState::Error, Some(failure.message())),
-    };
-    let reason = (state == TriState::False).then(|| match str_at(validation, &["reason"]) {
-        "" => "Invalid".to_string(),
-        r => r.to_string(),
-    });
-    out.validations.push(ValidationResult {
-        index,
-        result: state,
-        message: message.clone(),
-        reason,
-    });
-    message.map(|message| Failed {
-        index,
-        message,
-        error: state == TriState::Error,
-    })
+) -> Vec<Result<bool, String>> {
+    let mut results = Vec::new();
+    for validation in validations {
+        let expression = str_at(validation, &["expression"]);
+        match scope.run(&Compiled::new(expression), budget) {
+            Ok(value) => results.push(Ok(matches!(value, Value::Bool(true)))),
+            Err(Failure::Budget) => {
+                results.push(Err(BUDGET_MESSAGE.to_string()));
+                break;
+            }
+            Err(failure) => results.push(Err(failure.message())),
+        }
+    }
+    results
 }
 
-/// The message of a failed validation: messageExpression if it gives a usable string, else
-/// `message`, else the expression.
-fn message(scope: &Scope, validation: &Json, budget: &mut u64) -> String {
-    let from_expression = match str_at(validation, &["messageExpression"]) {
-        "" => None,
-        text => match scope.run(&Compiled::new(text), budget) {
-            Ok(Value::String(s)) => Some(s.trim().to_string()),
-            _ => None,
-        },
-    };
+/// Every messageExpression, evaluated eagerly (passing validations included) with the budget
+/// left, as the API server does; an exhausted budget fails them all.
+fn message_expressions(
+    scope: &Scope,
+    validations: &[&Json],
+    budget: &mut u64,
+) -> Result<Vec<Option<String>>, String> {
+    let mut out = Vec::with_capacity(validations.len());
+    for validation in validations {
+        let text = str_at(validation, &["messageExpression"]);
+        if text.is_empty() {
+            out.push(None);
+            continue;
+        }
+        // Runtime errors of a messageExpression are only logged: the static message is used.
+        match scope.run(&Compiled::new(text), budget) {
+            Ok(Value::String(s)) => out.push(Some(s.trim().to_string())),
+            Err(Failure::Budget) => return Err(BUDGET_MESSAGE.to_string()),
+            _ => out.push(None),
+        }
+    }
+    Ok(out)
+}
+
+/// The message of a failed validation: its messageExpression's result if usable, else `message`,
+/// else the expression.
+fn message(validation: &Json, from_expression: Option<String>) -> String {
     if let Some(m) =
         from_expression.filter(|m| !m.is_empty() && m.len() <= MAX_MESSAGE && !m.contains('\n'))
     {
