@@ -163,3 +163,6 @@ fn binding_actions(binding: Option<&Json>) -> Vec<String> {
 
 #[cfg(test)]
 mod patch_tests;
+
+#[cfg(test)]
+mod tests;
