@@ -150,3 +150,47 @@ fn set_union(live: Option<&Vec<Json>>, items: &[Json]) -> Json {
     }
     Json::Array(out)
 }
+
+/// Fields of `value` that the schema rooted at `ty` does not declare, as the strict decoder names
+/// them (`spec.template.spec.containers[0].foo`); the first few only.
+pub fn unknown_fields(schemas: &SchemaTypes, ty: &Type, value: &Json) -> Vec<String> {
+    let mut out = Vec::new();
+    walk_unknown(schemas, ty, value, "", &mut out);
+    out
+}
+
+const MAX_UNKNOWN: usize = 10;
+
+fn walk_unknown(schemas: &SchemaTypes, ty: &Type, value: &Json, path: &str, out: &mut Vec<String>) {
+    if out.len() >= MAX_UNKNOWN {
+        return;
+    }
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (ty, value) {
+        (Type::Object(name), Json::Object(fields)) => {
+            for (key, item) in fields {
+                match escape(key).and_then(|e| schemas.field_info(name, &e)) {
+                    Some(info) => walk_unknown(schemas, &info.ty, item, &join(key), out),
+                    None => out.push(join(key)),
+                }
+            }
+        }
+        (Type::Map(_, item_type), Json::Object(fields)) => {
+            for (key, item) in fields {
+                walk_unknown(schemas, item_type, item, &join(key), out);
+            }
+        }
+        (Type::List(elem), Json::Array(items)) => {
+            for (index, item) in items.iter().enumerate() {
+                walk_unknown(schemas, elem, item, &format!("{path}[{index}]"), out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -71,7 +71,9 @@ fn mutate(
             let value = scope
                 .run(&Compiled::new(text), &mut budget)
                 .map_err(|f| f.message())?;
-            json_patch(object, &value)
+            let patched = json_patch(object, &value)?;
+            strict_decode(context, &patched)?;
+            Ok(patched)
         }
         other => Err(Failure::Error(format!("unsupported patchType \"{other}\"")).message()),
     }
@@ -102,6 +104,28 @@ fn apply_configuration(
         }
     };
     super::merge::apply(&context.input.schemas, &root_type, object, &patch)
+}
+
+/// The patched object is decoded strictly: a field its schema lacks is an error (kinds without a
+/// bundled or CRD schema are not checked).
+fn strict_decode(context: &Context<'_>, object: &Json) -> Result<(), String> {
+    let request = &context.input.request;
+    let gvk = Gvk::new(&request.group, &request.version, &request.kind);
+    let Some(root @ Type::Object(_)) = context.input.schemas.kind_type(&gvk) else {
+        return Ok(());
+    };
+    let unknown = super::merge::unknown_fields(&context.input.schemas, &root, object);
+    match unknown.as_slice() {
+        [] => Ok(()),
+        [one] => Err(format!("strict decoding error: unknown field \"{one}\"")),
+        many => {
+            let quoted: Vec<String> = many
+                .iter()
+                .map(|f| format!("unknown field \"{f}\""))
+                .collect();
+            Err(format!("strict decoding error: {}", quoted.join(", ")))
+        }
+    }
 }
 
 /// Nested `Object.<path>` initializers must be named by their field path from the root.
