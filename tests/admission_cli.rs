@@ -185,6 +185,60 @@ fn eval_bad_input() {
 }
 
 #[test]
+fn eval_params_by_name_on_update() {
+    check(
+        &[
+            "eval",
+            "examples/replica-limit.yaml",
+            "--binding",
+            "replica-limit-production",
+            "--object",
+            "tests/cli_fixtures/deployment-big.yaml",
+            "--old-object",
+            "tests/cli_fixtures/deployment-old.yaml",
+            "--params",
+            "examples/crds/replicalimits.example.com.yaml",
+            "--namespace",
+            "tests/cli_fixtures/namespace-production.yaml",
+            "--user",
+            "alice",
+            "--groups",
+            "dev,ops",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy replica-limit.example.com (binding replica-limit-production): deny
+              validation[0]: false: replicas must be at most 10
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replica-limit.example.com' with binding 'replica-limit-production' denied request: replicas must be at most 10
+        "#]],
+    );
+}
+
+#[test]
+fn eval_rejects_unsupported_versions_and_operations() {
+    let base = [
+        "eval",
+        "examples/required-labels.yaml",
+        "--object",
+        "tests/cli_fixtures/deployment.yaml",
+    ];
+    check(
+        &[&base[..], &["--kube-version", "1.12"]].concat(),
+        2,
+        expect![[r#"
+            admission-ls eval: error: Kubernetes 1.12 is not supported (supported: 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+        "#]],
+    );
+    check(
+        &[&base[..], &["--operation", "PATCH"]].concat(),
+        2,
+        expect![[r#"
+            admission-ls eval: error: --operation: expected CREATE, UPDATE, DELETE or CONNECT, got `PATCH`
+        "#]],
+    );
+}
+
+#[test]
 fn test_text_and_status() {
     check(
         &["test", "examples/tests/required-labels.test.yaml"],

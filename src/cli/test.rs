@@ -47,18 +47,17 @@ pub fn main(argv: &[String]) -> i32 {
     }
 }
 
-fn walk(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Suite candidates under `path`: a named file as it is, `*.yaml`/`*.yml` files in folders.
+fn walk(path: &Path, named: bool, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
         entries.sort();
         for entry in entries {
-            walk(&entry, out)?;
+            walk(&entry, false, out)?;
         }
-    } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml")
-        || path.is_file() && out.is_empty()
-    {
+    } else if named || path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
         out.push(path.to_path_buf());
     }
     Ok(())
@@ -69,7 +68,7 @@ pub fn run(args: &TestArgs) -> i32 {
     let mut files = Vec::new();
     for path in &args.paths {
         let mut found = Vec::new();
-        if let Err(e) = walk(path, &mut found) {
+        if let Err(e) = walk(path, true, &mut found) {
             eprintln!(
                 "admission-ls test: error: cannot read {}: {e}",
                 path.display()

@@ -58,6 +58,16 @@ fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, Strin
 /// Evaluates the chosen policy of `request.policy_text`; `Err` is bad input, with a clear message.
 pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
     let minor = request.kube_minor.unwrap_or_else(bundled::newest);
+    if !bundled::versions().contains(&minor) {
+        return Err(unsupported_version(minor));
+    }
+    if let Some(op) = &request.operation
+        && !matches!(op.as_str(), "CREATE" | "UPDATE" | "DELETE" | "CONNECT")
+    {
+        return Err(format!(
+            "--operation: expected CREATE, UPDATE, DELETE or CONNECT, got `{op}`"
+        ));
+    }
     let mut world = World::load("", &[], &[], Some(minor), &|_| Err(String::new()));
     world.add_policies(&request.policy_path, &request.policy_text);
     if let Some(e) = world.errors.first() {
@@ -90,6 +100,18 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         ignore_matching: false,
     };
     Ok(evaluate_policy(policy, binding, &input))
+}
+
+/// The message for a Kubernetes version without bundled schemas.
+pub fn unsupported_version(minor: u32) -> String {
+    let versions: Vec<String> = bundled::versions()
+        .iter()
+        .map(|v| format!("1.{v}"))
+        .collect();
+    format!(
+        "Kubernetes 1.{minor} is not supported (supported: {})",
+        versions.join(", ")
+    )
 }
 
 fn choose_policy<'w>(world: &'w World, name: Option<&str>, path: &str) -> Result<&'w Json, String> {

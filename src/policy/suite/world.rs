@@ -60,6 +60,13 @@ impl World {
             schemas: Arc::new(SchemaTypes::new(minor)),
             errors: Vec::new(),
         };
+        if !bundled::versions().contains(&minor) {
+            world.errors.push(format!(
+                "kubeVersion 1.{minor} is not supported (bundled schemas: 1.{} to 1.{})",
+                bundled::versions().first().copied().unwrap_or_default(),
+                bundled::newest()
+            ));
+        }
         for file in policies {
             let path = join(suite_path, file);
             match load(&path) {
