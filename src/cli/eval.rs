@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
-use clap::{Parser, ValueEnum};
+use clap::ValueEnum;
 
 /// Arguments of `eval`.
 #[derive(Debug, clap::Args)]
@@ -54,27 +54,6 @@ pub enum EvalFormat {
     Text,
     /// The JSON object of design.md §1.1.
     Json,
-}
-
-#[derive(Debug, Parser)]
-#[command(
-    name = "admission-ls eval",
-    about = "Evaluates one policy against one request"
-)]
-struct Standalone {
-    #[command(flatten)]
-    args: EvalArgs,
-}
-
-/// Parses `eval`'s arguments (`argv[0]` is `eval`) and runs it.
-pub fn main(argv: &[String]) -> i32 {
-    match Standalone::try_parse_from(argv) {
-        Ok(s) => run(&s.args),
-        Err(error) => {
-            let _ = error.print();
-            if error.use_stderr() { 2 } else { 0 }
-        }
-    }
 }
 
 fn read(path: &Option<PathBuf>, what: &str) -> Result<Option<String>, String> {

@@ -1,21 +1,102 @@
-//! Command-line parsing, file walking and output formats; the features themselves live in `ide`.
+//! Command-line parsing and dispatch; the features themselves live in `ide`, the server in `lsp`.
 
+mod check;
 mod eval;
+mod explain;
+mod json;
 mod test;
+mod walk;
 
-/// Runs the command line and returns the process exit status.
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exit status for usage and I/O errors.
+const EXIT_USAGE: i32 = 2;
+
+/// A language server and checker for Kubernetes admission policies.
+#[derive(Debug, Parser)]
+#[command(name = "admission-ls", version, about)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Runs the language server on stdin/stdout (the default).
+    Serve {
+        /// Accepted for clients that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Reports diagnostics for YAML files and folders (searched recursively for *.yaml and *.yml).
+    Check(CheckArgs),
+    /// Evaluates one policy against one request.
+    Eval(Box<eval::EvalArgs>),
+    /// Runs policy test suites (PolicyTest and kaptest manifests); exit 1 if any case fails.
+    Test(test::TestArgs),
+    /// Prints the documentation of a diagnostic code.
+    Explain {
+        /// A code such as `cel-undefined-field`.
+        code: String,
+    },
+}
+
+/// Arguments of `check`.
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Files and folders to check.
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Target Kubernetes version, such as 1.31 (default: the newest supported).
+    #[arg(long, value_name = "1.NN", value_parser = parse_kube_version)]
+    kube_version: Option<u32>,
+}
+
+/// Output formats of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Compiler-style lines with source snippets.
+    Text,
+    /// One JSON object mirroring LSP diagnostics.
+    Json,
+}
+
+fn parse_kube_version(text: &str) -> Result<u32, String> {
+    admission_ls::lsp::config::parse_kube_version(text)
+        .ok_or_else(|| format!("expected a Kubernetes version like 1.31, got `{text}`"))
+}
+
+/// Runs the command line and returns the process exit status: 0 clean, 1 errors found, 2 usage or
+/// I/O error.
 pub fn run() -> i32 {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    match argv.first().map(String::as_str) {
-        Some("eval") => return eval::main(&argv),
-        Some("test") => return test::main(&argv),
-        _ => {}
-    }
-    match admission_ls::lsp::run_stdio() {
-        Ok(()) => 0,
+    let args = match Args::try_parse() {
+        Ok(args) => args,
         Err(error) => {
-            eprintln!("admission-ls: {error:#}");
-            2
+            // `--help` and `--version` come through here too, on stdout and with status 0.
+            let _ = error.print();
+            return if error.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    match args.command {
+        None | Some(Command::Serve { .. }) => serve(),
+        Some(Command::Check(check_args)) => check::run(&check_args),
+        Some(Command::Eval(eval_args)) => eval::run(&eval_args),
+        Some(Command::Test(test_args)) => test::run(&test_args),
+        Some(Command::Explain { code }) => explain::run(&code),
+    }
+}
+
+fn serve() -> i32 {
+    match admission_ls::lsp::run_stdio() {
+        Ok(status) => status,
+        Err(error) => {
+            eprintln!("admission-ls: error: {error:#}");
+            EXIT_USAGE
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use admission_ls::ide::run::{SuiteReport, run_tests, tests_json};
-use clap::{Parser, ValueEnum};
+use clap::ValueEnum;
 
 /// Arguments of `test`.
 #[derive(Debug, clap::Args)]
@@ -27,24 +27,6 @@ pub enum TestFormat {
     Json,
     /// JUnit XML.
     Junit,
-}
-
-#[derive(Debug, Parser)]
-#[command(name = "admission-ls test", about = "Runs policy test suites")]
-struct Standalone {
-    #[command(flatten)]
-    args: TestArgs,
-}
-
-/// Parses `test`'s arguments (`argv[0]` is `test`) and runs it.
-pub fn main(argv: &[String]) -> i32 {
-    match Standalone::try_parse_from(argv) {
-        Ok(s) => run(&s.args),
-        Err(error) => {
-            let _ = error.print();
-            if error.use_stderr() { 2 } else { 0 }
-        }
-    }
 }
 
 /// Suite candidates under `path`: a named file as it is, `*.yaml`/`*.yml` files in folders.

@@ -1,7 +1,48 @@
 //! The language server over stdio (tower-lsp-server glue): document store, position encoding,
 //! debounced diagnostics tagged with document versions. No feature logic lives here.
 
-/// Runs the server on stdin/stdout until the client says `exit`.
-pub fn run_stdio() -> anyhow::Result<()> {
-    Ok(())
+pub mod config;
+mod diagnostics;
+mod documents;
+pub mod encoding;
+mod server;
+mod state;
+mod workspace;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context;
+use tower_lsp_server::LspService;
+
+pub use server::DEBOUNCE;
+
+/// The `source` of every diagnostic the server and the CLI report.
+pub const SOURCE: &str = "admission-ls";
+
+/// Runs the server on stdin/stdout until the client says `exit` or closes stdin; returns the process
+/// exit status the specification asks for: 0 if `shutdown` came before, 1 otherwise.
+pub fn run_stdio() -> anyhow::Result<i32> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(8)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let shutdown_requested = Arc::new(AtomicBool::new(false));
+    let flag = shutdown_requested.clone();
+    runtime.block_on(async move {
+        let (service, socket) = LspService::new(|client| server::Server::new(client, flag));
+        let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+        tower_lsp_server::Server::new(stdin, stdout, socket)
+            .serve(service)
+            .await;
+    });
+    // The stdin reader may be blocked in a read that never returns; don't wait for it.
+    runtime.shutdown_background();
+    Ok(if shutdown_requested.load(Ordering::SeqCst) {
+        0
+    } else {
+        1
+    })
 }

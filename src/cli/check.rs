@@ -1,0 +1,164 @@
+//! `admission-ls check`: reads every file, runs the same diagnostics as the language server (two
+//! threads), and prints them as text or JSON in a deterministic order. Read problems go to stderr as
+//! `path: error: message` and make the exit status 2.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use admission_ls::ide::{self, Diagnostic, DiagnosticsConfig, RenderOptions, Severity};
+
+use super::{CheckArgs, EXIT_USAGE, Format, json, walk};
+
+/// Worker threads: design.md §4 budgets `check` on two cores.
+const MAX_THREADS: usize = 2;
+
+/// A file that was read and checked.
+#[derive(Debug)]
+pub struct Checked {
+    /// The path as printed.
+    pub path: String,
+    /// The file's text.
+    pub text: String,
+    /// Its diagnostics, sorted.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Runs `check` and returns the exit status: 2 if a path could not be read (the check is incomplete),
+/// else 1 if any diagnostic is an error, else 0 (warnings alone pass).
+pub fn run(args: &CheckArgs) -> i32 {
+    let config = DiagnosticsConfig {
+        kube_minor: args.kube_version,
+        disabled: Vec::new(),
+    };
+    let (paths, walk_errors) = walk::collect(&args.paths);
+    let mut n_unreadable = walk_errors.len();
+    for error in &walk_errors {
+        eprintln!("{}: error: {}", error.path.display(), error.message);
+    }
+    let mut checked = Vec::with_capacity(paths.len());
+    for (path, result) in paths.iter().zip(check_all(&paths, &config)) {
+        match result {
+            Ok(file) => checked.push(file),
+            Err(message) => {
+                eprintln!("{}: error: {message}", path.display());
+                n_unreadable += 1;
+            }
+        }
+    }
+    let summary = Summary::of(&checked);
+    match args.format {
+        Format::Text => print!("{}", text_report(&checked, &summary, n_unreadable)),
+        Format::Json => println!("{}", json::report(&checked, &summary)),
+    }
+    exit_status(&summary, n_unreadable)
+}
+
+fn exit_status(summary: &Summary, n_unreadable: usize) -> i32 {
+    if n_unreadable > 0 {
+        EXIT_USAGE
+    } else if summary.errors > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Counts of a run.
+#[derive(Debug)]
+pub struct Summary {
+    /// Files read and checked.
+    pub files: usize,
+    /// Diagnostics of severity error.
+    pub errors: usize,
+    /// Diagnostics of severity warning.
+    pub warnings: usize,
+}
+
+impl Summary {
+    fn of(checked: &[Checked]) -> Summary {
+        let all = || checked.iter().flat_map(|file| &file.diagnostics);
+        let count = |severity| all().filter(|d| d.severity == severity).count();
+        Summary {
+            files: checked.len(),
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+        }
+    }
+}
+
+/// Reads and checks every path, spread over a few threads; results come back in path order.
+fn check_all(paths: &[PathBuf], config: &DiagnosticsConfig) -> Vec<Result<Checked, String>> {
+    let n_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n_threads = n_threads.min(MAX_THREADS).min(paths.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = paths.get(i) else {
+                return done;
+            };
+            done.push((i, check_one(path, config)));
+        }
+    };
+    let mut results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n_threads).map(|_| scope.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, result)| result).collect()
+}
+
+fn check_one(path: &PathBuf, config: &DiagnosticsConfig) -> Result<Checked, String> {
+    let bytes = std::fs::read(path).map_err(|error| walk::io_message(&error))?;
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let offset = error.utf8_error().valid_up_to();
+        format!("not valid UTF-8 (invalid byte at offset {offset})")
+    })?;
+    let diagnostics = ide::diagnostics_for_text(&text, config);
+    Ok(Checked {
+        path: path.display().to_string(),
+        text,
+        diagnostics,
+    })
+}
+
+fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> String {
+    let mut out = String::new();
+    for file in checked {
+        let options = RenderOptions { snippets: true };
+        out.push_str(&ide::render_diagnostics(
+            &file.path,
+            &file.text,
+            &file.diagnostics,
+            options,
+        ));
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let _ = write!(
+        out,
+        "checked {}: {}, {}",
+        plural(summary.files, "file"),
+        plural(summary.errors, "error"),
+        plural(summary.warnings, "warning")
+    );
+    if n_unreadable > 0 {
+        let _ = write!(out, "; {} could not be read", plural(n_unreadable, "path"));
+    }
+    out.push('\n');
+    out
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

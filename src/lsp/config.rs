@@ -1,0 +1,91 @@
+//! Settings of section `admissionLs`, from `initializationOptions` or
+//! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31") and `diagnostics.disabled`
+//! (codes). Bad values are reported back as messages and otherwise ignored.
+
+use serde_json::Value;
+
+use crate::ide::{Code, DiagnosticsConfig};
+
+/// The settings section the server reads.
+pub const SECTION: &str = "admissionLs";
+
+/// Parses a Kubernetes version `1.NN` (or `v1.NN`) into its minor number.
+pub fn parse_kube_version(text: &str) -> Option<u32> {
+    let text = text.trim();
+    let text = text.strip_prefix('v').unwrap_or(text);
+    let (major, minor) = text.split_once('.')?;
+    if major != "1" || minor.is_empty() || !minor.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    minor.parse().ok()
+}
+
+/// Reads settings, either the section itself or an object holding it under `admissionLs`; returns the
+/// configuration and a message for every value that was ignored.
+pub fn parse(settings: &Value) -> (DiagnosticsConfig, Vec<String>) {
+    let section = settings.get(SECTION).unwrap_or(settings);
+    let mut problems = Vec::new();
+    let config = DiagnosticsConfig {
+        kube_minor: kube_minor(section, &mut problems),
+        disabled: disabled_codes(section, &mut problems),
+    };
+    (config, problems)
+}
+
+fn kube_minor(section: &Value, problems: &mut Vec<String>) -> Option<u32> {
+    let value = section.get("kubernetesVersion")?;
+    let parsed = value.as_str().and_then(parse_kube_version);
+    if parsed.is_none() && !value.is_null() {
+        problems.push(format!(
+            "ignoring kubernetesVersion {value}: expected a string like \"1.31\""
+        ));
+    }
+    parsed
+}
+
+fn disabled_codes(section: &Value, problems: &mut Vec<String>) -> Vec<Code> {
+    let Some(list) = section.get("diagnostics").and_then(|d| d.get("disabled")) else {
+        return Vec::new();
+    };
+    let Some(items) = list.as_array() else {
+        problems.push("ignoring diagnostics.disabled: expected a list of codes".to_owned());
+        return Vec::new();
+    };
+    let mut codes = Vec::new();
+    for item in items {
+        match item.as_str().and_then(Code::from_name) {
+            Some(code) => codes.push(code),
+            None => problems.push(format!("ignoring unknown diagnostic code {item}")),
+        }
+    }
+    codes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn versions_parse_only_as_1_nn() {
+        assert_eq!(parse_kube_version("1.31"), Some(31));
+        assert_eq!(parse_kube_version("v1.28"), Some(28));
+        for bad in ["", "1", "1.", "2.30", "1.x", "1.3.1", "1.-1", "one.two"] {
+            assert_eq!(parse_kube_version(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn settings_read_with_or_without_the_section() {
+        let settings = json!({"admissionLs": {"kubernetesVersion": "1.30",
+            "diagnostics": {"disabled": ["cel-cost", "nope", 3]}}});
+        let (config, problems) = parse(&settings);
+        assert_eq!(config.kube_minor, Some(30));
+        assert_eq!(config.disabled, vec![Code::CelCost]);
+        assert_eq!(problems.len(), 2);
+        let (config, problems) = parse(&json!({"kubernetesVersion": 31}));
+        assert_eq!(config.kube_minor, None);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(parse(&Value::Null).0.kube_minor, None);
+    }
+}

@@ -1,0 +1,99 @@
+//! Diagnostics runs: the analysis on a blocking thread against a snapshot, panics caught per file, and
+//! the results converted to the protocol in the negotiated encoding. Results go to one publisher task
+//! that sends them only if the document is still at the version they were computed for, and, being a
+//! single task, in the order they were computed.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use tokio::sync::mpsc;
+use tower_lsp_server::ls_types::{self as lsp, Uri};
+
+use super::encoding::to_proto;
+use crate::ide::{Analysis, DiagnosticsConfig, Encoding, FileId, LineIndex};
+
+/// What a diagnostics run needs: a snapshot, the files to check, and the settings.
+#[derive(Debug)]
+pub struct Job {
+    /// The inputs, frozen.
+    pub analysis: Analysis,
+    /// The files to check, with the URI to publish each under.
+    pub files: Vec<(Uri, FileId)>,
+    /// The settings at the time the run was scheduled.
+    pub config: DiagnosticsConfig,
+    /// The encoding for ranges.
+    pub encoding: Encoding,
+}
+
+/// When a result may be published.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// While the document is open at this version (the version is sent with the diagnostics).
+    OpenAt(i32),
+    /// While the document is not open (workspace files, and the empty list sent on close).
+    NotOpen,
+}
+
+/// One result on its way to the client.
+#[derive(Debug)]
+pub struct Publish {
+    /// The document.
+    pub uri: Uri,
+    /// The diagnostics, in the protocol's form.
+    pub diagnostics: Vec<lsp::Diagnostic>,
+    /// When it may still be sent.
+    pub guard: Guard,
+}
+
+/// Sends results to the publisher task.
+pub type PublishSender = mpsc::UnboundedSender<Publish>;
+
+/// Runs a job on the blocking pool; a file whose analysis panicked is logged and left out.
+pub async fn compute(job: Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
+    match tokio::task::spawn_blocking(move || compute_now(&job)).await {
+        Ok(results) => results,
+        Err(error) => {
+            eprintln!("admission-ls: diagnostics task failed: {error}");
+            Vec::new()
+        }
+    }
+}
+
+fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
+    let mut results = Vec::with_capacity(job.files.len());
+    for (uri, file) in &job.files {
+        match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
+            Ok(diagnostics) => results.push((uri.clone(), diagnostics)),
+            Err(panic) => eprintln!(
+                "admission-ls: analysis of {} panicked: {}",
+                uri.as_str(),
+                panic_message(panic.as_ref())
+            ),
+        }
+    }
+    results
+}
+
+fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
+    let Some(text) = job.analysis.file_text(file) else {
+        return Vec::new();
+    };
+    let diagnostics = job.analysis.diagnostics(file, &job.config);
+    if diagnostics.is_empty() {
+        return Vec::new();
+    }
+    let index = LineIndex::new(&text);
+    diagnostics
+        .iter()
+        .map(|d| to_proto::diagnostic(&index, d, job.encoding))
+        .collect()
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    if let Some(message) = panic.downcast_ref::<&str>() {
+        message
+    } else if let Some(message) = panic.downcast_ref::<String>() {
+        message
+    } else {
+        "non-string panic payload"
+    }
+}

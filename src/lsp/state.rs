@@ -1,0 +1,124 @@
+//! The server's mutable state behind one `std::sync::Mutex`: open documents, the URI ↔ `FileId`
+//! table, the analysis host, the settings and the negotiated encoding. Handlers lock it briefly and
+//! never hold it across an `.await`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use tower_lsp_server::ls_types::Uri;
+
+use super::diagnostics::{Guard, Job};
+use super::documents::{Document, FileIds};
+use crate::ide::{AnalysisHost, DiagnosticsConfig, Encoding, FileId};
+
+/// Everything the handlers share.
+#[derive(Debug)]
+pub struct State {
+    /// The position encoding agreed at `initialize`.
+    pub encoding: Encoding,
+    /// The current settings.
+    pub config: DiagnosticsConfig,
+    /// Open documents by URI.
+    pub documents: HashMap<Uri, Document>,
+    /// The URI ↔ `FileId` table.
+    pub file_ids: FileIds,
+    /// The inputs of the analysis.
+    pub host: AnalysisHost,
+    /// Workspace folders, scanned at `initialized`.
+    pub roots: Vec<PathBuf>,
+    /// Admission files found by the workspace scan, in URI order for deterministic publishing.
+    pub workspace: BTreeMap<Uri, FileId>,
+}
+
+impl State {
+    /// The state before `initialize`.
+    pub fn new() -> State {
+        State {
+            encoding: Encoding::Utf16,
+            config: DiagnosticsConfig::default(),
+            documents: HashMap::new(),
+            file_ids: FileIds::default(),
+            host: AnalysisHost::new(),
+            roots: Vec::new(),
+            workspace: BTreeMap::new(),
+        }
+    }
+
+    /// A diagnostics run for an open document, if `version` is still its current version; hands the
+    /// current text to the analysis host first if it has changed since the last run.
+    pub fn job_for_document(&mut self, uri: &Uri, version: i32) -> Option<Job> {
+        let document = self
+            .documents
+            .get_mut(uri)
+            .filter(|d| d.version == version)?;
+        if !document.synced {
+            self.host.set_file(document.file, document.text());
+            document.synced = true;
+        }
+        let file = document.file;
+        Some(self.job(vec![(uri.clone(), file)]))
+    }
+
+    /// A diagnostics run for every scanned workspace file that is not open in the editor.
+    pub fn job_for_workspace(&self) -> Job {
+        let files = self
+            .workspace
+            .iter()
+            .filter(|(uri, _)| !self.documents.contains_key(uri))
+            .map(|(uri, file)| (uri.clone(), *file))
+            .collect();
+        self.job(files)
+    }
+
+    fn job(&self, files: Vec<(Uri, FileId)>) -> Job {
+        Job {
+            analysis: self.host.snapshot(),
+            files,
+            config: self.config.clone(),
+            encoding: self.encoding,
+        }
+    }
+
+    /// Whether a result computed under `guard` may still be published for `uri`.
+    pub fn accepts(&self, uri: &Uri, guard: Guard) -> bool {
+        match (guard, self.documents.get(uri)) {
+            (Guard::OpenAt(version), Some(document)) => document.version == version,
+            (Guard::NotOpen, None) => true,
+            _ => false,
+        }
+    }
+
+    /// The URI and version of every open document, sorted by URI.
+    pub fn open_documents(&self) -> Vec<(Uri, i32)> {
+        let mut open: Vec<_> = self
+            .documents
+            .iter()
+            .map(|(u, d)| (u.clone(), d.version))
+            .collect();
+        open.sort();
+        open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_accepted_only_for_the_current_version_or_a_closed_document() {
+        let mut state = State::new();
+        let uri: Uri = "file:///a.yaml".parse().expect("uri");
+        assert!(state.accepts(&uri, Guard::NotOpen));
+        let file = state.file_ids.get_or_insert(&uri);
+        assert_eq!(state.file_ids.get_or_insert(&uri), file);
+        state
+            .documents
+            .insert(uri.clone(), Document::new("a: 1\n", 3, file));
+        assert!(state.accepts(&uri, Guard::OpenAt(3)));
+        assert!(!state.accepts(&uri, Guard::OpenAt(2)));
+        assert!(!state.accepts(&uri, Guard::NotOpen));
+        assert!(state.job_for_document(&uri, 2).is_none());
+        let job = state.job_for_document(&uri, 3).expect("current version");
+        assert_eq!(job.analysis.file_text(file).as_deref(), Some("a: 1\n"));
+    }
+}

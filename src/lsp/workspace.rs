@@ -1,0 +1,86 @@
+//! The workspace scan at `initialized`: a bounded walk of the workspace folders for YAML files that
+//! hold admission documents, so that their diagnostics show before they are opened.
+//!
+//! Bounded so that opening a huge folder (a home directory, a monorepo) costs little: hidden
+//! directories, `node_modules` and `target` are skipped, and the walk stops at a depth, a number of
+//! files and a file size.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Directories never entered besides hidden ones.
+const SKIPPED_DIRS: &[&str] = &["node_modules", "target"];
+/// How many YAML files the walk reads at most.
+const MAX_FILES: usize = 2_000;
+/// How large a file the walk reads.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+/// How deep the walk descends.
+const MAX_DEPTH: usize = 12;
+/// The cheap test for a file worth analysing: every admission document names this API group.
+const MARKER: &str = "admissionregistration.k8s.io";
+
+/// A file found by the scan.
+#[derive(Debug)]
+pub struct ScannedFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: String,
+}
+
+/// Every admission YAML file under `roots`, in a deterministic order; unreadable entries are skipped.
+pub fn scan(roots: &[PathBuf]) -> Vec<ScannedFile> {
+    let mut yaml_paths = Vec::new();
+    for root in roots {
+        walk(root, 0, &mut yaml_paths);
+    }
+    yaml_paths
+        .into_iter()
+        .filter_map(|path| read_admission_file(&path))
+        .collect()
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    if depth > MAX_DEPTH || out.len() >= MAX_FILES {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        // The file type of a symlink is the link's own, so linked directories are not followed and
+        // a link cycle can't trap the walk.
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        if file_type.is_dir() && !SKIPPED_DIRS.contains(&name.as_ref()) {
+            walk(&entry.path(), depth + 1, out);
+        } else if file_type.is_file() && is_yaml(&name) && out.len() < MAX_FILES {
+            out.push(entry.path());
+        }
+    }
+}
+
+/// Whether a file name has a YAML extension.
+pub fn is_yaml(name: &str) -> bool {
+    name.ends_with(".yaml") || name.ends_with(".yml")
+}
+
+fn read_admission_file(path: &Path) -> Option<ScannedFile> {
+    let size = fs::metadata(path).ok()?.len();
+    if size > MAX_FILE_BYTES {
+        return None;
+    }
+    let text = fs::read_to_string(path).ok()?;
+    text.contains(MARKER).then(|| ScannedFile {
+        path: path.to_owned(),
+        text,
+    })
+}

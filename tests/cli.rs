@@ -1,0 +1,276 @@
+//! The `check` and `explain` command lines, run as the built binary on temporary folders: exit
+//! statuses, the text and JSON output, the folder walk, and bad input (a missing path, a non-UTF-8
+//! file, a bad `--kube-version`).
+
+#[path = "support/tempdir.rs"]
+mod tempdir;
+
+use std::path::Path;
+use std::process::Command;
+
+use admission_ls::ide::{DiagnosticsConfig, Severity, diagnostics_for_text};
+use expect_test::{Expect, expect};
+use tempdir::TempDir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_admission-ls");
+
+const POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit.example.com
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [\"apps\"]
+      apiVersions: [\"v1\"]
+      operations: [\"CREATE\", \"UPDATE\"]
+      resources: [\"deployments\"]
+  validations:
+  - expression: \"object.spec.replicas <= 5\"
+    message: \"too many replicas\"
+";
+
+/// What a run printed, and how it ended.
+struct Run {
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(BINARY)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run binary");
+    Run {
+        status: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn check_output(run: &Run, status: i32, stdout: Expect, stderr: Expect) {
+    stdout.assert_eq(&run.stdout);
+    stderr.assert_eq(&run.stderr);
+    assert_eq!(run.status, Some(status));
+}
+
+#[test]
+fn a_clean_policy_passes() {
+    let dir = TempDir::new("cli-clean");
+    dir.write("policy.yaml", POLICY);
+    let run = run(dir.path(), &["check", "policy.yaml"]);
+    check_output(
+        &run,
+        0,
+        expect![[r#"
+        checked 1 file: 0 errors, 0 warnings
+    "#]],
+        expect![""],
+    );
+}
+
+#[test]
+fn json_lists_every_checked_file_with_a_summary() {
+    let dir = TempDir::new("cli-json");
+    dir.write("a.yaml", POLICY);
+    dir.write("b.yml", POLICY);
+    let run = run(dir.path(), &["check", "--format", "json"]);
+    check_output(
+        &run,
+        0,
+        expect![[r#"
+        {
+          "files": [
+            {
+              "path": "a.yaml",
+              "diagnostics": []
+            },
+            {
+              "path": "b.yml",
+              "diagnostics": []
+            }
+          ],
+          "summary": {
+            "files": 2,
+            "errors": 0,
+            "warnings": 0
+          }
+        }
+    "#]],
+        expect![""],
+    );
+}
+
+#[test]
+fn folders_are_walked_in_order_skipping_hidden_and_build_folders() {
+    let dir = TempDir::new("cli-walk");
+    for path in [
+        "z.yaml",
+        "b/c.yml",
+        "b/a.yaml",
+        "a/deep/er/x.yaml",
+        "notes.txt",
+        ".hidden.yaml",
+    ] {
+        dir.write(path, "a: 1\n");
+    }
+    for path in [
+        ".git/x.yaml",
+        "node_modules/m.yaml",
+        "target/t.yaml",
+        "b/.cache/y.yaml",
+    ] {
+        dir.write(path, "a: 1\n");
+    }
+    let run = run(dir.path(), &["check", "--format", "json", ".", "b/a.yaml"]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let paths: Vec<&str> = report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    expect![[r#"["a/deep/er/x.yaml", "b/a.yaml", "b/c.yml", "z.yaml", "b/a.yaml"]"#]]
+        .assert_eq(&format!("{paths:?}"));
+    assert_eq!(run.status, Some(0));
+}
+
+#[test]
+fn a_missing_path_is_an_io_error_but_the_rest_is_checked() {
+    let dir = TempDir::new("cli-missing");
+    dir.write("policy.yaml", POLICY);
+    let run = run(dir.path(), &["check", "missing.yaml", "policy.yaml"]);
+    check_output(
+        &run,
+        2,
+        expect![[r#"
+        checked 1 file: 0 errors, 0 warnings; 1 path could not be read
+    "#]],
+        expect![[r#"
+        missing.yaml: error: no such file or directory
+    "#]],
+    );
+}
+
+#[test]
+fn a_non_utf8_file_is_an_io_error() {
+    let dir = TempDir::new("cli-utf8");
+    dir.write("latin1.yaml", b"name: caf\xe9\n");
+    let run = run(dir.path(), &["check", "--format", "json"]);
+    check_output(
+        &run,
+        2,
+        expect![[r#"
+        {
+          "files": [],
+          "summary": {
+            "files": 0,
+            "errors": 0,
+            "warnings": 0
+          }
+        }
+    "#]],
+        expect![[r#"
+        latin1.yaml: error: not valid UTF-8 (invalid byte at offset 9)
+    "#]],
+    );
+}
+
+#[test]
+fn a_yaml_error_fails_with_a_snippet_and_utf16_json_columns() {
+    let dir = TempDir::new("cli-yaml");
+    dir.write("broken.yaml", "name: \"é😀x\" }\nok: 1\n");
+    dir.write("clean.yaml", POLICY);
+    let text = run(dir.path(), &["check"]);
+    check_output(
+        &text,
+        1,
+        expect![[r#"
+        broken.yaml:1:13: error[yaml-syntax]: invalid trailing content after double-quoted scalar
+          |
+        1 | name: "é😀x" }
+          |             ^
+
+        checked 2 files: 1 error, 0 warnings
+    "#]],
+        expect![""],
+    );
+    let json = run(dir.path(), &["check", "--format", "json", "broken.yaml"]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let compact = serde_json::to_string(&report["files"][0]["diagnostics"]).expect("json");
+    expect![[r#"[{"code":"yaml-syntax","message":"invalid trailing content after double-quoted scalar","range":{"end":{"character":14,"line":0},"start":{"character":13,"line":0}},"severity":"error","source":"admission-ls"}]"#]]
+        .assert_eq(&compact);
+    assert_eq!(json.status, Some(1));
+}
+
+#[test]
+fn the_exit_status_and_json_follow_the_diagnostics() {
+    let dir = TempDir::new("cli-errors");
+    let broken = format!("{POLICY}  - expression: \"object.spec.\"\n    message: [\n");
+    dir.write("broken.yaml", &broken);
+    let diagnostics = diagnostics_for_text(&broken, &DiagnosticsConfig::default());
+    let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let run = run(dir.path(), &["check", "--format", "json", "broken.yaml"]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let codes: Vec<&str> = report["files"][0]["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    let expected: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, expected);
+    assert_eq!(report["summary"]["files"], 1);
+    assert_eq!(run.status, Some(if has_errors { 1 } else { 0 }));
+}
+
+#[test]
+fn explain_prints_the_documentation_of_a_code() {
+    let dir = TempDir::new("cli-explain");
+    let run = run(dir.path(), &["explain", "cel-undefined-field"]);
+    assert_eq!(run.status, Some(0));
+    assert!(!run.stdout.trim().is_empty());
+    let unknown = self::run(dir.path(), &["explain", "no-such-code"]);
+    assert_eq!(unknown.status, Some(2));
+    assert!(
+        unknown
+            .stderr
+            .starts_with("error: unknown diagnostic code `no-such-code`")
+    );
+    assert!(
+        unknown.stderr.contains("\n  cel-undefined-field\n"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn a_bad_kube_version_is_a_usage_error() {
+    let dir = TempDir::new("cli-kube");
+    dir.write("policy.yaml", POLICY);
+    let run = run(dir.path(), &["check", "--kube-version", "1.x"]);
+    check_output(
+        &run,
+        2,
+        expect![""],
+        expect![[r#"
+        error: invalid value '1.x' for '--kube-version <1.NN>': expected a Kubernetes version like 1.31, got `1.x`
+
+        For more information, try '--help'.
+    "#]],
+    );
+    let good = self::run(dir.path(), &["check", "--kube-version", "1.30"]);
+    assert_eq!(good.status, Some(0));
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    let dir = TempDir::new("cli-usage");
+    let run = run(dir.path(), &["check", "--frobnicate"]);
+    assert_eq!(run.status, Some(2));
+    assert!(run.stderr.contains("--frobnicate"));
+}

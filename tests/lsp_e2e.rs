@@ -1,0 +1,380 @@
+//! End-to-end: the built binary driven over stdio as an editor would drive it. Checks the
+//! capabilities and the negotiated encoding, version-tagged diagnostics on open, a burst of 300
+//! incremental edits whose final diagnostics equal those of `check`, close, hostile input, and a clean
+//! shutdown. Every wait has a timeout (see `support/lsp_client.rs`).
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+#[path = "support/tempdir.rs"]
+mod tempdir;
+
+use admission_ls::ide::{DiagnosticsConfig, Encoding, LineIndex, TextSize, diagnostics_for_text};
+use lsp_client::{Client, file_uri};
+use serde_json::{Value, json};
+use tempdir::TempDir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_admission-ls");
+
+const POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit.example.com
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [\"apps\"]
+      apiVersions: [\"v1\"]
+      operations: [\"CREATE\", \"UPDATE\"]
+      resources: [\"deployments\"]
+  validations:
+  - expression: \"object.spec.replicas <= 5\"
+    message: \"too many replicas\"
+  - expression: \"true\"
+    message: \"m\"
+";
+
+fn utf16_capabilities() -> Value {
+    json!({})
+}
+
+fn utf8_capabilities() -> Value {
+    json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}})
+}
+
+fn start(capabilities: Value) -> (Client, Value) {
+    let mut client = Client::spawn(BINARY);
+    let response = client.initialize(capabilities, Value::Null, Value::Null);
+    (client, response)
+}
+
+/// The diagnostics the server must publish for `text`: the library's, in the protocol's shape.
+fn expected(text: &str, encoding: Encoding) -> Value {
+    let index = LineIndex::new(text);
+    let position = |offset: TextSize| {
+        let at = index.line_col(offset, encoding);
+        json!({"line": at.line, "character": at.col})
+    };
+    let diagnostics = diagnostics_for_text(text, &DiagnosticsConfig::default());
+    let severity = |s: admission_ls::ide::Severity| s as i64 + 1;
+    Value::Array(
+        diagnostics
+            .iter()
+            .map(|d| {
+                json!({"range": {"start": position(d.range.start()), "end": position(d.range.end())},
+                    "severity": severity(d.severity), "code": d.code.as_str(),
+                    "source": "admission-ls", "message": d.message})
+            })
+            .collect(),
+    )
+}
+
+fn open(client: &mut Client, uri: &str, version: i64, text: &str) {
+    let document = json!({"uri": uri, "languageId": "yaml", "version": version, "text": text});
+    client.notify("textDocument/didOpen", json!({"textDocument": document}));
+}
+
+fn change(client: &mut Client, uri: &str, version: i64, changes: Value) {
+    let document = json!({"uri": uri, "version": version});
+    let params = json!({"textDocument": document, "contentChanges": changes});
+    client.notify("textDocument/didChange", params);
+}
+
+#[test]
+fn initialize_negotiates_the_encoding_and_shuts_down_cleanly() {
+    let (client, response) = start(utf16_capabilities());
+    let result = &response["result"];
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(result["capabilities"]["textDocumentSync"]["change"], 2);
+    assert_eq!(
+        result["capabilities"]["textDocumentSync"]["openClose"],
+        true
+    );
+    assert_eq!(result["serverInfo"]["name"], "admission-ls");
+    assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+
+    let (client, response) = start(utf8_capabilities());
+    assert_eq!(
+        response["result"]["capabilities"]["positionEncoding"],
+        "utf-8"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn exit_without_shutdown_exits_with_status_1() {
+    let (mut client, _) = start(utf16_capabilities());
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit().code(), Some(1));
+}
+
+#[test]
+fn open_publishes_diagnostics_tagged_with_the_version_and_close_clears_them() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/open-close/policy.yaml";
+    open(&mut client, uri, 7, POLICY);
+    let published = client.diagnostics_at(uri, 7);
+    assert_eq!(published["diagnostics"], expected(POLICY, Encoding::Utf16));
+
+    let broken = "kind: [\n";
+    change(&mut client, uri, 8, json!([{"text": broken}]));
+    let published = client.diagnostics_at(uri, 8);
+    assert_eq!(published["diagnostics"], expected(broken, Encoding::Utf16));
+    assert_ne!(published["diagnostics"], json!([]));
+
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let closed = client.diagnostics_where(uri, |p| p["version"].is_null());
+    assert_eq!(closed["diagnostics"], json!([]));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// A local mirror of the document, producing the LSP edits an editor would send.
+struct Editor {
+    text: String,
+    cursor: usize,
+    encoding: Encoding,
+}
+
+impl Editor {
+    fn position(&self, offset: usize) -> Value {
+        let at = LineIndex::new(&self.text).line_col(TextSize::from(offset as u32), self.encoding);
+        json!({"line": at.line, "character": at.col})
+    }
+
+    fn type_char(&mut self, ch: char) -> Value {
+        let at = self.position(self.cursor);
+        self.text.insert(self.cursor, ch);
+        self.cursor += ch.len_utf8();
+        json!([{"range": {"start": at, "end": at}, "text": ch.to_string()}])
+    }
+
+    fn backspace(&mut self) -> Value {
+        let previous = self.text[..self.cursor]
+            .chars()
+            .next_back()
+            .map_or(0, char::len_utf8);
+        let start = self.cursor - previous;
+        let range = json!({"start": self.position(start), "end": self.position(self.cursor)});
+        self.text.replace_range(start..self.cursor, "");
+        self.cursor = start;
+        json!([{"range": range, "text": ""}])
+    }
+
+    fn move_to(&mut self, needle: &str) {
+        self.cursor = self.text.rfind(needle).expect("needle in text");
+    }
+}
+
+/// The edits of someone typing an expression and a non-ASCII message, with typos fixed as they go.
+fn typing_script(editor: &mut Editor) -> Vec<Value> {
+    let mut edits = Vec::new();
+    editor.move_to("true\"");
+    for _ in 0..4 {
+        editor.cursor += 1;
+        edits.push(editor.backspace());
+    }
+    let expression = "object.metadata.name.startsWith('prod-') && object.spec.replicas < 10 \
+        && size(object.spec.template.spec.containers) > 0 && object.foo.bar == 'é'";
+    for (i, ch) in expression.chars().enumerate() {
+        if i % 15 == 7 {
+            edits.push(editor.type_char('x'));
+            edits.push(editor.backspace());
+        }
+        edits.push(editor.type_char(ch));
+    }
+    editor.move_to("m\"\n");
+    editor.cursor += 1;
+    for ch in " répliques 😀 limitées — équipe".chars() {
+        edits.push(editor.type_char(ch));
+    }
+    while edits.len() < 300 {
+        edits.push(editor.backspace());
+        let ch = if edits.len() % 2 == 0 { '😀' } else { 'e' };
+        edits.push(editor.type_char(ch));
+    }
+    // Junk after the message's closing quote, on a line with non-ASCII text before it, so that the
+    // final diagnostics have a column that differs between UTF-8 and UTF-16.
+    let closing_quote = editor.text[editor.cursor..]
+        .find('"')
+        .expect("closing quote");
+    editor.cursor += closing_quote + 1;
+    edits.push(editor.type_char(' '));
+    edits.push(editor.type_char('}'));
+    edits
+}
+
+#[test]
+fn three_hundred_rapid_edits_end_with_the_diagnostics_of_the_final_text() {
+    for (capabilities, encoding) in [
+        (utf16_capabilities(), Encoding::Utf16),
+        (utf8_capabilities(), Encoding::Utf8),
+    ] {
+        let (mut client, _) = start(capabilities);
+        let uri = "file:///tmp/typing/policy.yaml";
+        open(&mut client, uri, 0, POLICY);
+        let mut editor = Editor {
+            text: POLICY.to_owned(),
+            cursor: 0,
+            encoding,
+        };
+        let edits = typing_script(&mut editor);
+        let last = edits.len() as i64;
+        for (version, edit) in edits.into_iter().enumerate() {
+            change(&mut client, uri, version as i64 + 1, edit);
+        }
+        let published = client.diagnostics_at(uri, last);
+        assert_eq!(published["diagnostics"], expected(&editor.text, encoding));
+        assert_eq!(
+            published["diagnostics"],
+            check_as_lsp(&editor.text, encoding)
+        );
+        assert_ne!(published["diagnostics"], json!([]));
+        assert_versions_increase(&mut client, uri, last);
+        assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    }
+}
+
+/// Every diagnostics notification received so far for `uri` has a version no older than the one
+/// before it.
+fn assert_versions_increase(client: &mut Client, uri: &str, last: i64) {
+    let mut versions = Vec::new();
+    // The pending queue holds everything received before the final publication, in order.
+    while let Some(message) = take_pending(client, uri) {
+        versions.push(message["params"]["version"].as_i64().unwrap_or(-1));
+    }
+    versions.push(last);
+    assert!(versions.windows(2).all(|w| w[0] <= w[1]), "{versions:?}");
+}
+
+fn take_pending(client: &mut Client, uri: &str) -> Option<Value> {
+    let accept =
+        |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri;
+    client.take_pending(accept)
+}
+
+/// The diagnostics `admission-ls check --format json` gives for `text`, in the protocol's shape.
+fn check_as_lsp(text: &str, encoding: Encoding) -> Value {
+    let dir = TempDir::new("e2e-check");
+    let path = dir.write("final.yaml", text);
+    let output = std::process::Command::new(BINARY)
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .expect("run check");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("json report");
+    let severities = ["error", "warning", "information", "hint"];
+    let mut diagnostics = report["files"][0]["diagnostics"].clone();
+    for diagnostic in diagnostics.as_array_mut().into_iter().flatten() {
+        let name = diagnostic["severity"].as_str().unwrap_or("");
+        let number = severities
+            .iter()
+            .position(|s| *s == name)
+            .map_or(0, |i| i + 1);
+        diagnostic["severity"] = json!(number);
+        if encoding == Encoding::Utf8 {
+            // `check` always counts UTF-16; recompute the columns the way the UTF-8 session does.
+            diagnostic["range"] = utf16_range_to_utf8(text, &diagnostic["range"]);
+        }
+    }
+    diagnostics
+}
+
+fn utf16_range_to_utf8(text: &str, range: &Value) -> Value {
+    let index = LineIndex::new(text);
+    let convert = |p: &Value| {
+        let line = p["line"].as_u64().unwrap_or(0) as u32;
+        let col = p["character"].as_u64().unwrap_or(0) as u32;
+        let at = admission_ls::ide::LineCol { line, col };
+        let offset = index.offset(at, Encoding::Utf16);
+        let back = index.line_col(offset, Encoding::Utf8);
+        json!({"line": back.line, "character": back.col})
+    };
+    json!({"start": convert(&range["start"]), "end": convert(&range["end"])})
+}
+
+#[test]
+fn hostile_input_does_not_stop_the_server() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/hostile/policy.yaml";
+    open(&mut client, uri, 1, POLICY);
+    client.diagnostics_at(uri, 1);
+    let far = json!({"line": 4_000_000_000u32, "character": 4_000_000_000u32});
+    let reversed =
+        json!({"start": {"line": 9, "character": 3}, "end": {"line": 2, "character": 0}});
+    change(
+        &mut client,
+        uri,
+        2,
+        json!([{"range": {"start": far, "end": far}, "text": "x"}]),
+    );
+    change(
+        &mut client,
+        uri,
+        3,
+        json!([{"range": reversed, "text": "é\r"}]),
+    );
+    change(
+        &mut client,
+        "file:///never/opened.yaml",
+        1,
+        json!([{"text": "a"}]),
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": 42}));
+    let junk: String = (0u8..=255).cycle().take(4096).map(|b| b as char).collect();
+    open(&mut client, "file:///tmp/hostile/junk.yaml", 1, &junk);
+    let big = "a: b\n".repeat(4 << 20);
+    open(&mut client, "file:///tmp/hostile/big.yaml", 1, &big);
+
+    let after = "file:///tmp/hostile/after.yaml";
+    open(&mut client, after, 5, POLICY);
+    let published = client.diagnostics_at(after, 5);
+    assert_eq!(published["diagnostics"], expected(POLICY, Encoding::Utf16));
+    let stderr = client.stderr();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn workspace_admission_files_are_checked_at_startup() {
+    let dir = TempDir::new("e2e-workspace");
+    dir.write("policies/policy.yaml", POLICY);
+    dir.write(".hidden/policy.yaml", POLICY);
+    dir.write("other.yaml", "just: data\n");
+    let mut client = Client::spawn(BINARY);
+    let root = file_uri(dir.path());
+    client.initialize(utf16_capabilities(), json!(root), Value::Null);
+    let uri = format!("{root}/policies/policy.yaml");
+    let published = client.diagnostics_where(&uri, |p| p["version"].is_null());
+    assert_eq!(published["diagnostics"], expected(POLICY, Encoding::Utf16));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn configuration_changes_apply_to_open_documents() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/config/policy.yaml";
+    let broken = "kind: [\n";
+    open(&mut client, uri, 1, broken);
+    let before = client.diagnostics_at(uri, 1);
+    assert_eq!(before["diagnostics"][0]["code"], "yaml-syntax", "{before}");
+    let settings = json!({"admissionLs": {"kubernetesVersion": "1.30",
+        "diagnostics": {"disabled": ["yaml-syntax"]}}});
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": settings}),
+    );
+    let published = client.diagnostics_at(uri, 1);
+    let codes: Vec<&Value> = published["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|d| &d["code"])
+        .collect();
+    assert!(!codes.contains(&&json!("yaml-syntax")), "{published}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
