@@ -7,6 +7,8 @@ use serde_json::Value as Json;
 use super::Input;
 use super::json::{at, str_at};
 use super::matching::selector_matches;
+use super::request::split_api_version;
+use crate::schema::resources::is_namespaced;
 
 /// The params of each invocation (`None` = `params` is null), or a configuration error.
 pub fn resolve(
@@ -23,10 +25,22 @@ pub fn resolve(
     let Some(reference) = binding.and_then(|b| at(b, &["spec", "paramRef"])) else {
         return Ok(vec![None]);
     };
+    let (group, _) = split_api_version(str_at(kind, &["apiVersion"]));
+    let namespaced = is_namespaced(&group, str_at(kind, &["kind"]));
     let namespace = match str_at(reference, &["namespace"]) {
         "" => input.request.namespace.as_str(),
+        _ if !namespaced => {
+            return Err(
+                "paramRef.namespace must not be provided for a cluster-scoped `paramKind`".into(),
+            );
+        }
         ns => ns,
     };
+    if namespaced && namespace.is_empty() {
+        return Err(
+            "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources".into(),
+        );
+    }
     let name = str_at(reference, &["name"]);
     let selector = at(reference, &["selector"]);
     let found: Vec<Option<Json>> = input

@@ -114,3 +114,23 @@ fn recomputing_the_variable_would_exhaust_the_budget() {
         "validations stop at the exhausted budget"
     );
 }
+
+#[test]
+fn a_namespaced_param_for_a_cluster_scoped_request_is_a_configuration_error() {
+    let mut p = policy(json!([]), json!([{"expression": "true"}]));
+    p["spec"]["paramKind"] = json!({"apiVersion": "v1", "kind": "ConfigMap"});
+    let binding = json!({
+        "kind": "ValidatingAdmissionPolicyBinding",
+        "metadata": {"name": "b"},
+        "spec": {"policyName": "p", "validationActions": ["Deny"], "paramRef": {"name": "c", "parameterNotFoundAction": "Allow"}}
+    });
+    let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}});
+    let out = evaluate(&p, Some(&binding), &input(Some(node), None));
+    assert_eq!(out.decision, Decision::Error);
+    assert_eq!(
+        out.messages,
+        [
+            "nodes \"n1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed to configure binding: cannot use namespaced paramRef in policy binding that matches cluster-scoped resources"
+        ]
+    );
+}

@@ -13,6 +13,8 @@ use crate::cel::eval::Value;
 
 /// The longest messageExpression result used as the message.
 const MAX_MESSAGE: usize = 5 * 1024;
+/// The longest published audit annotation value; longer values are cut.
+const MAX_ANNOTATION: usize = 10 * 1024;
 /// The published key of validation failures recorded for `Audit`.
 const FAILURE_KEY: &str = "validation.policy.admission.k8s.io/validation_failure";
 
@@ -152,7 +154,8 @@ fn audit_annotations(context: &Context<'_>, scope: &Scope, out: &mut Outcome) {
             Err(failure) => Err(failure),
         };
         match value {
-            Ok(Some(v)) if !v.is_empty() => {
+            Ok(Some(mut v)) if !v.is_empty() => {
+                truncate(&mut v, MAX_ANNOTATION);
                 let published = format!("{}/{key}", out.policy);
                 let entry = out.audit_annotations.entry(published).or_default();
                 if entry.is_empty() {
@@ -202,4 +205,15 @@ fn record_audit(context: &Context<'_>, failure: &Failed, out: &mut Outcome) {
         list.push(entry);
     }
     *slot = Json::Array(list).to_string();
+}
+
+/// Cuts `text` to at most `max` bytes, at a character boundary.
+fn truncate(text: &mut String, max: usize) {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
 }
