@@ -24,9 +24,11 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     if !match_conditions(context, param, out) {
         return !out.messages.is_empty();
     }
-    let mut object = pass(context, param, &input, out);
+    // With several params the invocations run in turn, each on the object the previous produced.
+    let start = out.object.clone().unwrap_or_else(|| input.clone());
+    let mut object = pass(context, param, &start, out);
     let reinvoke = str_at(context.spec, &["reinvocationPolicy"]) == "IfNeeded";
-    if reinvoke && object != input {
+    if reinvoke && object != start {
         object = pass(context, param, &object, out);
     }
     out.patch = Some(patch::diff(&input, &object));
