@@ -83,6 +83,7 @@ pub(crate) fn items<'a>(spec: &'a Json, key: &str) -> Vec<&'a Json> {
 /// error (with none false) rejects under `Fail` and skips under `Ignore`.
 pub(crate) fn match_conditions(
     context: &Context<'_>,
+    object: Option<&Json>,
     param: Option<&Json>,
     out: &mut Outcome,
 ) -> bool {
@@ -91,7 +92,7 @@ pub(crate) fn match_conditions(
         return true;
     }
     let request = &context.input.request;
-    let scope = Scope::new(base(context, request.object.as_ref(), param, false), &[]);
+    let scope = Scope::new(base(context, object, param, false), &[]);
     let mut budget = MATCH_BUDGET;
     let mut results = Vec::new();
     for condition in conditions {

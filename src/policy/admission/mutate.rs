@@ -21,11 +21,11 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     let Some(input) = request.object.clone() else {
         return false;
     };
-    if !match_conditions(context, param, out) {
-        return !out.messages.is_empty();
-    }
     // With several params the invocations run in turn, each on the object the previous produced.
     let start = out.object.clone().unwrap_or_else(|| input.clone());
+    if !match_conditions(context, Some(&start), param, out) {
+        return !out.messages.is_empty();
+    }
     let mut object = pass(context, param, &start, out);
     let reinvoke = str_at(context.spec, &["reinvocationPolicy"]) == "IfNeeded";
     if reinvoke && object != start {

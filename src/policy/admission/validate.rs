@@ -27,7 +27,7 @@ struct Failed {
 
 /// Runs one invocation; `false` when matchConditions skipped it.
 pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome) -> bool {
-    if !match_conditions(context, param, out) {
+    if !match_conditions(context, context.input.request.object.as_ref(), param, out) {
         return !out.messages.is_empty();
     }
     let request = &context.input.request;
