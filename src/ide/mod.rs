@@ -1,7 +1,9 @@
 //! The API of admission-ls for its front-ends: plain data in, plain data out. The `lsp` and `cli`
 //! modules call only this module; it knows nothing of the protocol.
 
+pub mod lenses;
 mod render;
+pub mod run;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};

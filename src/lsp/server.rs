@@ -14,6 +14,8 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use super::code_lens::code_lenses;
+use super::commands::{self, OpenTexts};
 use super::config;
 use super::diagnostics::{self, Guard, Job, Publish, PublishSender};
 use super::documents::Document;
@@ -278,6 +280,48 @@ impl LanguageServer for Server {
         self.schedule_workspace();
         self.warn(problems).await;
     }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let (text, encoding) = {
+            let state = self.state();
+            let text = state.documents.get(&uri).map(Document::text);
+            (text, state.encoding)
+        };
+        Ok(text.map(|text| code_lenses(&uri, &text, encoding)))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let (open, encoding) = self.open_texts();
+        let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
+            .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
+        if let Some((uri, diagnostics)) = outcome.publish {
+            let version = self.state().documents.get(&uri).map(|d| d.version);
+            let guard = version.map_or(Guard::NotOpen, Guard::OpenAt);
+            let _ = self.shared.publisher.send(Publish {
+                uri,
+                diagnostics,
+                guard,
+            });
+        }
+        Ok(Some(outcome.result))
+    }
+}
+
+impl Server {
+    /// The open documents by file path (commands read them instead of the saved files).
+    fn open_texts(&self) -> (OpenTexts, crate::ide::Encoding) {
+        let state = self.state();
+        let open = state
+            .documents
+            .iter()
+            .filter_map(|(uri, doc)| {
+                let path = uri.to_file_path()?.into_owned();
+                Some((path, doc.text().to_string()))
+            })
+            .collect();
+        (open, state.encoding)
+    }
 }
 
 impl Server {
@@ -341,6 +385,13 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
         capabilities: ServerCapabilities {
             position_encoding: Some(to_proto::encoding_kind(encoding)),
             text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
+            code_lens_provider: Some(CodeLensOptions {
+                resolve_provider: Some(false),
+            }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: commands::COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
+                ..ExecuteCommandOptions::default()
+            }),
             ..ServerCapabilities::default()
         },
         server_info: Some(ServerInfo {

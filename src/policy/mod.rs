@@ -4,6 +4,7 @@
 //!
 //! No I/O: files come in as text and a parsed `yaml::YamlFile`. Documents of other kinds are ignored.
 
+pub mod admission;
 mod cel_syntax;
 mod code_docs;
 mod crds;
@@ -18,6 +19,7 @@ mod read;
 mod read_kinds;
 mod report;
 pub mod sites;
+pub mod suite;
 mod typecheck;
 mod validate;
 pub mod workspace;
