@@ -84,7 +84,7 @@ pub(crate) fn check(
         let mut diagnostic =
             Diagnostic::new(Code::CelType, range, format!("{}: {message}", site.path));
         diagnostic.severity = super::Severity::Warning;
-        out.push(diagnostic);
+        out.push(diagnostic.at_runtime());
     }
 }
 
@@ -215,11 +215,7 @@ impl Typed<'_> {
                 message,
                 suggestion: None,
             };
-            out.push(report::diagnostic(
-                site,
-                &error,
-                &report::kinds_suffix(&labels),
-            ));
+            out.push(report::diagnostic(site, &error, &report::kinds_suffix(&labels)).at_runtime());
         }
     }
 
