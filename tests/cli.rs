@@ -274,3 +274,68 @@ fn an_unknown_flag_is_a_usage_error() {
     assert_eq!(run.status, Some(2));
     assert!(run.stderr.contains("--frobnicate"));
 }
+
+const WIDGET_POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: widgets}
+spec:
+  paramKind: {apiVersion: example.com/v1, kind: Widget}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: object.spec.replicas <= params.spec.maxReplica
+";
+
+const WIDGET_CRD: &str = "\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              maxReplicas: {type: integer}
+";
+
+#[test]
+fn files_checked_together_and_schema_files_type_params() {
+    let dir = TempDir::new("cli-schema");
+    dir.write("policy.yaml", WIDGET_POLICY);
+    dir.write("crds/widget.yaml", WIDGET_CRD);
+    // Alone, the paramKind is unknown: a warning, and params is untyped.
+    let alone = run(dir.path(), &["check", "policy.yaml"]);
+    assert_eq!(alone.status, Some(0), "{}", alone.stdout);
+    assert!(
+        alone.stdout.contains("warning[unresolved-reference]"),
+        "{}",
+        alone.stdout
+    );
+    // With the CRD given by --schema (not reported on) or as an input, params is typed.
+    for args in [
+        &["check", "policy.yaml", "--schema", "crds/widget.yaml"][..],
+        &["check", "."][..],
+    ] {
+        let typed = run(dir.path(), args);
+        assert_eq!(typed.status, Some(1), "{}", typed.stdout);
+        assert!(
+            typed
+                .stdout
+                .contains("undefined field 'maxReplica'; did you mean 'maxReplicas'?"),
+            "{}",
+            typed.stdout
+        );
+    }
+}

@@ -7,11 +7,15 @@ mod diagnostics {
     pub mod cel;
     pub mod decode;
     pub mod map;
+    pub mod typed;
+    pub mod typed_clean;
+    pub mod typed_mutations;
     pub mod vap;
 }
 
 use admission_ls::ide::{
-    DiagnosticsConfig, RenderOptions, diagnostics_for_text, render_diagnostics,
+    AnalysisHost, DiagnosticsConfig, FileId, RenderOptions, diagnostics_for_text,
+    render_diagnostics,
 };
 use expect_test::Expect;
 use std::path::{Path, PathBuf};
@@ -19,14 +23,69 @@ use std::path::{Path, PathBuf};
 /// Checks `fixture` (a leading newline is stripped) and compares the rendered diagnostics.
 #[track_caller]
 pub fn check_diagnostics(fixture: &str, expect: Expect) {
+    check_diagnostics_with(fixture, &DiagnosticsConfig::default(), expect);
+}
+
+/// One file of a fixture: its path, text and `key:value` options (`k8s:1.29`).
+struct FixtureFile {
+    path: String,
+    text: String,
+    kube_minor: Option<u32>,
+}
+
+/// Splits a fixture at its `#- /path key:value…` lines; without any, it is one `policy.yaml`.
+fn fixture_files(fixture: &str) -> Vec<FixtureFile> {
     let text = fixture.strip_prefix('\n').unwrap_or(fixture);
-    let diagnostics = diagnostics_for_text(text, &DiagnosticsConfig::default());
-    let rendered = render_diagnostics(
-        "policy.yaml",
-        text,
-        &diagnostics,
-        RenderOptions { snippets: true },
-    );
+    if !text.starts_with("#- ") {
+        let file = FixtureFile {
+            path: "policy.yaml".to_string(),
+            text: text.to_string(),
+            kube_minor: None,
+        };
+        return vec![file];
+    }
+    let mut files: Vec<FixtureFile> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if let Some(header) = line.strip_prefix("#- ") {
+            let mut words = header.split_whitespace();
+            let path = words.next().unwrap_or("/policy.yaml");
+            let kube_minor = words
+                .filter_map(|w| w.strip_prefix("k8s:1."))
+                .find_map(|m| m.parse().ok());
+            files.push(FixtureFile {
+                path: path.trim_start_matches('/').to_string(),
+                text: String::new(),
+                kube_minor,
+            });
+        } else if let Some(file) = files.last_mut() {
+            file.text.push_str(line);
+        }
+    }
+    files
+}
+
+/// [`check_diagnostics`] with a configuration; every file of the fixture is loaded into one
+/// analysis (so cross-file references resolve) and the diagnostics of every file are rendered.
+#[track_caller]
+pub fn check_diagnostics_with(fixture: &str, config: &DiagnosticsConfig, expect: Expect) {
+    let files = fixture_files(fixture);
+    let mut host = AnalysisHost::new();
+    for (i, file) in files.iter().enumerate() {
+        host.set_file(FileId(i as u32), file.text.as_str().into());
+    }
+    let analysis = host.snapshot();
+    let mut rendered = String::new();
+    for (i, file) in files.iter().enumerate() {
+        let mut config = config.clone();
+        config.kube_minor = file.kube_minor.or(config.kube_minor);
+        let diagnostics = analysis.diagnostics(FileId(i as u32), &config);
+        rendered.push_str(&render_diagnostics(
+            &file.path,
+            &file.text,
+            &diagnostics,
+            RenderOptions { snippets: true },
+        ));
+    }
     expect.assert_eq(&rendered);
 }
 
@@ -61,12 +120,25 @@ fn every_example_is_clean_except_mistakes() {
         files.len() >= 8,
         "examples/ should hold the example files: {files:?}"
     );
-    for file in files.iter().filter(|f| !f.ends_with("mistakes.yaml")) {
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        let diagnostics = diagnostics_for_text(&text, &DiagnosticsConfig::default());
+    // One analysis over every example, as `admission-ls check examples/` sees them.
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .collect();
+    let mut host = AnalysisHost::new();
+    for (i, text) in texts.iter().enumerate() {
+        host.set_file(FileId(i as u32), text.as_str().into());
+    }
+    let analysis = host.snapshot();
+    for (i, file) in files.iter().enumerate() {
+        if file.ends_with("mistakes.yaml") {
+            continue;
+        }
+        let text = &texts[i];
+        let diagnostics = analysis.diagnostics(FileId(i as u32), &DiagnosticsConfig::default());
         let rendered = render_diagnostics(
             &file.display().to_string(),
-            &text,
+            text,
             &diagnostics,
             RenderOptions { snippets: true },
         );
@@ -87,14 +159,20 @@ fn mistakes_example_shows_every_structural_code() {
     codes.sort();
     codes.dedup();
     expect_test::expect![[r#"
+        cel-no-overload
+        cel-result-type
         cel-syntax
+        cel-type
+        cel-undeclared
+        cel-undefined-field
         duplicate
         forbidden
         invalid
         not-supported
         required
         too-many
-        unknown-field"#]]
+        unknown-field
+        unresolved-reference"#]]
     .assert_eq(&codes.join("\n"));
 }
 

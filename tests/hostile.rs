@@ -187,46 +187,46 @@ fn half_typed_expression_on_every_keystroke() {
     let rendered = codes_per_prefix.join("\n");
     expect![[r#"
          0                                          required
-         1 o                                        
-         2 ob                                       
-         3 obj                                      
-         4 obje                                     
-         5 objec                                    
-         6 object                                   
+         1 o                                        cel-undeclared
+         2 ob                                       cel-undeclared
+         3 obj                                      cel-undeclared
+         4 obje                                     cel-undeclared
+         5 objec                                    cel-undeclared
+         6 object                                   cel-result-type
          7 object.                                  cel-syntax
-         8 object.s                                 
-         9 object.sp                                
-        10 object.spe                               
-        11 object.spec                              
+         8 object.s                                 cel-result-type,cel-undefined-field
+         9 object.sp                                cel-result-type,cel-undefined-field
+        10 object.spe                               cel-result-type,cel-undefined-field
+        11 object.spec                              cel-result-type
         12 object.spec.                             cel-syntax
-        13 object.spec.t                            
-        14 object.spec.te                           
-        15 object.spec.tem                          
-        16 object.spec.temp                         
-        17 object.spec.templ                        
-        18 object.spec.templa                       
-        19 object.spec.templat                      
-        20 object.spec.template                     
+        13 object.spec.t                            cel-result-type,cel-undefined-field
+        14 object.spec.te                           cel-result-type,cel-undefined-field
+        15 object.spec.tem                          cel-result-type,cel-undefined-field
+        16 object.spec.temp                         cel-result-type,cel-undefined-field
+        17 object.spec.templ                        cel-result-type,cel-undefined-field
+        18 object.spec.templa                       cel-result-type,cel-undefined-field
+        19 object.spec.templat                      cel-result-type,cel-undefined-field
+        20 object.spec.template                     cel-result-type
         21 object.spec.template.                    cel-syntax
-        22 object.spec.template.s                   
-        23 object.spec.template.sp                  
-        24 object.spec.template.spe                 
-        25 object.spec.template.spec                
+        22 object.spec.template.s                   cel-result-type,cel-undefined-field
+        23 object.spec.template.sp                  cel-result-type,cel-undefined-field
+        24 object.spec.template.spe                 cel-result-type,cel-undefined-field
+        25 object.spec.template.spec                cel-result-type
         26 object.spec.template.spec.               cel-syntax
-        27 object.spec.template.spec.c              
-        28 object.spec.template.spec.co             
-        29 object.spec.template.spec.con            
-        30 object.spec.template.spec.cont           
-        31 object.spec.template.spec.conta          
-        32 object.spec.template.spec.contai         
-        33 object.spec.template.spec.contain        
-        34 object.spec.template.spec.containe       
-        35 object.spec.template.spec.container      
-        36 object.spec.template.spec.containers     
+        27 object.spec.template.spec.c              cel-result-type,cel-undefined-field
+        28 object.spec.template.spec.co             cel-result-type,cel-undefined-field
+        29 object.spec.template.spec.con            cel-result-type,cel-undefined-field
+        30 object.spec.template.spec.cont           cel-result-type,cel-undefined-field
+        31 object.spec.template.spec.conta          cel-result-type,cel-undefined-field
+        32 object.spec.template.spec.contai         cel-result-type,cel-undefined-field
+        33 object.spec.template.spec.contain        cel-result-type,cel-undefined-field
+        34 object.spec.template.spec.containe       cel-result-type,cel-undefined-field
+        35 object.spec.template.spec.container      cel-result-type,cel-undefined-field
+        36 object.spec.template.spec.containers     cel-result-type
         37 object.spec.template.spec.containers.    cel-syntax
-        38 object.spec.template.spec.containers.a   
-        39 object.spec.template.spec.containers.al  
-        40 object.spec.template.spec.containers.all 
+        38 object.spec.template.spec.containers.a   cel-result-type,cel-type
+        39 object.spec.template.spec.containers.al  cel-result-type,cel-type
+        40 object.spec.template.spec.containers.all cel-result-type,cel-type
         41 bject.spec.template.spec.containers.all( cel-syntax
         42 ject.spec.template.spec.containers.all(c cel-syntax
         43 ect.spec.template.spec.containers.all(c, cel-syntax

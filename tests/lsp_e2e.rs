@@ -378,3 +378,29 @@ fn configuration_changes_apply_to_open_documents() {
     assert!(!codes.contains(&&json!("yaml-syntax")), "{published}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// A CRD open in the editor types a policy open beside it; editing the CRD re-checks the policy.
+#[test]
+fn editing_a_crd_rechecks_the_policy_that_uses_it() {
+    let (mut client, _) = start(utf16_capabilities());
+    let crd = |property: &str| {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: widgets.example.com}}\nspec:\n  group: example.com\n  names: {{kind: Widget, plural: widgets}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              {property}: {{type: integer}}\n"
+        )
+    };
+    let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: widgets}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}\n  validations:\n  - expression: object.spec.size <= 10\n";
+    let (crd_uri, policy_uri) = ("file:///ws/crd.yaml", "file:///ws/policy.yaml");
+    open(&mut client, crd_uri, 1, &crd("size"));
+    open(&mut client, policy_uri, 1, policy);
+    let clean = client.diagnostics_at(policy_uri, 1);
+    assert_eq!(clean["diagnostics"], json!([]));
+    change(&mut client, crd_uri, 2, json!([{"text": crd("count")}]));
+    let typed = client.diagnostics_where(policy_uri, |p| {
+        p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    let message = typed["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("undefined field 'size'"), "{typed}");
+    client.shutdown_and_exit();
+}

@@ -1,12 +1,16 @@
-//! `admission-ls check`: reads every file, runs the same diagnostics as the language server (two
-//! threads), and prints them as text or JSON in a deterministic order. Read problems go to stderr as
-//! `path: error: message` and make the exit status 2.
+//! `admission-ls check`: reads every file, loads them all (and the `--schema` files) into one
+//! analysis so that cross-file references resolve (a binding's policy, a CRD typing a policy),
+//! runs the same diagnostics as the language server (two threads), and prints them as text or JSON
+//! in a deterministic order. Read problems go to stderr as `path: error: message` and make the exit
+//! status 2.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use admission_ls::ide::{self, Diagnostic, DiagnosticsConfig, RenderOptions, Severity};
+use admission_ls::ide::{
+    self, Analysis, AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, RenderOptions, Severity,
+};
 
 use super::{CheckArgs, EXIT_USAGE, Format, json, walk};
 
@@ -36,16 +40,30 @@ pub fn run(args: &CheckArgs) -> i32 {
     for error in &walk_errors {
         eprintln!("{}: error: {}", error.path.display(), error.message);
     }
-    let mut checked = Vec::with_capacity(paths.len());
-    for (path, result) in paths.iter().zip(check_all(&paths, &config)) {
-        match result {
-            Ok(file) => checked.push(file),
+    let mut host = AnalysisHost::new();
+    let mut files = Vec::with_capacity(paths.len());
+    for (i, path) in paths.iter().enumerate() {
+        match read_text(path) {
+            Ok(text) => {
+                host.set_file(FileId(file_id(i)), text.as_str().into());
+                files.push((i, path.display().to_string(), text));
+            }
             Err(message) => {
                 eprintln!("{}: error: {message}", path.display());
                 n_unreadable += 1;
             }
         }
     }
+    for (i, path) in args.schemas.iter().enumerate() {
+        match read_text(path) {
+            Ok(text) => host.set_file(FileId(file_id(paths.len() + i)), text.as_str().into()),
+            Err(message) => {
+                eprintln!("{}: error: {message}", path.display());
+                n_unreadable += 1;
+            }
+        }
+    }
+    let checked = check_all(&host.snapshot(), files, &config);
     let summary = Summary::of(&checked);
     match args.format {
         Format::Text => print!("{}", text_report(&checked, &summary, n_unreadable)),
@@ -87,43 +105,61 @@ impl Summary {
     }
 }
 
-/// Reads and checks every path, spread over a few threads; results come back in path order.
-fn check_all(paths: &[PathBuf], config: &DiagnosticsConfig) -> Vec<Result<Checked, String>> {
+/// The file id of the `i`th input (inputs beyond `u32` are not addressable; they share the last id).
+fn file_id(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Checks every read file in `analysis`, spread over a few threads; results come back in input
+/// order. The workspace index is built first, once, so the threads share it.
+fn check_all(
+    analysis: &Analysis,
+    files: Vec<(usize, String, String)>,
+    config: &DiagnosticsConfig,
+) -> Vec<Checked> {
+    let _ = analysis.workspace();
     let n_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let n_threads = n_threads.min(MAX_THREADS).min(paths.len()).max(1);
+    let n_threads = n_threads.min(MAX_THREADS).min(files.len()).max(1);
     let next = AtomicUsize::new(0);
     let worker = || {
         let mut done = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(path) = paths.get(i) else {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some((i, _, _)) = files.get(k) else {
                 return done;
             };
-            done.push((i, check_one(path, config)));
+            done.push((k, analysis.diagnostics(FileId(file_id(*i)), config)));
         }
     };
-    let mut results: Vec<_> = std::thread::scope(|scope| {
+    let results: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..n_threads).map(|_| scope.spawn(worker)).collect();
         handles
             .into_iter()
             .flat_map(|handle| handle.join().unwrap_or_default())
             .collect()
     });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, result)| result).collect()
+    let mut by_file = vec![Vec::new(); files.len()];
+    for (k, diagnostics) in results {
+        if let Some(slot) = by_file.get_mut(k) {
+            *slot = diagnostics;
+        }
+    }
+    files
+        .into_iter()
+        .zip(by_file)
+        .map(|((_, path, text), diagnostics)| Checked {
+            path,
+            text,
+            diagnostics,
+        })
+        .collect()
 }
 
-fn check_one(path: &PathBuf, config: &DiagnosticsConfig) -> Result<Checked, String> {
+fn read_text(path: &PathBuf) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|error| walk::io_message(&error))?;
-    let text = String::from_utf8(bytes).map_err(|error| {
+    String::from_utf8(bytes).map_err(|error| {
         let offset = error.utf8_error().valid_up_to();
         format!("not valid UTF-8 (invalid byte at offset {offset})")
-    })?;
-    let diagnostics = ide::diagnostics_for_text(&text, config);
-    Ok(Checked {
-        path: path.display().to_string(),
-        text,
-        diagnostics,
     })
 }
 

@@ -1,8 +1,10 @@
 //! Command-line parsing and dispatch; the features themselves live in `ide`, the server in `lsp`.
 
 mod check;
+mod eval;
 mod explain;
 mod json;
+mod test;
 mod walk;
 
 use std::path::PathBuf;
@@ -30,6 +32,10 @@ enum Command {
     },
     /// Reports diagnostics for YAML files and folders (searched recursively for *.yaml and *.yml).
     Check(CheckArgs),
+    /// Evaluates one policy against one request.
+    Eval(Box<eval::EvalArgs>),
+    /// Runs policy test suites (PolicyTest and kaptest manifests); exit 1 if any case fails.
+    Test(test::TestArgs),
     /// Prints the documentation of a diagnostic code.
     Explain {
         /// A code such as `cel-undefined-field`.
@@ -49,6 +55,10 @@ struct CheckArgs {
     /// Target Kubernetes version, such as 1.31 (default: the newest supported).
     #[arg(long, value_name = "1.NN", value_parser = parse_kube_version)]
     kube_version: Option<u32>,
+    /// Extra files with CustomResourceDefinitions that type objects and params (repeatable); they
+    /// are read for their CRDs, not reported on.
+    #[arg(long = "schema", value_name = "FILE")]
+    schemas: Vec<PathBuf>,
 }
 
 /// Output formats of `check`.
@@ -79,6 +89,8 @@ pub fn run() -> i32 {
     match args.command {
         None | Some(Command::Serve { .. }) => serve(),
         Some(Command::Check(check_args)) => check::run(&check_args),
+        Some(Command::Eval(eval_args)) => eval::run(&eval_args),
+        Some(Command::Test(test_args)) => test::run(&test_args),
         Some(Command::Explain { code }) => explain::run(&code),
     }
 }

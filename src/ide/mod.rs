@@ -1,14 +1,18 @@
 //! The API of admission-ls for its front-ends: plain data in, plain data out. The `lsp` and `cli`
 //! modules call only this module; it knows nothing of the protocol.
 
+pub mod lenses;
 mod render;
+pub mod run;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
 pub use render::{RenderOptions, render_diagnostics};
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::policy::Workspace;
 
 /// Identifies a file for the analysis; the front-end keeps the path or URI that goes with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,6 +31,42 @@ pub struct DiagnosticsConfig {
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisHost {
     files: BTreeMap<FileId, Arc<str>>,
+    /// What each file contributes to the workspace, kept across snapshots: a keystroke in one file
+    /// re-reads that file only, not the CRDs and policies of every other file.
+    facts: Arc<Mutex<FactsCache>>,
+}
+
+/// The workspace facts of one file's text, and the diagnostics of its unusable CRDs.
+#[derive(Debug)]
+struct FileFacts {
+    text: Arc<str>,
+    workspace: Workspace,
+    diagnostics: Vec<Diagnostic>,
+}
+
+type FactsCache = BTreeMap<FileId, Arc<FileFacts>>;
+
+impl FileFacts {
+    fn read(text: &Arc<str>) -> FileFacts {
+        let mut workspace = Workspace::new();
+        let mut diagnostics = Vec::new();
+        // Files that mention no kind we read are not parsed at all.
+        if affects_other_files(text) {
+            let yaml = crate::yaml::parse(text);
+            diagnostics = crate::policy::index_file(&yaml, &mut workspace);
+        }
+        FileFacts {
+            text: text.clone(),
+            workspace,
+            diagnostics,
+        }
+    }
+}
+
+/// Whether a file's text may change the diagnostics of other files (it holds a CRD or a policy):
+/// front-ends re-check the open documents when such a file changes.
+pub fn affects_other_files(text: &str) -> bool {
+    text.contains("CustomResourceDefinition") || text.contains("AdmissionPolicy")
 }
 
 impl AnalysisHost {
@@ -43,12 +83,18 @@ impl AnalysisHost {
     /// Forgets a file.
     pub fn remove_file(&mut self, file: FileId) {
         self.files.remove(&file);
+        self.facts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file);
     }
 
     /// A cheap, immutable view of the current inputs for analysis on another thread.
     pub fn snapshot(&self) -> Analysis {
         Analysis {
             files: Arc::new(self.files.clone()),
+            facts: self.facts.clone(),
+            index: Arc::new(OnceLock::new()),
         }
     }
 }
@@ -57,6 +103,55 @@ impl AnalysisHost {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     files: Arc<BTreeMap<FileId, Arc<str>>>,
+    facts: Arc<Mutex<FactsCache>>,
+    /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
+    index: Arc<OnceLock<Index>>,
+}
+
+/// What every file contributes to the others (CRDs, policy names), and the diagnostics of the
+/// CRDs that cannot be used, by file.
+#[derive(Debug)]
+struct Index {
+    workspace: Arc<Workspace>,
+    crd_diagnostics: BTreeMap<FileId, Vec<Diagnostic>>,
+}
+
+/// The facts of `file`, from the cache when its text is the same allocation as last time.
+fn file_facts(cache: &Mutex<FactsCache>, file: FileId, text: &Arc<str>) -> Arc<FileFacts> {
+    let cached = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&file)
+        .filter(|facts| Arc::ptr_eq(&facts.text, text))
+        .cloned();
+    if let Some(facts) = cached {
+        return facts;
+    }
+    // Read outside the lock: another snapshot may be indexing at the same time.
+    let facts = Arc::new(FileFacts::read(text));
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(file, facts.clone());
+    facts
+}
+
+impl Index {
+    fn build(files: &BTreeMap<FileId, Arc<str>>, cache: &Mutex<FactsCache>) -> Index {
+        let mut workspace = Workspace::new();
+        let mut crd_diagnostics = BTreeMap::new();
+        for (file, text) in files {
+            let facts = file_facts(cache, *file, text);
+            workspace.extend(&facts.workspace);
+            if !facts.diagnostics.is_empty() {
+                crd_diagnostics.insert(*file, facts.diagnostics.clone());
+            }
+        }
+        Index {
+            workspace: Arc::new(workspace),
+            crd_diagnostics,
+        }
+    }
 }
 
 impl Analysis {
@@ -70,13 +165,73 @@ impl Analysis {
         let Some(text) = self.files.get(&file) else {
             return Vec::new();
         };
-        diagnostics_for_text(text, config)
+        let index = self
+            .index
+            .get_or_init(|| Index::build(&self.files, &self.facts));
+        let extra = index
+            .crd_diagnostics
+            .get(&file)
+            .cloned()
+            .unwrap_or_default();
+        diagnostics_in(text, config, &index.workspace, extra)
+    }
+
+    /// The cross-file facts of the snapshot: CRDs and policy names of every file.
+    pub fn workspace(&self) -> Arc<Workspace> {
+        let index = self
+            .index
+            .get_or_init(|| Index::build(&self.files, &self.facts));
+        index.workspace.clone()
     }
 }
 
-/// Diagnostics of one file's text on its own (no cross-file references yet).
+/// Diagnostics of several files checked together, as `admission-ls check` does: every file of
+/// `files` and of `schemas` (extra CRD files, `--schema`) is one workspace, so a binding finds its
+/// policy and a policy its CRD in another file. Returns the diagnostics of each of `files`, in
+/// order; `schemas` files are read for their CRDs only.
+pub fn diagnostics_for_files(
+    files: &[Arc<str>],
+    schemas: &[Arc<str>],
+    config: &DiagnosticsConfig,
+) -> Vec<Vec<Diagnostic>> {
+    let mut host = AnalysisHost::new();
+    let ids = (0u32..).map(FileId);
+    for (id, text) in ids.zip(files.iter().chain(schemas)) {
+        host.set_file(id, text.clone());
+    }
+    let analysis = host.snapshot();
+    (0u32..)
+        .map(FileId)
+        .take(files.len())
+        .map(|id| analysis.diagnostics(id, config))
+        .collect()
+}
+
+/// Diagnostics of one file's text on its own: the file is the whole workspace.
 pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
     let yaml = crate::yaml::parse(text);
+    let mut workspace = Workspace::new();
+    let extra = crate::policy::index_file(&yaml, &mut workspace);
+    diagnostics_of(text, &yaml, config, &workspace, extra)
+}
+
+fn diagnostics_in(
+    text: &str,
+    config: &DiagnosticsConfig,
+    workspace: &Workspace,
+    extra: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let yaml = crate::yaml::parse(text);
+    diagnostics_of(text, &yaml, config, workspace, extra)
+}
+
+fn diagnostics_of(
+    text: &str,
+    yaml: &crate::yaml::YamlFile,
+    config: &DiagnosticsConfig,
+    workspace: &Workspace,
+    extra: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = yaml
         .errors
         .iter()
@@ -85,7 +240,8 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
     let check = crate::policy::CheckConfig {
         kube_minor: config.kube_minor,
     };
-    diagnostics.extend(crate::policy::check_file(text, &yaml, &check));
+    diagnostics.extend(extra);
+    diagnostics.extend(crate::policy::check_file_in(text, yaml, &check, workspace));
     diagnostics.retain(|d| !config.disabled.contains(&d.code));
     crate::policy::diagnostic::sort(&mut diagnostics);
     diagnostics

@@ -1,6 +1,9 @@
 //! Settings of section `admissionLs`, from `initializationOptions` or
-//! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31") and `diagnostics.disabled`
-//! (codes). Bad values are reported back as messages and otherwise ignored.
+//! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31"), `diagnostics.disabled`
+//! (codes) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
+//! messages and otherwise ignored.
+
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -30,6 +33,36 @@ pub fn parse(settings: &Value) -> (DiagnosticsConfig, Vec<String>) {
         disabled: disabled_codes(section, &mut problems),
     };
     (config, problems)
+}
+
+/// The `schemaPaths` setting: files or folders with CRDs, relative paths taken from `base` (the
+/// first workspace folder); a message for every value that was ignored.
+pub fn schema_paths(settings: &Value, base: Option<&Path>) -> (Vec<PathBuf>, Vec<String>) {
+    let section = settings.get(SECTION).unwrap_or(settings);
+    let Some(value) = section.get("schemaPaths").filter(|v| !v.is_null()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let Some(items) = value.as_array() else {
+        let problem = "ignoring schemaPaths: expected a list of paths".to_owned();
+        return (Vec::new(), vec![problem]);
+    };
+    let mut paths = Vec::new();
+    let mut problems = Vec::new();
+    for item in items {
+        match item.as_str().filter(|s| !s.is_empty()) {
+            Some(path) => {
+                let path = PathBuf::from(path);
+                paths.push(match base {
+                    Some(base) if path.is_relative() => base.join(path),
+                    _ => path,
+                });
+            }
+            None => problems.push(format!(
+                "ignoring schemaPaths entry {item}: expected a path"
+            )),
+        }
+    }
+    (paths, problems)
 }
 
 fn kube_minor(section: &Value, problems: &mut Vec<String>) -> Option<u32> {
@@ -87,5 +120,21 @@ mod tests {
         assert_eq!(config.kube_minor, None);
         assert_eq!(problems.len(), 1);
         assert_eq!(parse(&Value::Null).0.kube_minor, None);
+    }
+
+    #[test]
+    fn schema_paths_are_relative_to_the_workspace() {
+        let settings = json!({"admissionLs": {"schemaPaths": ["crds", "/abs/x.yaml", 3]}});
+        let (paths, problems) = schema_paths(&settings, Some(Path::new("/ws")));
+        assert_eq!(
+            paths,
+            vec![PathBuf::from("/ws/crds"), PathBuf::from("/abs/x.yaml")]
+        );
+        assert_eq!(problems.len(), 1);
+        assert!(
+            schema_paths(&json!({"schemaPaths": "x"}), None)
+                .0
+                .is_empty()
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! The language server over stdio (tower-lsp-server glue): document store, position encoding,
 //! debounced diagnostics tagged with document versions. No feature logic lives here.
 
+mod code_lens;
+mod commands;
 pub mod config;
 mod diagnostics;
 mod documents;

@@ -14,6 +14,8 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use super::code_lens::code_lenses;
+use super::commands::{self, OpenTexts};
 use super::config;
 use super::diagnostics::{self, Guard, Job, Publish, PublishSender};
 use super::documents::Document;
@@ -72,6 +74,25 @@ impl Server {
                 return;
             };
             shared.run(job, Guard::OpenAt(version)).await;
+        });
+    }
+
+    /// After an edit of a CRD: the other open documents and the workspace files, whose typed
+    /// diagnostics may depend on it, once the edits settle.
+    fn schedule_dependents(&self, edited: &Uri) {
+        let shared = self.shared.clone();
+        let edited = edited.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(DEBOUNCE).await;
+            let open = shared.lock().open_documents();
+            for (uri, version) in open.into_iter().filter(|(uri, _)| *uri != edited) {
+                let Some(job) = shared.lock().job_for_document(&uri, version) else {
+                    continue;
+                };
+                shared.run(job, Guard::OpenAt(version)).await;
+            }
+            let job = shared.lock().job_for_workspace();
+            shared.run(job, Guard::NotOpen).await;
         });
     }
 
@@ -139,13 +160,20 @@ impl LanguageServer for Server {
             .as_ref()
             .map(config::parse)
             .unwrap_or_default();
+        let roots = workspace_roots(&params);
+        let (schema_paths, schema_problems) = params
+            .initialization_options
+            .as_ref()
+            .map(|options| config::schema_paths(options, roots.first().map(PathBuf::as_path)))
+            .unwrap_or_default();
         {
             let mut state = self.state();
             state.encoding = encoding;
             state.config = config;
-            state.roots = workspace_roots(&params);
+            state.roots = roots;
+            state.schema_paths = schema_paths;
         }
-        for problem in problems {
+        for problem in problems.into_iter().chain(schema_problems) {
             eprintln!("admission-ls: {problem}");
         }
         Ok(initialize_result(encoding))
@@ -175,6 +203,7 @@ impl LanguageServer for Server {
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
+        let defines_crd;
         {
             let mut state = self.state();
             let encoding = state.encoding;
@@ -189,8 +218,12 @@ impl LanguageServer for Server {
                 document.apply_change(change, encoding);
             }
             document.version = version;
+            defines_crd = document.text().contains("CustomResourceDefinition");
         }
-        self.schedule(uri, version, DEBOUNCE);
+        self.schedule(uri.clone(), version, DEBOUNCE);
+        if defines_crd {
+            self.schedule_dependents(&uri);
+        }
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
@@ -226,28 +259,87 @@ impl LanguageServer for Server {
             Value::Null => self.pull_settings().await,
             settings => settings,
         };
-        let (config, problems) = config::parse(&settings);
-        let open = {
+        let (config, mut problems) = config::parse(&settings);
+        let (open, rescan) = {
             let mut state = self.state();
+            let base = state.roots.first().cloned();
+            let (schema_paths, schema_problems) = config::schema_paths(&settings, base.as_deref());
+            problems.extend(schema_problems);
+            let rescan = schema_paths != state.schema_paths;
+            state.schema_paths = schema_paths;
             state.config = config;
-            state.open_documents()
+            (state.open_documents(), rescan)
         };
+        if rescan {
+            let server = self.clone();
+            tokio::spawn(async move { server.scan_workspace().await });
+        }
         for (uri, version) in open {
             self.schedule(uri, version, Duration::ZERO);
         }
         self.schedule_workspace();
         self.warn(problems).await;
     }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let (text, encoding) = {
+            let state = self.state();
+            let text = state.documents.get(&uri).map(Document::text);
+            (text, state.encoding)
+        };
+        Ok(text.map(|text| code_lenses(&uri, &text, encoding)))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let (open, encoding) = self.open_texts();
+        let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
+            .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
+        if let Some((uri, diagnostics)) = outcome.publish {
+            let version = self.state().documents.get(&uri).map(|d| d.version);
+            let guard = version.map_or(Guard::NotOpen, Guard::OpenAt);
+            let _ = self.shared.publisher.send(Publish {
+                uri,
+                diagnostics,
+                guard,
+            });
+        }
+        Ok(Some(outcome.result))
+    }
+}
+
+impl Server {
+    /// The open documents by file path (commands read them instead of the saved files).
+    fn open_texts(&self) -> (OpenTexts, crate::ide::Encoding) {
+        let state = self.state();
+        let open = state
+            .documents
+            .iter()
+            .filter_map(|(uri, doc)| {
+                let path = uri.to_file_path()?.into_owned();
+                Some((path, doc.text().to_string()))
+            })
+            .collect();
+        (open, state.encoding)
+    }
 }
 
 impl Server {
     /// Reads the workspace folders, loads the admission files found and publishes their diagnostics.
     async fn scan_workspace(&self) {
-        let roots = self.state().roots.clone();
-        if roots.is_empty() {
+        let (roots, schemas) = {
+            let state = self.state();
+            (state.roots.clone(), state.schema_paths.clone())
+        };
+        if roots.is_empty() && schemas.is_empty() {
             return;
         }
-        let Ok(files) = tokio::task::spawn_blocking(move || workspace::scan(&roots)).await else {
+        let scan = move || {
+            let mut files = workspace::scan(&roots);
+            files.extend(workspace::scan(&schemas));
+            files
+        };
+        let Ok(files) = tokio::task::spawn_blocking(scan).await else {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
@@ -293,6 +385,13 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
         capabilities: ServerCapabilities {
             position_encoding: Some(to_proto::encoding_kind(encoding)),
             text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
+            code_lens_provider: Some(CodeLensOptions {
+                resolve_provider: Some(false),
+            }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: commands::COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
+                ..ExecuteCommandOptions::default()
+            }),
             ..ServerCapabilities::default()
         },
         server_info: Some(ServerInfo {

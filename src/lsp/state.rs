@@ -28,6 +28,8 @@ pub struct State {
     pub roots: Vec<PathBuf>,
     /// Admission files found by the workspace scan, in URI order for deterministic publishing.
     pub workspace: BTreeMap<Uri, FileId>,
+    /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
+    pub schema_paths: Vec<PathBuf>,
 }
 
 impl State {
@@ -41,26 +43,34 @@ impl State {
             host: AnalysisHost::new(),
             roots: Vec::new(),
             workspace: BTreeMap::new(),
+            schema_paths: Vec::new(),
         }
     }
 
     /// A diagnostics run for an open document, if `version` is still its current version; hands the
     /// current text to the analysis host first if it has changed since the last run.
     pub fn job_for_document(&mut self, uri: &Uri, version: i32) -> Option<Job> {
-        let document = self
+        let file = self
             .documents
-            .get_mut(uri)
-            .filter(|d| d.version == version)?;
-        if !document.synced {
-            self.host.set_file(document.file, document.text());
-            document.synced = true;
-        }
-        let file = document.file;
+            .get(uri)
+            .filter(|d| d.version == version)?
+            .file;
+        self.sync_open_documents();
         Some(self.job(vec![(uri.clone(), file)]))
     }
 
+    /// Hands every open document's current text to the host: another file's diagnostics may
+    /// depend on it (a CRD typing a policy, a policy a binding names).
+    fn sync_open_documents(&mut self) {
+        for document in self.documents.values_mut().filter(|d| !d.synced) {
+            self.host.set_file(document.file, document.text());
+            document.synced = true;
+        }
+    }
+
     /// A diagnostics run for every scanned workspace file that is not open in the editor.
-    pub fn job_for_workspace(&self) -> Job {
+    pub fn job_for_workspace(&mut self) -> Job {
+        self.sync_open_documents();
         let files = self
             .workspace
             .iter()

@@ -1,5 +1,7 @@
 //! The workspace scan at `initialized`: a bounded walk of the workspace folders for YAML files that
-//! hold admission documents, so that their diagnostics show before they are opened.
+//! hold admission documents or CustomResourceDefinitions (which type the policies of other files),
+//! so that their diagnostics show before they are opened; plus the files of the `schemaPaths`
+//! setting (files or folders).
 //!
 //! Bounded so that opening a huge folder (a home directory, a monorepo) costs little: hidden
 //! directories, `node_modules` and `target` are skipped, and the walk stops at a depth, a number of
@@ -16,8 +18,9 @@ const MAX_FILES: usize = 2_000;
 const MAX_FILE_BYTES: u64 = 1 << 20;
 /// How deep the walk descends.
 const MAX_DEPTH: usize = 12;
-/// The cheap test for a file worth analysing: every admission document names this API group.
-const MARKER: &str = "admissionregistration.k8s.io";
+/// The cheap test for a file worth analysing: every admission document names this API group, and
+/// every CRD its kind.
+const MARKERS: &[&str] = &["admissionregistration.k8s.io", "CustomResourceDefinition"];
 
 /// A file found by the scan.
 #[derive(Debug)]
@@ -28,11 +31,16 @@ pub struct ScannedFile {
     pub text: String,
 }
 
-/// Every admission YAML file under `roots`, in a deterministic order; unreadable entries are skipped.
+/// Every admission or CRD YAML file under `roots` (folders, or single files as `schemaPaths`
+/// may name), in a deterministic order; unreadable entries are skipped.
 pub fn scan(roots: &[PathBuf]) -> Vec<ScannedFile> {
     let mut yaml_paths = Vec::new();
     for root in roots {
-        walk(root, 0, &mut yaml_paths);
+        if root.is_file() {
+            yaml_paths.push(root.clone());
+        } else {
+            walk(root, 0, &mut yaml_paths);
+        }
     }
     yaml_paths
         .into_iter()
@@ -79,8 +87,11 @@ fn read_admission_file(path: &Path) -> Option<ScannedFile> {
         return None;
     }
     let text = fs::read_to_string(path).ok()?;
-    text.contains(MARKER).then(|| ScannedFile {
-        path: path.to_owned(),
-        text,
-    })
+    MARKERS
+        .iter()
+        .any(|m| text.contains(m))
+        .then(|| ScannedFile {
+            path: path.to_owned(),
+            text,
+        })
 }

@@ -3,25 +3,18 @@
 
 use super::sites::ExpressionSite;
 use super::{Code, Diagnostic};
-use crate::text::TextRange;
+use crate::cel::ast::Ast;
 
-/// Adds a `cel-syntax` diagnostic for every parse error of `site`.
-pub(crate) fn check(site: &ExpressionSite, diagnostics: &mut Vec<Diagnostic>) {
-    for (span, message) in parse_errors(&site.text) {
-        let range = site.to_file_range(span);
+/// Parses `site`, adding a `cel-syntax` diagnostic for every parse error; the tree when it parsed
+/// cleanly (only clean trees are type-checked, so a syntax error gives no follow-on type errors).
+pub(crate) fn parse(site: &ExpressionSite, diagnostics: &mut Vec<Diagnostic>) -> Option<Ast> {
+    let parsed = crate::cel::parse(&site.text);
+    for error in &parsed.errors {
         diagnostics.push(Diagnostic::new(
             Code::CelSyntax,
-            range,
-            format!("{}: {message}", site.path),
+            site.to_file_range(error.span),
+            format!("{}: {}", site.path, error.message),
         ));
     }
-}
-
-/// The parse errors of an expression: spans are byte ranges of `text`.
-fn parse_errors(text: &str) -> Vec<(TextRange, String)> {
-    crate::cel::parse(text)
-        .errors
-        .into_iter()
-        .map(|error| (error.span, error.message))
-        .collect()
+    parsed.errors.is_empty().then_some(parsed.ast)
 }

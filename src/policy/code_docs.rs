@@ -162,6 +162,10 @@ cel-undefined-field (error): a field that the type does not have.
 Checked against the real schema of the matched kinds, the paramKind and the request types. At
 admission time this is a `no such key` error. The range is the field name only.
 
+When several kinds are matched, the message names those the field is missing from, e.g.
+`(in batch/v1, Kind=Job)`. Also reported for the fields of a MutatingAdmissionPolicy's
+`Object{…}` literals and for JSONPatch paths that do not exist in the schema.
+
 Example:
     - expression: object.spec.replica <= 5      # Deployment's field is `replicas`
 Fix: correct the field name.
@@ -191,9 +195,14 @@ const CEL_TYPE: &str = "\
 cel-type (error): any other type error.
 
 Examples: a list literal mixing types (`[1, 'a']`), a message construction with a field of the
-wrong type.
+wrong type, a JSONPatch whose `op` is not one of the six operations or whose `value` does not fit
+the type at its `path`.
 
-Fix: make the types agree, or convert explicitly.
+As a warning: a schema field with `format: date-time` (or `duration`) is typed timestamp (or
+duration) but is a string in the admission object, so comparing it with a timestamp, doing
+arithmetic on it or calling timestamp methods on it fails at runtime (kubernetes/kubernetes#125053):
+    - expression: object.metadata.creationTimestamp < request.options.now
+Fix: make the types agree, or convert explicitly (`timestamp(object.metadata.creationTimestamp)`).
 ";
 
 const CEL_VERSION: &str = "\
@@ -220,7 +229,9 @@ const UNRESOLVED_REFERENCE: &str = "\
 unresolved-reference (warning): a reference that no file in the workspace defines.
 
 A binding's `policyName`, a `paramKind` or a `paramRef` whose target is not in the checked files.
-The API server accepts this; the binding then has no effect or the policy fails at admission.
+The API server accepts this; the binding then has no effect or the policy fails at admission. A
+paramKind that is neither a bundled kind nor a CustomResourceDefinition in the workspace (or in a
+`--schema` file) leaves `params` untyped.
 
 Fix: check the name, or add the file that defines it to the checked paths.
 ";

@@ -4,8 +4,10 @@
 //!
 //! No I/O: files come in as text and a parsed `yaml::YamlFile`. Documents of other kinds are ignored.
 
+pub mod admission;
 mod cel_syntax;
 mod code_docs;
+mod crds;
 mod decode;
 pub mod diagnostic;
 pub mod fields;
@@ -17,12 +19,18 @@ mod read;
 mod read_kinds;
 mod report;
 pub mod sites;
+pub mod suite;
+mod typecheck;
 mod validate;
+pub mod workspace;
 
+pub use crds::{index_file, yaml_to_json};
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use model::{ApiVersion, Field, List, PolicyKind, Ranged, Text};
 pub use model_kinds::PolicyDocument;
 pub use sites::{ExpressionSite, ResultType, SiteRole};
+pub use typecheck::{MAX_KINDS, kind_label, matched_kinds};
+pub use workspace::Workspace;
 
 use crate::yaml::{Node, YamlFile};
 
@@ -33,13 +41,31 @@ pub struct CheckConfig {
     pub kube_minor: Option<u32>,
 }
 
-/// Every diagnostic for one file: structure and CEL syntax of every admission document in it.
+/// Every diagnostic for one file checked on its own (the file is the whole workspace): structure,
+/// CEL syntax and both type checks of every admission document in it, and its unusable CRDs.
 /// YAML syntax errors are not included (the caller reports those from the `YamlFile`).
 pub fn check_file(text: &str, yaml: &YamlFile, config: &CheckConfig) -> Vec<Diagnostic> {
-    let _ = (text, config);
+    let mut workspace = Workspace::new();
+    let mut diagnostics = index_file(yaml, &mut workspace);
+    diagnostics.extend(check_file_in(text, yaml, config, &workspace));
+    diagnostics
+}
+
+/// The diagnostics of the admission documents of one file, with cross-file references resolved
+/// in `workspace` (CRDs, policy names). CRD diagnostics come from [`index_file`].
+pub fn check_file_in(
+    text: &str,
+    yaml: &YamlFile,
+    config: &CheckConfig,
+    workspace: &Workspace,
+) -> Vec<Diagnostic> {
+    let _ = text;
+    let minor = config
+        .kube_minor
+        .unwrap_or_else(crate::schema::bundled::newest);
     let mut diagnostics = Vec::new();
     for root in admission_roots(yaml) {
-        check_document(root, &mut diagnostics);
+        check_document(root, minor, workspace, &mut diagnostics);
     }
     diagnostics
 }
@@ -63,7 +89,12 @@ fn admission_roots(yaml: &YamlFile) -> impl Iterator<Item = &Node> {
         .filter_map(|d| d.root.as_ref())
 }
 
-fn check_document(root: &Node, diagnostics: &mut Vec<Diagnostic>) {
+fn check_document(
+    root: &Node,
+    minor: u32,
+    workspace: &Workspace,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     let Some((kind, version)) = read_kinds::recognise(root) else {
         return;
     };
@@ -81,7 +112,39 @@ fn check_document(root: &Node, diagnostics: &mut Vec<Diagnostic>) {
             validate::validate(&document, &mut report);
         }
     }
-    for site in document.expression_sites() {
-        cel_syntax::check(&site, diagnostics);
+    let sites = document.expression_sites();
+    let parsed: Vec<_> = sites
+        .iter()
+        .map(|site| cel_syntax::parse(site, diagnostics))
+        .collect();
+    typecheck::check(&document, &sites, &parsed, minor, workspace, diagnostics);
+    binding_reference(&document, workspace, diagnostics);
+}
+
+/// `unresolved-reference` on a binding whose `policyName` names no policy of the workspace.
+fn binding_reference(document: &PolicyDocument, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
+    let (kind, spec) = match document {
+        PolicyDocument::ValidatingBinding(_, spec) => (PolicyKind::ValidatingBinding, spec),
+        PolicyDocument::MutatingBinding(_, spec) => (PolicyKind::MutatingBinding, spec),
+        _ => return,
+    };
+    let Some(name) = &spec.value.policy_name else {
+        return;
+    };
+    let name = &name.value;
+    if name.value.is_empty() || workspace.has_policy_for(kind, &name.value) {
+        return;
     }
+    let policy = match kind {
+        PolicyKind::ValidatingBinding => "ValidatingAdmissionPolicy",
+        _ => "MutatingAdmissionPolicy",
+    };
+    out.push(Diagnostic::new(
+        Code::UnresolvedReference,
+        name.range,
+        format!(
+            "spec.policyName: no {policy} named '{}' in the workspace",
+            name.value
+        ),
+    ));
 }

@@ -108,12 +108,14 @@ pub(crate) fn find_block_header(text: &str, from: usize, limit: usize) -> Option
 
 /// The `-` of a block sequence whose first item starts at `at`: the parser puts the start of a
 /// sequence that is not indented under its key (`key:\n- item`) at the item, after the `- `.
+/// When the first item is on a later line (`- # comment` then the item), the parser puts the start
+/// at the end of the comment; the search then starts before the comment.
 pub(crate) fn dash_before(text: &str, at: usize) -> usize {
     let bytes = text.as_bytes();
     if bytes.get(at) == Some(&b'-') {
         return at;
     }
-    let mut i = at;
+    let mut i = comment_start_before(bytes, at).unwrap_or(at);
     while i > 0 && matches!(bytes.get(i - 1), Some(b' ' | b'\t')) {
         i -= 1;
     }
@@ -122,6 +124,19 @@ pub(crate) fn dash_before(text: &str, at: usize) -> usize {
     } else {
         at
     }
+}
+
+/// Start of a comment (`#` at a line start or after white space) on the line of `at`, before `at`.
+fn comment_start_before(bytes: &[u8], at: usize) -> Option<usize> {
+    let at = at.min(bytes.len());
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|b| matches!(b, b'\n' | b'\r'))
+        .map_or(0, |i| i + 1);
+    (line_start..at).find(|&i| {
+        bytes.get(i) == Some(&b'#')
+            && (i == line_start || matches!(bytes.get(i - 1), Some(b' ' | b'\t')))
+    })
 }
 
 /// Just past the `:` that follows a key ending at `key_end`, or `key_end` when there is none.

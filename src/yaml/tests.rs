@@ -293,3 +293,21 @@ fn flow_collections_end_at_their_closing_bracket_not_at_a_trailing_comment() {
         "#]],
     );
 }
+
+/// Found by the `decoder_agrees_with_parser` property: a sequence whose first item follows a comment
+/// on the dash's line started at the comment, so the block scalar's parent indentation was wrong.
+#[test]
+fn sequence_with_a_comment_after_its_first_dash_starts_at_the_dash() {
+    check(
+        "k:\n- #\n  |\n  \\\nafter: end\n",
+        expect![[r#"
+        doc 0:0-4:10
+          map 0:0-4:10
+            Plain 0:0-0:1 "k"
+              seq 1:0-3:3
+                Literal 2:2-3:3 "\\\n"
+            Plain 4:0-4:5 "after"
+              Plain 4:7-4:10 "end"
+    "#]],
+    );
+}

@@ -25,7 +25,16 @@ spec:
   paramRef:
     selector: {matchLabels: {env: prod}}
 "#,
-        expect![[r#""#]],
+        expect![[r#"
+            policy.yaml:5:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo.example.com' in the workspace
+              |
+            5 |   policyName: demo.example.com
+              |               ^^^^^^^^^^^^^^^^
+            policy.yaml:13:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+               |
+            13 |   policyName: demo
+               |               ^^^^
+        "#]],
     );
 }
 
@@ -65,6 +74,10 @@ spec:
                |
             11 |   policyName: Not_A_Policy
                |               ^^^^^^^^^^^^
+            policy.yaml:11:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'Not_A_Policy' in the workspace
+               |
+            11 |   policyName: Not_A_Policy
+               |               ^^^^^^^^^^^^
             policy.yaml:12:22: error[invalid]: spec.validationActions: Invalid value: ["Deny","Warn","Deny","Block"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)
                |
             12 |   validationActions: [Deny, Warn, Deny, Block]
@@ -81,6 +94,10 @@ spec:
                |
             17 | spec:
                | ^^^^
+            policy.yaml:18:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+               |
+            18 |   policyName: demo
+               |               ^^^^
         "#]],
     );
 }
@@ -110,6 +127,10 @@ spec:
     namespace: default
 "#,
         expect![[r#"
+            policy.yaml:5:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+              |
+            5 |   policyName: demo
+              |               ^^^^
             policy.yaml:8:11: error[invalid]: spec.paramRef.name: Invalid value: "a/b": may not contain '/'
               |
             8 |     name: "a/b"
@@ -130,6 +151,10 @@ spec:
                |
             10 |     parameterNotFoundAction: Maybe
                |                              ^^^^^
+            policy.yaml:16:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+               |
+            16 |   policyName: demo
+               |               ^^^^
             policy.yaml:18:3: error[required]: spec.paramRef.parameterNotFoundAction: Required value
                |
             18 |   paramRef:

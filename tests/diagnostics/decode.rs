@@ -134,6 +134,10 @@ spec:
               |
             4 | spec:
               | ^^^^
+            policy.yaml:5:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+              |
+            5 |   policyName: demo
+              |               ^^^^
             policy.yaml:10:5: error[yaml-syntax]: while parsing a flow mapping, did not find expected ',' or '}'
                |
             10 | spec: [

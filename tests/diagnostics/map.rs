@@ -20,7 +20,7 @@ spec:
   - patchType: ApplyConfiguration
     applyConfiguration: {{expression: "Object{{}}"}}
   - patchType: JSONPatch
-    jsonPatch: {{expression: "[]"}}
+    jsonPatch: {{expression: "[JSONPatch{{op: 'test', path: '/spec', value: object.spec}}]"}}
 "#
         );
         check_diagnostics(&text, expect![[r#""#]]);
@@ -86,6 +86,10 @@ spec:
                |
             15 |     jsonPatch: {expression: "[]"}
                |     ^^^^^^^^^
+            policy.yaml:15:30: error[cel-result-type]: spec.mutations[1].jsonPatch.expression: must evaluate to list(JSONPatch) but got list(dyn)
+               |
+            15 |     jsonPatch: {expression: "[]"}
+               |                              ^^
             policy.yaml:16:16: error[not-supported]: spec.mutations[2].patchType: Unsupported value: "Strategic": supported values: "ApplyConfiguration", "JSONPatch"
                |
             16 |   - patchType: Strategic
@@ -94,6 +98,10 @@ spec:
                |
             17 |   - jsonPatch: {expression: "[]"}
                |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:17:30: error[cel-result-type]: spec.mutations[3].jsonPatch.expression: must evaluate to list(JSONPatch) but got list(dyn)
+               |
+            17 |   - jsonPatch: {expression: "[]"}
+               |                              ^^
         "#]],
     );
 }

@@ -137,6 +137,10 @@ spec:
               |
             5 |   paramKind: {apiVersion: example.com/v1/x}
               |                           ^^^^^^^^^^^^^^^^
+            policy.yaml:15:14: warning[unresolved-reference]: spec.paramKind: Example.com/1, Kind=Replica_Limit is neither a bundled kind nor a CustomResourceDefinition in the workspace; params is untyped
+               |
+            15 |   paramKind: {apiVersion: Example.com/1, kind: Replica_Limit}
+               |              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
             policy.yaml:15:27: error[invalid]: spec.paramKind.apiVersion: Invalid value: "Example.com": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
                |
             15 |   paramKind: {apiVersion: Example.com/1, kind: Replica_Limit}
@@ -149,6 +153,10 @@ spec:
                |
             15 |   paramKind: {apiVersion: Example.com/1, kind: Replica_Limit}
                |                                                ^^^^^^^^^^^^^
+            policy.yaml:25:14: warning[unresolved-reference]: spec.paramKind: example.com/, Kind=ReplicaLimit is neither a bundled kind nor a CustomResourceDefinition in the workspace; params is untyped
+               |
+            25 |   paramKind: {apiVersion: "example.com/", kind: ReplicaLimit}
+               |              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
             policy.yaml:25:27: error[invalid]: spec.paramKind.apiVersion: Invalid value: "example.com/": version must be specified
                |
             25 |   paramKind: {apiVersion: "example.com/", kind: ReplicaLimit}

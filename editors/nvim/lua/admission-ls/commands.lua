@@ -1,0 +1,88 @@
+-- User commands: :AdmissionLsRunTests, :AdmissionLsEvaluate {objectfile}, :AdmissionLsRestart.
+-- Server commands go through workspace/executeCommand; a server that does not support them yet
+-- gets a clear message instead of an error trace.
+local M = {}
+
+local function notify(message, level)
+  vim.notify("admission-ls: " .. message, level or vim.log.levels.INFO)
+end
+
+--- The message for a command the server does not support (not advertised or "method not found").
+function M.unsupported_message(command, client)
+  local info = client and client.server_info or nil -- absent in 0.7; the version is optional
+  local version = info and info.version and (" " .. info.version) or ""
+  return string.format("the server%s does not support the command '%s' yet (command not supported by the server).", version, command)
+end
+
+local function advertised(client, command)
+  local caps = client.server_capabilities or client.resolved_capabilities or {}
+  local provider = caps.executeCommandProvider
+  return type(provider) == "table" and vim.tbl_contains(provider.commands or {}, command)
+end
+
+local function show_result(command, result)
+  local text = vim.fn.json_encode(result == nil and vim.NIL or result)
+  local ok, pretty = pcall(vim.fn.system, { "python3", "-m", "json.tool" }, text)
+  local lines = vim.split((ok and vim.v.shell_error == 0) and pretty or text, "\n", { trimempty = true })
+  vim.cmd("botright new")
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].buftype = "nofile"
+  vim.bo[buf].filetype = "json"
+  pcall(vim.api.nvim_buf_set_name, buf, "admission-ls://" .. command)
+end
+
+--- Sends `command` to the client of the current buffer; `done(err, result)` is optional (tests).
+function M.execute(plugin, command, arguments, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = plugin.client(bufnr)
+  if not client then
+    notify("no server attached to this buffer (is it a policy YAML file?).", vim.log.levels.WARN)
+    return
+  end
+  if not advertised(client, command) then
+    notify(M.unsupported_message(command, client), vim.log.levels.WARN)
+    if done then
+      done({ unsupported = true }, nil)
+    end
+    return
+  end
+  plugin.call(client, "request", "workspace/executeCommand", { command = command, arguments = arguments }, function(err, result)
+    if err then
+      if err.code == -32601 then
+        notify(M.unsupported_message(command, client), vim.log.levels.WARN)
+      else
+        notify(command .. " failed: " .. tostring(err.message), vim.log.levels.ERROR)
+      end
+    else
+      show_result(command, result)
+    end
+    if done then
+      done(err, result)
+    end
+  end, bufnr)
+end
+
+function M.create(plugin)
+  vim.api.nvim_create_user_command("AdmissionLsRunTests", function()
+    M.execute(plugin, "admission-ls.runTests", { { uri = vim.uri_from_bufnr(0) } })
+  end, { desc = "admission-ls: run the tests of the current file" })
+
+  vim.api.nvim_create_user_command("AdmissionLsEvaluate", function(opts)
+    local object = vim.fn.fnamemodify(opts.args, ":p")
+    if vim.fn.filereadable(object) ~= 1 then
+      notify("cannot read the object file " .. object, vim.log.levels.ERROR)
+      return
+    end
+    local position = vim.lsp.util.make_position_params().position
+    M.execute(plugin, "admission-ls.evaluate", {
+      { uri = vim.uri_from_bufnr(0), position = position, object = vim.uri_from_fname(object) },
+    })
+  end, { nargs = 1, complete = "file", desc = "admission-ls: evaluate the policy at the cursor against an object file" })
+
+  vim.api.nvim_create_user_command("AdmissionLsRestart", function()
+    plugin.restart()
+  end, { desc = "admission-ls: restart the server" })
+end
+
+return M

@@ -1,0 +1,216 @@
+-- Headless Neovim test of the plugin against the real server:
+--   ADMISSION_LS=/path/to/admission-ls nvim --headless -u NONE -i NONE -c "luafile editors/nvim/test/run.lua"
+-- Opens editors/testdata/typo-policy.yaml, waits for the server's `not-supported` diagnostic on
+-- `failurePolicy: Sometimes`, then sends hover and completion and checks the answers honestly
+-- against the server's capabilities, then an unsupported command. Exits non-zero on any failure.
+local here = debug.getinfo(1, "S").source:sub(2)
+local plugin_dir = vim.fn.fnamemodify(here, ":p:h:h")
+local testdata = vim.fn.fnamemodify(plugin_dir, ":h") .. "/testdata"
+vim.opt.runtimepath:append(plugin_dir)
+vim.cmd("filetype on")
+
+local failures = 0
+local function check(ok, what)
+  print((ok and "ok   " or "FAIL ") .. what)
+  if not ok then
+    failures = failures + 1
+  end
+end
+local function notice(text)
+  print("NOTICE " .. text)
+end
+
+local function run()
+  local binary = os.getenv("ADMISSION_LS") or "admission-ls"
+  local messages = {}
+  vim.notify = function(msg)
+    table.insert(messages, msg)
+  end
+  local plugin = require("admission-ls")
+  plugin.setup({ cmd = { binary, "serve", "--stdio" }, settings = { admissionLs = { kubernetesVersion = "1.31" } } })
+
+  vim.cmd("edit " .. testdata .. "/typo-policy.yaml")
+  local bufnr = vim.api.nvim_get_current_buf()
+  check(vim.bo.filetype == "yaml", "filetype is yaml")
+  local client
+  vim.wait(10000, function()
+    client = plugin.client(bufnr)
+    return client ~= nil
+  end, 20)
+  check(client ~= nil, "admission-ls attached to the policy buffer and initialized")
+  if #messages > 0 then
+    print("     messages: " .. table.concat(messages, " | "))
+  end
+  if not client then
+    return
+  end
+
+  -- 1. the diagnostic for `failurePolicy: Sometimes` (line 7, 0-based 6)
+  local function code_of(d)
+    return d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+  end
+  local found
+  vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if code_of(d) == "not-supported" then
+        found = d
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check(found ~= nil, "diagnostic not-supported published")
+  if found then
+    check(found.lnum == 6, "on line 7 (0-based 6), got " .. tostring(found.lnum))
+    check(found.col == 17, "at column 17 (the value), got " .. tostring(found.col))
+    print("     message: " .. found.message)
+  end
+  local others = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(others, string.format("%d:%s", d.lnum + 1, tostring(code_of(d))))
+  end
+  print("     all diagnostics: " .. table.concat(others, ", "))
+
+  -- 2. hover and completion at known positions: the server's answer, or its honest refusal
+  local caps = client.server_capabilities or client.resolved_capabilities or {}
+  local uri = vim.uri_from_bufnr(bufnr)
+  local function request(method, params)
+    local done, err, result = false, nil, nil
+    plugin.call(client, "request", method, params, function(e, r)
+      done, err, result = true, e, r
+    end, bufnr)
+    check(vim.wait(10000, function()
+      return done
+    end, 20), method .. " answered")
+    return err, result
+  end
+  local probes = {
+    { "textDocument/hover", "hoverProvider", { line = 14, character = 21 } }, -- on `object` of the first validation
+    { "textDocument/completion", "completionProvider", { line = 14, character = 26 } }, -- after `object.`
+  }
+  for _, probe in ipairs(probes) do
+    local method, capability, position = probe[1], probe[2], probe[3]
+    local err, result = request(method, { textDocument = { uri = uri }, position = position })
+    if caps[capability] then
+      check(err == nil, method .. " succeeds (advertised)")
+      print("     result: " .. vim.inspect(result):sub(1, 200):gsub("\n", " "))
+    else
+      check(err ~= nil and err.code == -32601, method .. " not advertised and answered 'method not found'")
+      notice("the server does not implement " .. method .. " yet")
+    end
+  end
+
+  -- 3. a server command: executed when advertised, else a clear message
+  local object = testdata .. "/object.yaml"
+  local cmd_done, cmd_err = false, nil
+  require("admission-ls.commands").execute(plugin, "admission-ls.evaluate", {
+    { uri = uri, position = { line = 14, character = 20 }, object = vim.uri_from_fname(object) },
+  }, function(e)
+    cmd_done, cmd_err = true, e
+  end)
+  vim.wait(10000, function()
+    return cmd_done
+  end, 20)
+  check(cmd_done, "admission-ls.evaluate finished")
+  local executes = caps.executeCommandProvider and vim.tbl_contains(caps.executeCommandProvider.commands or {}, "admission-ls.evaluate")
+  if executes then
+    check(cmd_err == nil, "admission-ls.evaluate succeeds (advertised)")
+  else
+    local said = table.concat(messages, "\n")
+    check(said:find("command not supported by the server", 1, true) ~= nil, "unsupported command gives a clear message")
+    notice("the server does not support admission-ls.evaluate yet; the user was told: " .. said:gsub("\n", " | "))
+  end
+
+  -- the user commands themselves
+  if not executes then
+    messages = {}
+    vim.api.nvim_win_set_cursor(0, { 15, 20 })
+    vim.cmd("AdmissionLsEvaluate " .. object)
+    vim.cmd("AdmissionLsRunTests")
+    check(#messages == 2 and messages[1]:find("'admission-ls.evaluate'", 1, true) ~= nil
+      and messages[2]:find("'admission-ls.runTests'", 1, true) ~= nil,
+      ":AdmissionLsEvaluate and :AdmissionLsRunTests explain the missing server commands")
+  end
+
+  -- 4. settings: init_options with a disabled code after :AdmissionLsRestart, then a settings-less
+  -- didChangeConfiguration makes the server pull workspace/configuration from the plugin's handler
+  local function codes_now()
+    local set = {}
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      set[code_of(d)] = true
+    end
+    return set
+  end
+  plugin.setup({ cmd = { binary, "serve", "--stdio" }, settings = { admissionLs = { diagnostics = { disabled = { "not-supported" } } } } })
+  vim.cmd("AdmissionLsRestart")
+  local restarted
+  vim.wait(10000, function()
+    restarted = plugin.client(bufnr)
+    return restarted ~= nil and restarted.id ~= client.id
+  end, 20)
+  check(restarted ~= nil and restarted.id ~= client.id, ":AdmissionLsRestart started a new client")
+  client = restarted or client
+  check(vim.wait(10000, function()
+    local c = codes_now()
+    return c["cel-syntax"] and not c["not-supported"]
+  end, 50), "settings (init_options, didChangeConfiguration) disable not-supported")
+  client.config.settings = { admissionLs = { diagnostics = { disabled = { "cel-syntax" } } } }
+  plugin.call(client, "notify", "workspace/didChangeConfiguration", { settings = vim.NIL })
+  check(vim.wait(10000, function()
+    local c = codes_now()
+    return c["not-supported"] and not c["cel-syntax"]
+  end, 50), "workspace/configuration answered from the plugin's settings (now cel-syntax is disabled)")
+  check(vim.deep_equal(plugin.lookup({ admissionLs = { a = { b = 1 } } }, "admissionLs.a.b"), 1)
+    and plugin.lookup({ admissionLs = {} }, "yaml") == vim.NIL, "settings lookup by section")
+
+  -- 5. a missing binary: reported once with the path tried, no retries
+  vim.lsp.stop_client(client.id)
+  vim.wait(5000, function()
+    return plugin.call(client, "is_stopped")
+  end, 20)
+  check(plugin.call(client, "is_stopped"), "the first server stopped")
+  messages = {}
+  plugin.setup({ cmd = { "/nonexistent/admission-ls" } })
+  vim.cmd("edit " .. vim.fn.tempname() .. ".yaml")
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { "apiVersion: admissionregistration.k8s.io/v1", "kind: ValidatingAdmissionPolicy" })
+  vim.cmd("doautocmd InsertLeave")
+  vim.cmd("doautocmd InsertLeave")
+  check(#messages == 1 and messages[1]:find("/nonexistent/admission-ls", 1, true) ~= nil,
+    "missing binary reported once with the path tried: " .. table.concat(messages, " | "))
+
+  -- 6. a server that crashes: reported once with the command and exit code, never started again
+  -- until :AdmissionLsRestart
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  local script, log = dir .. "/admission-ls", dir .. "/starts"
+  vim.fn.writefile({ "#!/bin/sh", "echo start >> '" .. log .. "'", "exit 3" }, script)
+  vim.fn.setfperm(script, "rwxr-xr-x")
+  messages = {}
+  plugin.setup({ cmd = { script } })
+  vim.cmd("AdmissionLsRestart")
+  vim.wait(3000, function()
+    return #messages > 0
+  end, 20)
+  for _ = 1, 3 do
+    vim.cmd("doautocmd InsertLeave")
+    vim.wait(100)
+  end
+  local starts = vim.fn.filereadable(log) == 1 and #vim.fn.readfile(log) or 0
+  check(starts == 1, "the crashing server was started once, got " .. starts)
+  -- Neovim itself also says "Client N quit with exit code 3"; the plugin's own message is counted.
+  local ours = vim.tbl_filter(function(m)
+    return m:find("^admission%-ls:") ~= nil
+  end, messages)
+  check(#ours == 1 and ours[1]:find(script, 1, true) ~= nil and ours[1]:find("code 3", 1, true) ~= nil,
+    "crash reported once with the command and exit code: " .. table.concat(messages, " | "))
+
+end
+
+local ok, err = pcall(run)
+if not ok then
+  print("FAIL error: " .. tostring(err))
+  failures = failures + 1
+end
+print(failures == 0 and "nvim test: all passed" or ("nvim test: " .. failures .. " failure(s)"))
+io.stderr:write("\n")
+vim.cmd((failures == 0 and "qall!" or "cquit! 1"))

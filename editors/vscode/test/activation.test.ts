@@ -1,0 +1,95 @@
+// Loads the bundled extension (dist/extension.js) with a stand-in `vscode` module and checks the bad
+// input paths end to end through vscode-languageclient: a missing binary is reported once with the
+// path tried; a server that crashes on start is not restarted in a loop and is reported once.
+import { strict as assert } from "assert";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { spawnSync } from "child_process";
+import { test } from "node:test";
+import { pathToFileURL } from "url";
+import { activateWith, policy } from "./harness";
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test("a missing binary is reported once, with the path tried", async () => {
+  const { state, ext } = await activateWith({ path: "/nonexistent/admission-ls" });
+  await wait(300);
+  state.openDocument({ uri: "file:///q.yaml", languageId: "yaml", text: policy });
+  await wait(300);
+  assert.equal(state.errors.length, 1, JSON.stringify(state.errors));
+  assert.match(state.errors[0], /not found \(tried \/nonexistent\/admission-ls\)/);
+  assert.deepEqual(state.errorActions[0], ["Restart", "Show Output"]);
+  await ext.deactivate();
+});
+
+interface Scenario {
+  starts: number;
+  errors: string[];
+  stray: string[];
+}
+
+/** Runs crashScenario.js in a child process with `body` as the server script; see there. */
+function runScenario(body: (log: string) => string): Scenario & { script: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "admission-ls-crash-"));
+  const script = path.join(dir, "admission-ls");
+  const log = path.join(dir, "starts");
+  fs.writeFileSync(script, body(log), { mode: 0o755 });
+  // In a child process: vscode-languageclient leaves some rejections about the dead server unhandled
+  // (the extension host only logs them), which node --test would count as failures.
+  const child = spawnSync(process.execPath, [path.join(__dirname, "crashScenario.js"), script], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, FAKE_SERVER_LOG: log },
+  });
+  assert.equal(child.status, 0, child.stderr);
+  const result = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as Scenario;
+  const starts = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0;
+  // Stream and connection errors (vscode-jsonrpc codes -32096..-32099) about the dead server.
+  const known = /^(ERR_STREAM_DESTROYED|-3209[6-9])$|Client is not running and can't be stopped/;
+  assert.ok(result.stray.every((e) => known.test(e)), result.stray.join("\n"));
+  return { ...result, starts, script };
+}
+
+test("a server that dies during initialize is reported once and not restarted", () => {
+  const r = runScenario((log) => `#!/bin/sh\necho start >> '${log}'\nexit 3\n`);
+  assert.equal(r.starts, 1);
+  assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+  assert.ok(r.errors[0].includes(r.script), r.errors[0]);
+  console.log(`server dying at start: started ${r.starts} time; the user was told once: ${r.errors[0]}`);
+});
+
+test("a server that crashes after starting is restarted 3 times, then reported once", () => {
+  const fake = path.join(__dirname, "fakeServer.js");
+  const r = runScenario(() => `#!/bin/sh\nexec '${process.execPath}' '${fake}' "$@"\n`);
+  assert.equal(r.starts, 4, "the first start and 3 restarts");
+  assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+  assert.match(r.errors[0], /crashed 4 times in 3 minutes and will not be restarted automatically/);
+  assert.ok(r.errors[0].includes(r.script), r.errors[0]);
+  console.log(`server crashing after start: started ${r.starts} times; the user was told once: ${r.errors[0]}`);
+});
+
+const server = process.env.ADMISSION_LS ?? path.join(__dirname, "..", "..", "..", "..", "target", "release", "admission-ls");
+
+test("Evaluate against the real server: a clear message while the server lacks the command", { skip: !process.env.ADMISSION_LS && !fs.existsSync(server) && `no server at ${server}` }, async () => {
+  const { state, ext } = await activateWith({ path: server });
+  try {
+    const testdata = path.join(__dirname, "..", "..", "..", "testdata");
+    state.activeDocument = { uri: pathToFileURL(path.join(testdata, "typo-policy.yaml")).toString(), languageId: "yaml", text: policy };
+    state.pick = pathToFileURL(path.join(testdata, "object.yaml")).toString();
+    const evaluate = state.commands.get("admissionLs.evaluate");
+    const runTests = state.commands.get("admissionLs.runTests");
+    assert.ok(evaluate && runTests && state.commands.has("admissionLs.restart") && state.commands.has("admissionLs.showOutput"));
+    await evaluate();
+    await runTests();
+    assert.deepEqual(state.errors, []);
+    if (state.warnings.length > 0) {
+      assert.equal(state.warnings.length, 2, JSON.stringify(state.warnings));
+      assert.match(state.warnings[0], /does not support the command 'admission-ls\.evaluate' yet \(command not supported by the server\)/);
+      assert.match(state.warnings[1], /'admission-ls\.runTests'/);
+      console.log(`NOTICE: the server lacks the commands; the extension says: ${state.warnings[0]}`);
+    }
+  } finally {
+    await ext.deactivate();
+  }
+});

@@ -1,0 +1,117 @@
+// Unit tests of the extension's pure logic: settings → initializationOptions and
+// workspace/configuration, binary resolution, policy detection and attachment, the restart guard,
+// and the "command not supported" messages. Runs under `node --test` without VS Code.
+import { strict as assert } from "assert";
+import { test } from "node:test";
+import { resolveServer } from "../src/binary";
+import { isUnsupportedError, serverSupports, unsupportedMessage } from "../src/commandErrors";
+import { AttachGate, isPolicyText } from "../src/detect";
+import { RestartGuard } from "../src/restartGuard";
+import { configurationItem, initializationOptions } from "../src/settings";
+import { settingsGetter } from "./vscodeSettings";
+
+test("initializationOptions from the contributed defaults leave the version to the server", () => {
+  assert.deepEqual(initializationOptions(settingsGetter({})), { schemaPaths: [], diagnostics: { disabled: [] } });
+});
+
+test("initializationOptions carry the user's settings", () => {
+  const get = settingsGetter({
+    "admissionLs.kubernetesVersion": " 1.30 ",
+    "admissionLs.schemaPaths": ["crds/widget.yaml", 7],
+    "admissionLs.diagnostics.disabled": ["unknown-field"],
+  });
+  assert.deepEqual(initializationOptions(get), {
+    kubernetesVersion: "1.30",
+    schemaPaths: ["crds/widget.yaml"],
+    diagnostics: { disabled: ["unknown-field"] },
+  });
+});
+
+test("workspace/configuration answers the section, a key inside it, or null", () => {
+  const get = settingsGetter({ "admissionLs.diagnostics.disabled": ["cel-cost"] });
+  assert.deepEqual(configurationItem("admissionLs", get), initializationOptions(get));
+  assert.deepEqual(configurationItem(undefined, get), initializationOptions(get));
+  assert.deepEqual(configurationItem("admissionLs.diagnostics.disabled", get), ["cel-cost"]);
+  assert.equal(configurationItem("admissionLs.kubernetesVersion", get), null);
+  assert.equal(configurationItem("yaml", get), null);
+  assert.equal(configurationItem("admissionLsX", get), null);
+});
+
+test("the configured path wins and is reported as tried", () => {
+  const seen: string[] = [];
+  const exec = (f: string) => (seen.push(f), f === "/home/u/bin/admission-ls");
+  const found = resolveServer({ configuredPath: "~/bin/admission-ls", envPath: "/usr/bin", platform: "linux", isExecutable: exec, expand: (p) => p.replace("~", "/home/u") });
+  assert.deepEqual(found, { command: "/home/u/bin/admission-ls", tried: "/home/u/bin/admission-ls" });
+  const missing = resolveServer({ configuredPath: "/opt/nope", envPath: "/home/u/bin", platform: "linux", isExecutable: exec });
+  assert.deepEqual(missing, { tried: "/opt/nope" });
+  assert.deepEqual(seen, ["/home/u/bin/admission-ls", "/opt/nope"], "a configured path never falls back to PATH");
+});
+
+test("without a configured path the first admission-ls on PATH is used", () => {
+  const exec = (f: string) => f === "/b/admission-ls" || f === "/c/admission-ls";
+  assert.equal(resolveServer({ configuredPath: "", envPath: "/a::/b:/c", platform: "linux", isExecutable: exec }).command, "/b/admission-ls");
+  const none = resolveServer({ configuredPath: undefined, envPath: "/a:/d", platform: "linux", isExecutable: exec });
+  assert.equal(none.command, undefined);
+  assert.match(none.tried, /admission-ls on PATH \(2 folders searched\)/);
+  const win = resolveServer({ configuredPath: "", envPath: "C:\\x;C:\\y", platform: "win32", isExecutable: (f) => f.endsWith("admission-ls.exe") });
+  assert.match(win.command ?? "", /admission-ls\.exe$/);
+});
+
+test("policy detection: policies, bindings, PolicyTest; not other YAML", () => {
+  assert.ok(isPolicyText("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n"));
+  assert.ok(isPolicyText("---\nkind: MutatingAdmissionPolicyBinding\napiVersion: \"admissionregistration.k8s.io/v1beta1\"\n"));
+  assert.ok(isPolicyText("apiVersion: admission-ls.dev/v1\nkind: PolicyTest\n"));
+  assert.ok(isPolicyText("items:\n  - apiVersion: admissionregistration.k8s.io/v1alpha1\n"));
+  assert.ok(!isPolicyText("apiVersion: apps/v1\nkind: Deployment\n"));
+  assert.ok(!isPolicyText("# apiVersion: admissionregistration.k8s.io/v1\nkind: PolicyTests\n"));
+  assert.ok(!isPolicyText("description: see admissionregistration.k8s.io/v1\n"));
+});
+
+test("the attach gate forwards only policy documents and opens those that become one", () => {
+  const gate = new AttachGate();
+  assert.equal(gate.open("file:///deploy.yaml", "kind: Deployment\n"), false);
+  assert.equal(gate.change("file:///deploy.yaml", () => "kind: Deployment\nreplicas: 2\n"), "skip");
+  assert.equal(gate.change("file:///deploy.yaml", () => "apiVersion: admissionregistration.k8s.io/v1\n"), "open");
+  assert.equal(gate.change("file:///deploy.yaml", () => "anything"), "forward");
+  assert.equal(gate.open("file:///p.yaml", "apiVersion: admissionregistration.k8s.io/v1\n"), true);
+  assert.equal(gate.close("file:///p.yaml"), true);
+  assert.equal(gate.close("file:///p.yaml"), false);
+  assert.equal(gate.close("file:///never.yaml"), false);
+});
+
+test("the restart guard restarts a bounded number of times, then stops and reports once", () => {
+  let now = 0;
+  const guard = new RestartGuard(3, 60_000, () => now);
+  const decisions = [];
+  for (let i = 0; i < 10; i++) {
+    now += 1000;
+    decisions.push(guard.closed("/usr/bin/admission-ls").action);
+  }
+  assert.deepEqual(decisions, ["restart", "restart", "restart", "stop", "stop", "stop", "stop", "stop", "stop", "stop"]);
+  const stop = guard.closed("/usr/bin/admission-ls");
+  assert.ok(stop.action === "stop" && stop.message.includes("/usr/bin/admission-ls"));
+  assert.equal(guard.shouldReport(), true);
+  assert.equal(guard.shouldReport(), false, "reported once");
+  guard.reset();
+  assert.equal(guard.closed("x").action, "restart", "a manual restart starts over");
+  assert.equal(guard.shouldReport(), true);
+});
+
+test("crashes spread over time keep restarting", () => {
+  let now = 0;
+  const guard = new RestartGuard(3, 60_000, () => now);
+  for (let i = 0; i < 20; i++) {
+    now += 30_000;
+    assert.equal(guard.closed("x").action, "restart");
+  }
+});
+
+test("unsupported commands are recognised and explained", () => {
+  assert.equal(serverSupports({}, "admission-ls.evaluate"), false);
+  assert.equal(serverSupports({ executeCommandProvider: { commands: ["admission-ls.evaluate"] } }, "admission-ls.evaluate"), true);
+  assert.equal(serverSupports(undefined, "admission-ls.evaluate"), false);
+  assert.ok(isUnsupportedError({ code: -32601, message: "Method not found" }));
+  assert.ok(isUnsupportedError({ code: -32602, message: "unknown command admission-ls.evaluate" }));
+  assert.ok(!isUnsupportedError({ code: -32603, message: "internal error" }));
+  assert.match(unsupportedMessage("admission-ls.evaluate", "0.1.0"), /admission-ls 0\.1\.0 does not support the command 'admission-ls\.evaluate' yet \(command not supported by the server\)/);
+});

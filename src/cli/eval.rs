@@ -1,0 +1,162 @@
+//! `admission-ls eval POLICY_FILE --object FILE …`: evaluates one policy against one request and
+//! prints the outcome as text or as the JSON object of design.md §1.1. Exit 0 when the evaluation
+//! ran (whatever the decision), 2 on bad input.
+
+use std::path::PathBuf;
+
+use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
+use clap::ValueEnum;
+
+/// Arguments of `eval`.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// The file with the policy (and its bindings).
+    pub policy_file: PathBuf,
+    /// The object of the request (YAML or JSON).
+    #[arg(long)]
+    pub object: Option<PathBuf>,
+    /// The old object (UPDATE, DELETE).
+    #[arg(long)]
+    pub old_object: Option<PathBuf>,
+    /// The params object(s).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// The namespace object of the request.
+    #[arg(long)]
+    pub namespace: Option<PathBuf>,
+    /// The policy to evaluate, when the file has several.
+    #[arg(long)]
+    pub policy: Option<String>,
+    /// The binding to use (default: the file's binding of the policy, if any).
+    #[arg(long)]
+    pub binding: Option<String>,
+    /// CREATE, UPDATE, DELETE or CONNECT (default: inferred from the objects given).
+    #[arg(long)]
+    pub operation: Option<String>,
+    /// The requesting user's name.
+    #[arg(long)]
+    pub user: Option<String>,
+    /// The requesting user's groups, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub groups: Vec<String>,
+    /// Target Kubernetes version, such as 1.33 (default: the newest supported).
+    #[arg(long, value_name = "1.NN")]
+    pub kube_version: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
+    pub format: EvalFormat,
+}
+
+/// Output formats of `eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EvalFormat {
+    /// Readable lines.
+    Text,
+    /// The JSON object of design.md §1.1.
+    Json,
+}
+
+fn read(path: &Option<PathBuf>, what: &str) -> Result<Option<String>, String> {
+    path.as_ref()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {what} {}: {e}", p.display()))
+        })
+        .transpose()
+}
+
+fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
+    let kube_minor = match &args.kube_version {
+        None => None,
+        Some(v) => Some(
+            v.strip_prefix("1.")
+                .and_then(|m| m.parse().ok())
+                .ok_or_else(|| format!("expected a Kubernetes version like 1.31, got `{v}`"))?,
+        ),
+    };
+    let policy_path = args.policy_file.display().to_string();
+    let policy_text = std::fs::read_to_string(&args.policy_file)
+        .map_err(|e| format!("cannot read policy file {policy_path}: {e}"))?;
+    Ok(EvalRequest {
+        policy_path,
+        policy_text,
+        object: read(&args.object, "--object")?,
+        old_object: read(&args.old_object, "--old-object")?,
+        params: read(&args.params, "--params")?,
+        namespace: read(&args.namespace, "--namespace")?,
+        policy: args.policy.clone(),
+        binding: args.binding.clone(),
+        operation: args.operation.clone(),
+        user: args.user.clone(),
+        groups: args.groups.clone(),
+        kube_minor,
+    })
+}
+
+/// Runs `eval`.
+pub fn run(args: &EvalArgs) -> i32 {
+    match request(args).and_then(|r| evaluate(&r)) {
+        Err(message) => {
+            eprintln!("admission-ls eval: error: {message}");
+            2
+        }
+        Ok(outcome) => {
+            match args.format {
+                EvalFormat::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&outcome_json(&outcome)).unwrap_or_default()
+                ),
+                EvalFormat::Text => print!("{}", render_text(&outcome)),
+            }
+            0
+        }
+    }
+}
+
+/// The text form of an outcome.
+pub fn render_text(o: &EvalOutcome) -> String {
+    let mut out = format!("{} {}", o.kind.name(), o.policy);
+    if let Some(b) = &o.binding {
+        out.push_str(&format!(" (binding {b})"));
+    }
+    out.push_str(&format!(": {}\n", o.decision.as_str()));
+    for c in &o.match_conditions {
+        let error = c
+            .error
+            .as_deref()
+            .map(|e| format!(": {e}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  matchCondition {}: {}{error}\n",
+            c.name,
+            c.result.as_str()
+        ));
+    }
+    for v in &o.validations {
+        let message = v
+            .message
+            .as_deref()
+            .map(|m| format!(": {m}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  validation[{}]: {}{message}\n",
+            v.index,
+            v.result.as_str()
+        ));
+    }
+    for m in &o.messages {
+        out.push_str(&format!("  message: {m}\n"));
+    }
+    for w in &o.warnings {
+        out.push_str(&format!("  warning: {w}\n"));
+    }
+    for (k, v) in &o.audit_annotations {
+        out.push_str(&format!("  auditAnnotation {k}: {v}\n"));
+    }
+    if let Some(patch) = &o.patch {
+        for op in patch {
+            out.push_str(&format!("  patch: {op}\n"));
+        }
+    }
+    out
+}

@@ -1,0 +1,124 @@
+//! Code lenses and test-failure problems as plain data, for the language server: a lens on each
+//! policy ("Evaluate…", command `admission-ls.evaluate`) and on each suite and test case ("Run
+//! tests", "Run case", command `admission-ls.runTests`), and each failing case as a problem at the
+//! case's range. The server turns these into LSP types.
+
+use serde_json::{Value as Json, json};
+
+use super::run::SuiteReport;
+use crate::policy::admission::json::{node_to_json, str_at};
+use crate::policy::suite;
+use crate::text::TextRange;
+use crate::yaml;
+
+/// The command that evaluates a policy.
+pub const EVALUATE_COMMAND: &str = "admission-ls.evaluate";
+/// The command that runs test suites.
+pub const RUN_TESTS_COMMAND: &str = "admission-ls.runTests";
+
+/// A code lens: where, what it says, and the command with its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lens {
+    /// The range it sits on (the document or the case).
+    pub range: TextRange,
+    /// The title shown.
+    pub title: String,
+    /// The command.
+    pub command: &'static str,
+    /// The command's arguments (one JSON object: `path`, and `policy` or `case`).
+    pub arguments: Json,
+}
+
+/// The lenses of one file.
+pub fn lenses(path: &str, text: &str) -> Vec<Lens> {
+    let file = yaml::parse(text);
+    let mut out = Vec::new();
+    for document in &file.documents {
+        let Some(root) = &document.root else { continue };
+        let json = node_to_json(root);
+        let kind = str_at(&json, &["kind"]);
+        if matches!(
+            kind,
+            "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy"
+        ) {
+            let policy = str_at(&json, &["metadata", "name"]);
+            out.push(Lens {
+                range: root.range,
+                title: format!("Evaluate {policy}…"),
+                command: EVALUATE_COMMAND,
+                arguments: json!({"path": path, "policy": policy}),
+            });
+        }
+    }
+    if let Ok(suites) = suite::read(text, path) {
+        for s in &suites {
+            let range = s.cases.first().map_or(TextRange::default(), |c| c.range);
+            out.push(Lens {
+                range,
+                title: format!("Run {} tests", s.cases.len()),
+                command: RUN_TESTS_COMMAND,
+                arguments: json!({"path": path}),
+            });
+            out.extend(s.cases.iter().map(|c| Lens {
+                range: c.range,
+                title: "Run case".into(),
+                command: RUN_TESTS_COMMAND,
+                arguments: json!({"path": path, "case": c.name}),
+            }));
+        }
+    }
+    out.sort_by_key(|l| l.range.start());
+    out
+}
+
+/// A failing case, to show as a diagnostic on the case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseProblem {
+    /// The case's range in the suite file.
+    pub range: TextRange,
+    /// The case's name and what did not match.
+    pub message: String,
+}
+
+/// The failing cases of a suite's report.
+pub fn case_problems(report: &SuiteReport) -> Vec<CaseProblem> {
+    report
+        .cases
+        .iter()
+        .filter(|c| !c.passed)
+        .map(|c| {
+            let details: Vec<&str> = c
+                .error
+                .iter()
+                .chain(&c.failures)
+                .map(String::as_str)
+                .collect();
+            CaseProblem {
+                range: c.range,
+                message: format!("test case '{}' failed: {}", c.name, details.join("\n")),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lenses_on_policies_suites_and_cases() {
+        let text = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\n---\nkind: PolicyTest\napiVersion: admission-ls.dev/v1alpha1\ncases:\n  - name: one\n    expect: {decision: allow}\n";
+        let titles: Vec<String> = lenses("s.yaml", text)
+            .into_iter()
+            .map(|l| format!("{} {}", l.title, l.arguments))
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                r#"Evaluate p… {"path":"s.yaml","policy":"p"}"#,
+                r#"Run 1 tests {"path":"s.yaml"}"#,
+                r#"Run case {"case":"one","path":"s.yaml"}"#,
+            ]
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! Evaluation and test runs for the front-ends, as plain data: [`evaluate`] one policy against one
+//! request (the `eval` command and `admission-ls.evaluate`), [`run_tests`] over suite files (the
+//! `test` command and `admission-ls.runTests`), and the JSON both front-ends print or return.
+//! Files come in as text; referenced files are read through the caller's loader.
+
+use serde_json::{Value as Json, json};
+
+use crate::policy::admission::json::{documents, str_at};
+use crate::policy::admission::{Input, Kind, Outcome, Request, evaluate as evaluate_policy};
+use crate::policy::suite::{self, CaseResult, Loader, World};
+use crate::schema::bundled;
+
+pub use crate::policy::admission::Outcome as EvalOutcome;
+pub use crate::policy::suite::Format as SuiteFormat;
+
+/// One `eval` request: the policy file and the request's documents (already read).
+#[derive(Clone, Debug, Default)]
+pub struct EvalRequest {
+    /// Path of the policy file (for messages).
+    pub policy_path: String,
+    /// Its text.
+    pub policy_text: String,
+    /// The object's YAML or JSON.
+    pub object: Option<String>,
+    /// The old object's YAML or JSON.
+    pub old_object: Option<String>,
+    /// The params' YAML or JSON (one object, or several for a `paramRef` selector).
+    pub params: Option<String>,
+    /// The namespace's YAML or JSON.
+    pub namespace: Option<String>,
+    /// The policy to evaluate when the file has several.
+    pub policy: Option<String>,
+    /// The binding to use.
+    pub binding: Option<String>,
+    /// The operation (inferred when absent).
+    pub operation: Option<String>,
+    /// The requesting user.
+    pub user: Option<String>,
+    /// The user's groups.
+    pub groups: Vec<String>,
+    /// Target Kubernetes minor version.
+    pub kube_minor: Option<u32>,
+}
+
+fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, String> {
+    let Some(text) = text else { return Ok(None) };
+    let docs = documents(text).map_err(|e| format!("{what}: {e}"))?;
+    let doc = docs
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{what}: the file holds no document"))?;
+    if str_at(&doc, &["kind"]).is_empty() || str_at(&doc, &["apiVersion"]).is_empty() {
+        return Err(format!("{what}: the document has no apiVersion or kind"));
+    }
+    Ok(Some(doc))
+}
+
+/// Evaluates the chosen policy of `request.policy_text`; `Err` is bad input, with a clear message.
+pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
+    let minor = request.kube_minor.unwrap_or_else(bundled::newest);
+    if !bundled::versions().contains(&minor) {
+        return Err(unsupported_version(minor));
+    }
+    if let Some(op) = &request.operation
+        && !matches!(op.as_str(), "CREATE" | "UPDATE" | "DELETE" | "CONNECT")
+    {
+        return Err(format!(
+            "--operation: expected CREATE, UPDATE, DELETE or CONNECT, got `{op}`"
+        ));
+    }
+    let mut world = World::load("", &[], &[], Some(minor), &|_| Err(String::new()));
+    world.add_policies(&request.policy_path, &request.policy_text);
+    if let Some(e) = world.errors.first() {
+        return Err(e.clone());
+    }
+    let policy = choose_policy(&world, request.policy.as_deref(), &request.policy_path)?;
+    let kind = Kind::of(policy).unwrap_or(Kind::Validating);
+    let name = str_at(policy, &["metadata", "name"]);
+    let binding = choose_binding(&world, kind, name, request.binding.as_deref())?;
+    let object = one_document(request.object.as_ref(), "--object")?;
+    let old_object = one_document(request.old_object.as_ref(), "--old-object")?;
+    if object.is_none() && old_object.is_none() {
+        return Err("give --object or --old-object".into());
+    }
+    let pool = match &request.params {
+        Some(text) => documents(text).map_err(|e| format!("--params: {e}"))?,
+        None => Vec::new(),
+    };
+    let by_ref = binding.is_some_and(|b| b.get("spec").and_then(|s| s.get("paramRef")).is_some());
+    let mut req = Request::new(object, old_object, request.operation.as_deref());
+    req.namespace_object = one_document(request.namespace.as_ref(), "--namespace")?;
+    req.user = request.user.clone().unwrap_or_default();
+    req.groups = request.groups.clone();
+    let input = Input {
+        request: req,
+        params: if by_ref { None } else { pool.first().cloned() },
+        param_pool: pool,
+        schemas: world.schemas.clone(),
+        authorizer: None,
+        ignore_matching: false,
+    };
+    Ok(evaluate_policy(policy, binding, &input))
+}
+
+/// The message for a Kubernetes version without bundled schemas.
+pub fn unsupported_version(minor: u32) -> String {
+    let versions: Vec<String> = bundled::versions()
+        .iter()
+        .map(|v| format!("1.{v}"))
+        .collect();
+    format!(
+        "Kubernetes 1.{minor} is not supported (supported: {})",
+        versions.join(", ")
+    )
+}
+
+fn choose_policy<'w>(world: &'w World, name: Option<&str>, path: &str) -> Result<&'w Json, String> {
+    let names: Vec<&str> = world
+        .policies
+        .iter()
+        .map(|p| str_at(&p.json, &["metadata", "name"]))
+        .collect();
+    let chosen = match name {
+        Some(n) => world
+            .policies
+            .iter()
+            .find(|p| str_at(&p.json, &["metadata", "name"]) == n),
+        None if world.policies.len() == 1 => world.policies.first(),
+        None if names.is_empty() => {
+            return Err(format!(
+                "{path}: no ValidatingAdmissionPolicy or MutatingAdmissionPolicy in the file"
+            ));
+        }
+        None => {
+            return Err(format!(
+                "{path} defines several policies ({}): choose one with --policy",
+                names.join(", ")
+            ));
+        }
+    };
+    let chosen = chosen.ok_or_else(|| {
+        format!(
+            "policy '{}' not found in {path} (it defines: {})",
+            name.unwrap_or(""),
+            names.join(", ")
+        )
+    })?;
+    if let Some(first) = chosen.errors.first() {
+        return Err(format!("the policy has errors: {first}"));
+    }
+    Ok(&chosen.json)
+}
+
+fn choose_binding<'w>(
+    world: &'w World,
+    kind: Kind,
+    policy: &str,
+    name: Option<&str>,
+) -> Result<Option<&'w Json>, String> {
+    let mut bindings = world
+        .bindings
+        .iter()
+        .filter(|b| str_at(b, &["kind"]) == kind.binding_kind());
+    match name {
+        Some(n) => bindings
+            .find(|b| str_at(b, &["metadata", "name"]) == n)
+            .map(Some)
+            .ok_or_else(|| format!("binding '{n}' not found in the policy file")),
+        None => Ok(bindings.find(|b| str_at(b, &["spec", "policyName"]) == policy)),
+    }
+}
+
+/// The results of one suite.
+#[derive(Clone, Debug)]
+pub struct SuiteReport {
+    /// The suite file.
+    pub path: String,
+    /// The suite's name.
+    pub name: String,
+    /// Its format.
+    pub format: SuiteFormat,
+    /// Problems with the suite's files (missing, unreadable).
+    pub errors: Vec<String>,
+    /// The cases.
+    pub cases: Vec<CaseResult>,
+}
+
+impl SuiteReport {
+    /// Whether every case passed and every file loaded.
+    pub fn passed(&self) -> bool {
+        self.errors.is_empty() && self.cases.iter().all(|c| c.passed)
+    }
+}
+
+/// Runs every suite in `files` (path, text); referenced files are read with `load`. A file that is
+/// not a suite gives no report; one that does not parse gives a report with its error.
+pub fn run_tests(files: &[(String, String)], load: Loader<'_>) -> Vec<SuiteReport> {
+    let mut reports = Vec::new();
+    for (path, text) in files {
+        match suite::read(text, path) {
+            Err(e) => reports.push(SuiteReport {
+                path: path.clone(),
+                name: path.clone(),
+                format: SuiteFormat::PolicyTest,
+                errors: vec![e],
+                cases: Vec::new(),
+            }),
+            Ok(suites) => reports.extend(suites.iter().map(|s| {
+                let (errors, cases) = suite::run_suite(path, s, load);
+                SuiteReport {
+                    path: path.clone(),
+                    name: s.name.clone(),
+                    format: s.format,
+                    errors,
+                    cases,
+                }
+            })),
+        }
+    }
+    reports
+}
+
+/// `{"suites":[…],"summary":{"suites","cases","passed","failed"}}`.
+pub fn tests_json(reports: &[SuiteReport]) -> Json {
+    let suites: Vec<Json> = reports.iter().map(suite_json).collect();
+    let cases: usize = reports.iter().map(|r| r.cases.len()).sum();
+    let passed: usize = reports
+        .iter()
+        .map(|r| r.cases.iter().filter(|c| c.passed).count())
+        .sum();
+    json!({"suites": suites, "summary": {"suites": reports.len(), "cases": cases, "passed": passed, "failed": cases - passed}})
+}
+
+fn suite_json(report: &SuiteReport) -> Json {
+    let format = match report.format {
+        SuiteFormat::PolicyTest => "PolicyTest",
+        SuiteFormat::Kaptest => "kaptest",
+    };
+    let cases: Vec<Json> = report
+        .cases
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name, "policy": c.policy, "passed": c.passed, "error": c.error,
+                "failures": c.failures, "decision": c.outcome.as_ref().map(|o| o.decision.as_str()),
+            })
+        })
+        .collect();
+    json!({"path": report.path, "name": report.name, "format": format, "passed": report.passed(), "errors": report.errors, "cases": cases})
+}
+
+/// The `eval --format json` object.
+pub fn outcome_json(outcome: &Outcome) -> Json {
+    outcome.to_json()
+}

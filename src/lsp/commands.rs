@@ -1,0 +1,146 @@
+//! `workspace/executeCommand`: `admission-ls.evaluate` and `admission-ls.runTests`, returning the
+//! same JSON as `admission-ls eval --format json` and `admission-ls test --format json`. Arguments
+//! are one object: `{uri | path, policy?, binding?, object?, oldObject?, params?, namespace?,
+//! operation?, user?, groups?, kubeVersion?}` (file paths) for evaluate, `{uri | path, case?}` for
+//! runTests. Open documents are read from the editor, other files from disk. Failing cases come
+//! back as diagnostics on the cases, for the server to publish.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Uri};
+
+use super::encoding::to_proto;
+use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
+use crate::ide::run::{EvalRequest, evaluate, outcome_json, run_tests, tests_json};
+use crate::ide::{Encoding, LineIndex};
+
+/// The commands the server offers.
+pub const COMMANDS: [&str; 2] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND];
+
+/// What a command produced: its JSON, and diagnostics to publish for a suite file.
+pub struct Outcome {
+    /// The command's result.
+    pub result: Value,
+    /// Diagnostics on failing cases (the suite's URI and the list; empty when all pass).
+    pub publish: Option<(Uri, Vec<Diagnostic>)>,
+}
+
+/// Open documents by file path, so commands see unsaved edits.
+pub type OpenTexts = HashMap<PathBuf, String>;
+
+/// Runs `command`; `Err` is a message for an invalid request.
+pub fn execute(
+    command: &str,
+    arguments: &[Value],
+    open: &OpenTexts,
+    encoding: Encoding,
+) -> Result<Outcome, String> {
+    let args = arguments.first().cloned().unwrap_or(Value::Null);
+    match command {
+        EVALUATE_COMMAND => evaluate_command(&args, open),
+        RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding),
+        other => Err(format!("unknown command {other}")),
+    }
+}
+
+fn target(args: &Value) -> Result<(PathBuf, Option<Uri>), String> {
+    let uri = args
+        .get("uri")
+        .and_then(Value::as_str)
+        .and_then(|u| u.parse::<Uri>().ok());
+    let from_uri = uri
+        .as_ref()
+        .and_then(|u| u.to_file_path())
+        .map(|p| p.into_owned());
+    let path = from_uri
+        .or_else(|| args.get("path").and_then(Value::as_str).map(PathBuf::from))
+        .ok_or("the command needs a `uri` or `path` argument")?;
+    Ok((path, uri))
+}
+
+fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
+    let path = PathBuf::from(path);
+    if let Some(text) = open.get(&path) {
+        return Ok(text.clone());
+    }
+    std::fs::read_to_string(&path).map_err(|e| e.to_string())
+}
+
+fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
+    let (path, _) = target(args)?;
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match args.get(key).and_then(Value::as_str) {
+            None => Ok(None),
+            Some(p) => read(p, open)
+                .map(Some)
+                .map_err(|e| format!("cannot read {key} {p}: {e}")),
+        }
+    };
+    let string = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_owned);
+    let path_text = path.display().to_string();
+    let request = EvalRequest {
+        policy_text: read(&path_text, open).map_err(|e| format!("cannot read {path_text}: {e}"))?,
+        policy_path: path_text,
+        object: text("object")?,
+        old_object: text("oldObject")?,
+        params: text("params")?,
+        namespace: text("namespace")?,
+        policy: string("policy"),
+        binding: string("binding"),
+        operation: string("operation"),
+        user: string("user"),
+        groups: args
+            .get("groups")
+            .and_then(Value::as_array)
+            .map(|g| {
+                g.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        kube_minor: string("kubeVersion")
+            .and_then(|v| v.strip_prefix("1.").and_then(|m| m.parse().ok())),
+    };
+    let outcome = evaluate(&request)?;
+    Ok(Outcome {
+        result: outcome_json(&outcome),
+        publish: None,
+    })
+}
+
+fn run_tests_command(
+    args: &Value,
+    open: &OpenTexts,
+    encoding: Encoding,
+) -> Result<Outcome, String> {
+    let (path, uri) = target(args)?;
+    let path_text = path.display().to_string();
+    let text = read(&path_text, open).map_err(|e| format!("cannot read {path_text}: {e}"))?;
+    let load = |p: &str| read(p, open);
+    let mut reports = run_tests(&[(path_text, text.clone())], &load);
+    if let Some(case) = args.get("case").and_then(Value::as_str) {
+        for report in &mut reports {
+            report.cases.retain(|c| c.name == case);
+        }
+    }
+    let index = LineIndex::new(&text);
+    let diagnostics = reports
+        .iter()
+        .flat_map(case_problems)
+        .map(|problem| Diagnostic {
+            range: to_proto::range(&index, problem.range, encoding),
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String("test-failed".into())),
+            source: Some("admission-ls".into()),
+            message: problem.message,
+            ..Diagnostic::default()
+        })
+        .collect();
+    let publish = uri.map(|u| (u, diagnostics));
+    Ok(Outcome {
+        result: tests_json(&reports),
+        publish,
+    })
+}

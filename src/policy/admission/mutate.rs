@@ -1,0 +1,205 @@
+//! One MutatingAdmissionPolicy invocation (`mutating/dispatcher.go`): mutations in order, each on
+//! its own budget and on the object the previous one produced; an apply configuration is merged by
+//! the schema, a JSON Patch applied (a failing `test` leaves the object as it was); with
+//! `reinvocationPolicy: IfNeeded` a changed object runs the mutations once more. The outcome carries
+//! the final object and the RFC 6902 patch from the input.
+
+use serde_json::Value as Json;
+
+use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
+use super::invoke::{base, items, match_conditions, variables};
+use super::json::str_at;
+use super::patch::{self, Operation, PatchError};
+use super::{Context, Outcome};
+use crate::cel::eval::{ObjectValue, Value};
+use crate::cel::types::Type;
+use crate::schema::Gvk;
+
+/// Runs one invocation; `false` when matchConditions skipped it.
+pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome) -> bool {
+    let request = &context.input.request;
+    let Some(input) = request.object.clone() else {
+        return false;
+    };
+    // With several params the invocations run in turn, each on the object the previous produced.
+    let start = out.object.clone().unwrap_or_else(|| input.clone());
+    if !match_conditions(context, Some(&start), param, out) {
+        return !out.messages.is_empty();
+    }
+    let mut object = pass(context, param, &start, out);
+    let reinvoke = str_at(context.spec, &["reinvocationPolicy"]) == "IfNeeded";
+    if reinvoke && object != start {
+        object = pass(context, param, &object, out);
+    }
+    out.patch = Some(patch::diff(&input, &object));
+    out.object = Some(object);
+    true
+}
+
+/// Every mutation once, in order, starting from `object`.
+fn pass(context: &Context<'_>, param: Option<&Json>, object: &Json, out: &mut Outcome) -> Json {
+    let mut current = object.clone();
+    for mutation in items(context.spec, "mutations") {
+        match mutate(context, param, &current, mutation) {
+            Ok(next) => current = next,
+            Err(message) if context.fail => out.reject(&context.input.request, &message, true),
+            Err(_) => {}
+        }
+    }
+    current
+}
+
+fn mutate(
+    context: &Context<'_>,
+    param: Option<&Json>,
+    object: &Json,
+    mutation: &Json,
+) -> Result<Json, String> {
+    let scope = Scope::new(
+        base(context, Some(object), param, true),
+        &variables(context.spec),
+    );
+    let mut budget = POLICY_BUDGET;
+    match str_at(mutation, &["patchType"]) {
+        "ApplyConfiguration" => {
+            let text = str_at(mutation, &["applyConfiguration", "expression"]);
+            let value = scope
+                .run(&Compiled::new(text), &mut budget)
+                .map_err(|f| f.message())?;
+            apply_configuration(context, object, &value)
+        }
+        "JSONPatch" => {
+            let text = str_at(mutation, &["jsonPatch", "expression"]);
+            let value = scope
+                .run(&Compiled::new(text), &mut budget)
+                .map_err(|f| f.message())?;
+            let patched = json_patch(object, &value)?;
+            strict_decode(context, &patched)?;
+            Ok(patched)
+        }
+        other => Err(Failure::Error(format!("unsupported patchType \"{other}\"")).message()),
+    }
+}
+
+fn apply_configuration(
+    context: &Context<'_>,
+    object: &Json,
+    value: &Value,
+) -> Result<Json, String> {
+    let Value::Object(root) = value else {
+        return Err(format!(
+            "must evaluate to Object but got {}",
+            value.type_name()
+        ));
+    };
+    check_type_names(root, "Object")?;
+    let patch = value.to_json().map_err(|e| e.message)?;
+    let request = &context.input.request;
+    let gvk = Gvk::new(&request.group, &request.version, &request.kind);
+    let root_type = match context.input.schemas.kind_type(&gvk) {
+        Some(t @ Type::Object(_)) => t,
+        _ => {
+            return Err(format!(
+                "Resource kind {}/{}, Kind={} not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.",
+                gvk.group, gvk.version, gvk.kind
+            ));
+        }
+    };
+    super::merge::apply(&context.input.schemas, &root_type, object, &patch)
+}
+
+/// The patched object is decoded strictly: a field its schema lacks is an error (kinds without a
+/// bundled or CRD schema are not checked).
+fn strict_decode(context: &Context<'_>, object: &Json) -> Result<(), String> {
+    let request = &context.input.request;
+    let gvk = Gvk::new(&request.group, &request.version, &request.kind);
+    let Some(root @ Type::Object(_)) = context.input.schemas.kind_type(&gvk) else {
+        return Ok(());
+    };
+    let unknown = super::merge::unknown_fields(&context.input.schemas, &root, object);
+    match unknown.as_slice() {
+        [] => Ok(()),
+        [one] => Err(format!("strict decoding error: unknown field \"{one}\"")),
+        many => {
+            let quoted: Vec<String> = many
+                .iter()
+                .map(|f| format!("unknown field \"{f}\""))
+                .collect();
+            Err(format!("strict decoding error: {}", quoted.join(", ")))
+        }
+    }
+}
+
+/// Nested `Object.<path>` initializers must be named by their field path from the root.
+fn check_type_names(object: &ObjectValue, expected: &str) -> Result<(), String> {
+    if &*object.type_name != expected {
+        return Err(format!(
+            "type mismatch: unexpected type name \"{}\", expected \"{expected}\", which matches field name path from root Object type",
+            object.type_name
+        ));
+    }
+    for (field, value) in &object.fields {
+        check_nested(value, &format!("{expected}.{field}"))?;
+    }
+    Ok(())
+}
+
+fn check_nested(value: &Value, expected: &str) -> Result<(), String> {
+    match value {
+        Value::Object(o) => check_type_names(o, expected),
+        Value::List(items) => items.iter().try_for_each(|i| check_nested(i, expected)),
+        _ => Ok(()),
+    }
+}
+
+fn json_patch(object: &Json, value: &Value) -> Result<Json, String> {
+    let Value::List(list) = value else {
+        return Err(format!(
+            "must evaluate to list(JSONPatch) but got {}",
+            value.type_name()
+        ));
+    };
+    let mut ops = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        ops.push(operation(item)?);
+    }
+    match patch::apply(object, &ops) {
+        Ok(patched) => Ok(patched),
+        Err(PatchError::TestFailed) => Ok(object.clone()),
+        Err(PatchError::Failed(e)) => Err(format!("JSON Patch: {e}")),
+    }
+}
+
+fn operation(item: &Value) -> Result<Operation, String> {
+    let Value::Object(o) = item else {
+        return Err(format!(
+            "must evaluate to list(JSONPatch) but got list({})",
+            item.type_name()
+        ));
+    };
+    let mut op = Operation {
+        op: String::new(),
+        path: String::new(),
+        from: String::new(),
+        value: None,
+    };
+    for (field, value) in &o.fields {
+        let text = || match value {
+            Value::String(s) => s.to_string(),
+            _ => String::new(),
+        };
+        match &**field {
+            "op" => op.op = text(),
+            "path" => op.path = text(),
+            "from" => op.from = text(),
+            "value" => {
+                let json = value.to_json().map_err(|e| {
+                    format!("JSONPath valueExpression evaluated to a type that could not marshal to JSON: {e}")
+                })?;
+                op.value = Some(json);
+            }
+            other => return Err(format!("unexpected JSONPatchType field: {other}")),
+        }
+    }
+    Ok(op)
+}

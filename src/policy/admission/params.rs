@@ -1,0 +1,71 @@
+//! Which params an invocation runs with (`generic/policy_dispatcher.go` `CollectParams`): none
+//! without `paramKind`; `null` without `paramRef`; the named object, or every object the selector
+//! matches (the policy then runs once per param); nothing found → `parameterNotFoundAction`.
+
+use serde_json::Value as Json;
+
+use super::Input;
+use super::json::{at, str_at};
+use super::matching::selector_matches;
+use super::request::split_api_version;
+use crate::schema::resources::is_namespaced;
+
+/// The params of each invocation (`None` = `params` is null), or a configuration error.
+pub fn resolve(
+    spec: &Json,
+    binding: Option<&Json>,
+    input: &Input,
+) -> Result<Vec<Option<Json>>, String> {
+    let Some(kind) = at(spec, &["paramKind"]) else {
+        return Ok(vec![None]);
+    };
+    if let Some(params) = &input.params {
+        return Ok(vec![Some(params.clone())]);
+    }
+    let Some(reference) = binding.and_then(|b| at(b, &["spec", "paramRef"])) else {
+        return Ok(vec![None]);
+    };
+    let (group, _) = split_api_version(str_at(kind, &["apiVersion"]));
+    let namespaced = is_namespaced(&group, str_at(kind, &["kind"]));
+    let namespace = match str_at(reference, &["namespace"]) {
+        "" => input.request.namespace.as_str(),
+        _ if !namespaced => {
+            return Err(
+                "paramRef.namespace must not be provided for a cluster-scoped `paramKind`".into(),
+            );
+        }
+        ns => ns,
+    };
+    if namespaced && namespace.is_empty() {
+        return Err(
+            "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources".into(),
+        );
+    }
+    let name = str_at(reference, &["name"]);
+    let selector = at(reference, &["selector"]);
+    let found: Vec<Option<Json>> = input
+        .param_pool
+        .iter()
+        .filter(|p| str_at(p, &["kind"]) == str_at(kind, &["kind"]))
+        .filter(|p| str_at(p, &["apiVersion"]) == str_at(kind, &["apiVersion"]))
+        .filter(|p| {
+            let ns = str_at(p, &["metadata", "namespace"]);
+            ns.is_empty() || namespace.is_empty() || ns == namespace
+        })
+        .filter(|p| match selector {
+            Some(s) if name.is_empty() => {
+                let labels = at(p, &["metadata", "labels"]).and_then(Json::as_object);
+                selector_matches(s, labels)
+            }
+            _ => str_at(p, &["metadata", "name"]) == name,
+        })
+        .map(|p| Some(p.clone()))
+        .collect();
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    match str_at(reference, &["parameterNotFoundAction"]) {
+        "Allow" => Ok(Vec::new()),
+        _ => Err("no params found for policy binding with `Deny` parameterNotFoundAction".into()),
+    }
+}

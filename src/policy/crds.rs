@@ -1,0 +1,129 @@
+//! Indexing a file for the workspace: its CustomResourceDefinitions (YAML → JSON →
+//! [`crate::schema::from_crd_json`]) and the names of its policies. A CRD that cannot be read gets
+//! one clear diagnostic on its file; the rest of the workspace keeps working without it.
+
+use serde_json::{Map, Number, Value};
+
+use super::workspace::Workspace;
+use super::{Code, Diagnostic, read_kinds};
+use crate::yaml::{Node, NodeKind, YamlFile};
+
+/// Deeper YAML is not converted (the YAML parser bounds depth too; this keeps recursion local).
+const MAX_DEPTH: usize = 256;
+
+/// Adds the CRDs and policy names of one parsed file to `workspace`; returns the diagnostics of
+/// CRDs that cannot be used.
+pub fn index_file(yaml: &YamlFile, workspace: &mut Workspace) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let roots = yaml
+        .documents
+        .iter()
+        .filter(|d| !d.has_errors)
+        .filter_map(|d| d.root.as_ref());
+    for root in roots {
+        let kind = root.get("kind").and_then(Node::as_str);
+        if kind == Some("CustomResourceDefinition") {
+            index_crd(root, workspace, &mut out);
+        } else if let Some((kind, version)) = read_kinds::recognise(root) {
+            let document = read_kinds::document(root, kind, version);
+            if let Some(name) = document.name() {
+                workspace.add_policy(kind, name);
+            }
+        }
+    }
+    out
+}
+
+fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) {
+    let Some(json) = to_json(root, 0) else {
+        out.push(Diagnostic::new(
+            Code::Invalid,
+            root.range,
+            "CustomResourceDefinition: nested too deeply to read; its kinds are untyped",
+        ));
+        return;
+    };
+    match crate::schema::from_crd_json(&json) {
+        Ok(kinds) => workspace.add_crd_kinds(kinds),
+        Err(error) => {
+            let range = locate(root, &error.path).map_or(root.range, |n| n.range);
+            out.push(Diagnostic::new(
+                Code::Invalid,
+                range,
+                format!(
+                    "CustomResourceDefinition {}: {}; its kinds are untyped",
+                    error.path, error.message
+                ),
+            ));
+        }
+    }
+}
+
+/// The node at a dotted path (`spec.names.kind`, `spec.versions[0].schema`), as far as it exists.
+fn locate<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
+    let mut node = root;
+    for segment in path.split('.') {
+        let (key, index) = match segment.split_once('[') {
+            Some((key, rest)) => (key, rest.trim_end_matches(']').parse::<usize>().ok()),
+            None => (segment, None),
+        };
+        let Some(next) = node.get(key) else { break };
+        node = next;
+        if let Some(i) = index {
+            match node.as_sequence().and_then(|items| items.get(i)) {
+                Some(item) => node = item,
+                None => break,
+            }
+        }
+    }
+    Some(node)
+}
+
+/// The JSON value of a YAML node (core schema scalars: null, booleans, integers, floats, strings),
+/// `None` when nested deeper than 256 levels.
+pub fn yaml_to_json(node: &Node) -> Option<Value> {
+    to_json(node, 0)
+}
+
+fn to_json(node: &Node, depth: usize) -> Option<Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    Some(match &node.kind {
+        NodeKind::Scalar(scalar) => {
+            if scalar.is_null() {
+                Value::Null
+            } else if let Some(b) = scalar.as_bool() {
+                Value::Bool(b)
+            } else if let Some(i) = scalar.as_i64() {
+                Value::Number(i.into())
+            } else if scalar.is_float() {
+                scalar
+                    .value
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(Number::from_f64)
+                    .map_or(Value::String(scalar.value.clone()), Value::Number)
+            } else {
+                Value::String(scalar.value.clone())
+            }
+        }
+        NodeKind::Sequence(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| to_json(item, depth + 1))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        NodeKind::Mapping(entries) => {
+            let mut map = Map::new();
+            for entry in entries {
+                let key = match &entry.key.kind {
+                    NodeKind::Scalar(s) => s.value.clone(),
+                    _ => continue,
+                };
+                map.insert(key, to_json(&entry.value, depth + 1)?);
+            }
+            Value::Object(map)
+        }
+    })
+}

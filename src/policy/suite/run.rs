@@ -1,0 +1,310 @@
+//! Running a suite's cases: each case resolves its policy, binding and objects in the suite's
+//! world, is evaluated, and is compared with its expectation. A case that cannot run (a missing
+//! policy or object, a policy with errors) fails with a message naming what is missing; the other
+//! cases still run.
+
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use super::diff::json_diff;
+use super::model::{AuthzRule, Case, Source, Suite};
+use super::world::{Loader, World};
+use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
+use crate::policy::admission::json::{at, str_at};
+use crate::policy::admission::{Decision, Input, Kind, Outcome, Request, evaluate};
+use crate::text::TextRange;
+
+/// The key under which `Audit` failures are published.
+const FAILURE_KEY: &str = "validation.policy.admission.k8s.io/validation_failure";
+
+/// The result of one case.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// Where the case is in its file.
+    pub range: TextRange,
+    /// The policy it ran.
+    pub policy: String,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Why it could not run, if it could not.
+    pub error: Option<String>,
+    /// What did not match, as readable lines (diffs included).
+    pub failures: Vec<String>,
+    /// The evaluation, when it ran.
+    pub outcome: Option<Outcome>,
+}
+
+/// Runs every case of `suite` (read from `path`).
+pub fn run_suite(path: &str, suite: &Suite, load: Loader<'_>) -> (Vec<String>, Vec<CaseResult>) {
+    let world = World::load(
+        path,
+        &suite.policy_files,
+        &suite.resource_files,
+        suite.kube_minor,
+        load,
+    );
+    let kaptest = suite.format == super::Format::Kaptest;
+    let results = suite
+        .cases
+        .iter()
+        .map(|case| run_case(&world, case, kaptest))
+        .collect();
+    (world.errors, results)
+}
+
+fn errored(case: &Case, policy: &str, error: String) -> CaseResult {
+    CaseResult {
+        name: case.name.clone(),
+        range: case.range,
+        policy: policy.to_string(),
+        passed: false,
+        error: Some(error),
+        failures: Vec::new(),
+        outcome: None,
+    }
+}
+
+/// Runs one case.
+pub fn run_case(world: &World, case: &Case, kaptest: bool) -> CaseResult {
+    match prepare(world, case, kaptest) {
+        Err(e) => errored(case, &case.policy, e),
+        Ok((policy, binding, input)) => {
+            let outcome = evaluate(policy, binding, &input);
+            let failures = compare(case, &outcome);
+            CaseResult {
+                name: case.name.clone(),
+                range: case.range,
+                policy: outcome.policy.clone(),
+                passed: failures.is_empty(),
+                error: None,
+                failures,
+                outcome: Some(outcome),
+            }
+        }
+    }
+}
+
+type Prepared<'w> = (&'w Json, Option<&'w Json>, Input);
+
+fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<'w>, String> {
+    let policy = find_policy(world, &case.policy, kaptest)?;
+    let kind = Kind::of(policy).unwrap_or(Kind::Validating);
+    let name = str_at(policy, &["metadata", "name"]);
+    let binding = find_binding(world, kind, name, case.binding.as_deref())?;
+    let object = resolve(world, case.object.as_ref(), "object")?;
+    let old_object = resolve(world, case.old_object.as_ref(), "oldObject")?;
+    if object.is_none() && old_object.is_none() {
+        return Err("the case gives neither object nor oldObject".into());
+    }
+    for o in object.iter().chain(old_object.iter()) {
+        if str_at(o, &["kind"]).is_empty() || str_at(o, &["apiVersion"]).is_empty() {
+            return Err("the object has no apiVersion or kind".into());
+        }
+    }
+    let params = match &case.params {
+        Some(Source::Ref {
+            kind,
+            name,
+            namespace,
+        }) if kind.is_empty() => {
+            let param_kind = str_at(policy, &["spec", "paramKind", "kind"]).to_string();
+            let reference = Source::Ref {
+                kind: param_kind,
+                name: name.clone(),
+                namespace: namespace.clone(),
+            };
+            resolve(world, Some(&reference), "param")?
+        }
+        other => resolve(world, other.as_ref(), "params")?,
+    };
+    let mut request = Request::new(object, old_object, case.operation.as_deref());
+    request.namespace_object = match &case.namespace {
+        Some(source) => resolve(world, Some(source), "namespace")?,
+        None => find(world, "Namespace", &request.namespace, "").cloned(),
+    };
+    request.user = case.user.clone();
+    request.groups = case.groups.clone();
+    let authorizer: Option<Arc<dyn Authorizer>> = (!case.authorizer.is_empty())
+        .then(|| Arc::new(Mock(case.authorizer.clone())) as Arc<dyn Authorizer>);
+    let input = Input {
+        request,
+        params,
+        param_pool: world.resources.clone(),
+        schemas: world.schemas.clone(),
+        authorizer,
+        ignore_matching: kaptest,
+    };
+    Ok((policy, binding, input))
+}
+
+/// The named policy; kaptest runs policies the API server would reject (`lenient`), as kaptest does.
+fn find_policy<'w>(world: &'w World, name: &str, lenient: bool) -> Result<&'w Json, String> {
+    let found: Vec<_> = world
+        .policies
+        .iter()
+        .filter(|p| name.is_empty() || str_at(&p.json, &["metadata", "name"]) == name)
+        .collect();
+    match found.as_slice() {
+        [one] if lenient || one.errors.is_empty() => Ok(&one.json),
+        [one] => Err(format!(
+            "policy '{name}' has errors: {}",
+            one.errors.join("; ")
+        )),
+        [] if name.is_empty() => Err("the suite's files define no policy".into()),
+        [] => Err(format!(
+            "policy '{name}' not found in the suite's policy files"
+        )),
+        _ if name.is_empty() => {
+            Err("the suite defines several policies: name one with `policy:`".into())
+        }
+        _ => Err(format!("policy '{name}' is defined more than once")),
+    }
+}
+
+fn find_binding<'w>(
+    world: &'w World,
+    kind: Kind,
+    policy: &str,
+    name: Option<&str>,
+) -> Result<Option<&'w Json>, String> {
+    let mut bindings = world
+        .bindings
+        .iter()
+        .filter(|b| str_at(b, &["kind"]) == kind.binding_kind());
+    match name {
+        Some(name) => bindings
+            .find(|b| str_at(b, &["metadata", "name"]) == name)
+            .map(Some)
+            .ok_or_else(|| format!("binding '{name}' not found in the suite's policy files")),
+        None => Ok(bindings.find(|b| str_at(b, &["spec", "policyName"]) == policy)),
+    }
+}
+
+fn find<'w>(world: &'w World, kind: &str, name: &str, namespace: &str) -> Option<&'w Json> {
+    world.resources.iter().find(|r| {
+        (kind.is_empty() || str_at(r, &["kind"]) == kind)
+            && str_at(r, &["metadata", "name"]) == name
+            && (namespace.is_empty() || str_at(r, &["metadata", "namespace"]) == namespace)
+    })
+}
+
+fn resolve(world: &World, source: Option<&Source>, role: &str) -> Result<Option<Json>, String> {
+    match source {
+        None => Ok(None),
+        Some(Source::Inline(json)) => Ok(Some(json.clone())),
+        Some(Source::Ref {
+            kind,
+            name,
+            namespace,
+        }) => find(world, kind, name, namespace)
+            .cloned()
+            .map(Some)
+            .ok_or_else(|| {
+                let at = if namespace.is_empty() {
+                    String::new()
+                } else {
+                    format!(" in namespace {namespace}")
+                };
+                format!("{role} {kind}/{name}{at} not found in the suite's resources")
+            }),
+    }
+}
+
+/// What did not match, as readable lines.
+fn compare(case: &Case, outcome: &Outcome) -> Vec<String> {
+    let expect = &case.expect;
+    let mut failures = Vec::new();
+    let failed_audit = outcome.audit_annotations.contains_key(FAILURE_KEY);
+    let decision_ok = match expect.decision.as_str() {
+        "warn" => outcome.decision == Decision::Allow && !outcome.warnings.is_empty(),
+        "audit" => outcome.decision == Decision::Allow && failed_audit,
+        "" => true,
+        other => outcome.decision.as_str() == other,
+    };
+    if !decision_ok {
+        let mut line = format!(
+            "expected {}, got {}",
+            expect.decision,
+            outcome.decision.as_str()
+        );
+        if let Some(m) = outcome.messages.first() {
+            line.push_str(&format!(": {m}"));
+        }
+        failures.push(line);
+    }
+    if let Some(message) = &expect.message {
+        let actual = outcome.messages.first().map_or("(none)", String::as_str);
+        if actual != message {
+            failures.push(format!(
+                "message:\n  - expected: {message}\n  + actual:   {actual}"
+            ));
+        }
+    }
+    if let Some(warnings) = &expect.warnings
+        && *warnings != outcome.warnings
+    {
+        failures.push(format!(
+            "warnings:\n  - expected: {warnings:?}\n  + actual:   {:?}",
+            outcome.warnings
+        ));
+    }
+    for (key, value) in expect.audit_annotations.iter().flatten() {
+        let want = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        match outcome.audit_annotations.get(key) {
+            Some(actual) if *actual == want => {}
+            actual => failures.push(format!(
+                "auditAnnotations[{key}]:\n  - expected: {want}\n  + actual:   {}",
+                actual.map_or("(absent)", String::as_str)
+            )),
+        }
+    }
+    if let Some(expected) = &expect.object {
+        let actual = outcome.object.clone().unwrap_or(Json::Null);
+        if *expected != actual {
+            failures.push(format!(
+                "object (- expected, + actual):\n{}",
+                json_diff(expected, &actual).join("\n")
+            ));
+        }
+    }
+    failures
+}
+
+/// Answers authorizer checks from a case's rules: the first rule whose given fields all match.
+#[derive(Debug)]
+struct Mock(Vec<AuthzRule>);
+
+impl Authorizer for Mock {
+    fn authorize(&self, request: &AuthzRequest) -> AuthzDecision {
+        let fields = [
+            ("verb", &request.verb),
+            ("group", &request.group),
+            ("resource", &request.resource),
+            ("subresource", &request.subresource),
+            ("namespace", &request.namespace),
+            ("name", &request.name),
+        ];
+        let path = request.path.clone().unwrap_or_default();
+        let rule = self.0.iter().find(|r| {
+            fields.iter().all(|(k, v)| {
+                at(&r.pattern, &[k])
+                    .and_then(Json::as_str)
+                    .is_none_or(|want| want == v.as_str())
+            }) && at(&r.pattern, &["path"])
+                .and_then(Json::as_str)
+                .is_none_or(|want| want == path)
+        });
+        AuthzDecision {
+            allowed: rule.is_some_and(|r| r.allowed),
+            reason: rule
+                .map(|r| str_at(&r.pattern, &["reason"]).to_string())
+                .unwrap_or_default(),
+            error: None,
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The documents a suite refers to, loaded through the caller's loader: policies (with the errors
+//! `check` finds in them), bindings, resources (objects, params, namespaces) and CRDs, whose
+//! schemas are registered for the apply merge.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use crate::policy::admission::json::{documents, node_to_json, str_at};
+use crate::policy::{CheckConfig, Severity, check_file};
+use crate::schema::{SchemaTypes, bundled, from_crd_json};
+use crate::yaml;
+
+/// Reads a file named relative to the suite; `Err` carries the reason (not found, …).
+pub type Loader<'a> = &'a dyn Fn(&str) -> Result<String, String>;
+
+/// A policy and what `check` reports against it.
+pub struct LoadedPolicy {
+    /// The document.
+    pub json: Json,
+    /// Error diagnostics inside it, as `file:line:col: message`.
+    pub errors: Vec<String>,
+}
+
+/// Everything a suite's cases draw from.
+pub struct World {
+    /// Policies.
+    pub policies: Vec<LoadedPolicy>,
+    /// Bindings.
+    pub bindings: Vec<Json>,
+    /// Other objects.
+    pub resources: Vec<Json>,
+    /// Schemas with the CRDs registered.
+    pub schemas: Arc<SchemaTypes>,
+    /// Files that could not be loaded or read.
+    pub errors: Vec<String>,
+}
+
+/// `relative` resolved against the folder of `suite_path` (a plain path join, no I/O).
+pub fn join(suite_path: &str, relative: &str) -> String {
+    let base = Path::new(suite_path).parent().unwrap_or(Path::new(""));
+    base.join(relative).to_string_lossy().into_owned()
+}
+
+impl World {
+    /// Loads the suite's files.
+    pub fn load(
+        suite_path: &str,
+        policies: &[String],
+        resources: &[String],
+        minor: Option<u32>,
+        load: Loader<'_>,
+    ) -> World {
+        let minor = minor.unwrap_or_else(bundled::newest);
+        let mut world = World {
+            policies: Vec::new(),
+            bindings: Vec::new(),
+            resources: Vec::new(),
+            schemas: Arc::new(SchemaTypes::new(minor)),
+            errors: Vec::new(),
+        };
+        if !bundled::versions().contains(&minor) {
+            world.errors.push(format!(
+                "kubeVersion 1.{minor} is not supported (bundled schemas: 1.{} to 1.{})",
+                bundled::versions().first().copied().unwrap_or_default(),
+                bundled::newest()
+            ));
+        }
+        for file in policies {
+            let path = join(suite_path, file);
+            match load(&path) {
+                Ok(text) => world.add_policies(&path, &text),
+                Err(e) => world
+                    .errors
+                    .push(format!("cannot read policy file {file}: {e}")),
+            }
+        }
+        for file in resources {
+            let path = join(suite_path, file);
+            match load(&path).and_then(|text| documents(&text)) {
+                Ok(docs) => docs.into_iter().for_each(|d| world.add_resource(d)),
+                Err(e) => world
+                    .errors
+                    .push(format!("cannot read resource file {file}: {e}")),
+            }
+        }
+        world
+    }
+
+    /// Adds the policies and bindings of one file (other documents become resources).
+    pub fn add_policies(&mut self, path: &str, text: &str) {
+        let file = yaml::parse(text);
+        if let Some(e) = file.errors.first() {
+            self.errors
+                .push(format!("{path}: YAML syntax error: {}", e.message));
+            return;
+        }
+        let config = CheckConfig {
+            kube_minor: Some(self.schemas.minor()),
+        };
+        let diagnostics: Vec<_> = check_file(text, &file, &config)
+            .into_iter()
+            // What the API server would reject; typed-check findings predict runtime failures,
+            // which is exactly what a test case may exercise.
+            .filter(|d| d.severity == Severity::Error && !d.runtime_only)
+            .collect();
+        for document in &file.documents {
+            let Some(root) = &document.root else { continue };
+            let json = node_to_json(root);
+            match str_at(&json, &["kind"]) {
+                "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy" => {
+                    let errors = diagnostics
+                        .iter()
+                        .filter(|d| document.range.contains_range(d.range))
+                        .map(|d| {
+                            let (line, col) = line_col(text, usize::from(d.range.start()));
+                            format!("{path}:{line}:{col}: {}", d.message)
+                        })
+                        .collect();
+                    self.policies.push(LoadedPolicy { json, errors });
+                }
+                "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" => {
+                    self.bindings.push(json)
+                }
+                _ => self.add_resource(json),
+            }
+        }
+    }
+
+    fn add_resource(&mut self, json: Json) {
+        if str_at(&json, &["kind"]) == "CustomResourceDefinition" {
+            match from_crd_json(&json) {
+                Ok(kinds) => kinds.iter().for_each(|k| {
+                    self.schemas.register_crd(k);
+                }),
+                Err(e) => self.errors.push(format!(
+                    "invalid CustomResourceDefinition: {}: {}",
+                    e.path, e.message
+                )),
+            }
+            return;
+        }
+        self.resources.push(json);
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}

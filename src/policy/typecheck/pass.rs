@@ -1,0 +1,127 @@
+//! One pass of the checker over every expression site of a policy, in field order, with the
+//! environment of each site (reference §2.4): `params` only with a paramKind, `variables` holding
+//! the earlier variables with the types the API server converts them to, `authorizer` except in
+//! messageExpression, the mutation types only in mutations.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::super::sites::{ExpressionSite, SiteRole};
+use crate::cel::ast::Ast;
+use crate::cel::check::{AdmissionVariables, Checked, Env, ObjectTypes, SharedProvider, check};
+use crate::cel::types::Type;
+
+/// The name of the object type that holds the policy's variables.
+const VARIABLES: &str = "kubernetes.variables";
+
+/// How `object`, `oldObject` and `params` are typed in a pass, and the providers that know them.
+#[derive(Clone)]
+pub struct Typing {
+    /// Type of `object` and `oldObject`.
+    pub object: Type,
+    /// Type of `params` where it is declared.
+    pub params: Type,
+    /// Providers asked before the builtin one (schema types, typed `Object`).
+    pub providers: Vec<SharedProvider>,
+    /// The first provider replaces the builtin one (it answers the builtin types itself): the
+    /// builtin provider answers every `Object…` field with `dyn`, which would hide unknown fields.
+    pub replaces_builtin: bool,
+}
+
+impl Typing {
+    /// The API server's acceptance typing: everything `dyn`.
+    pub fn untyped() -> Typing {
+        Typing {
+            object: Type::Dyn,
+            params: Type::Dyn,
+            providers: Vec::new(),
+            replaces_builtin: false,
+        }
+    }
+}
+
+/// Checks every parsed site (`None`: a syntax error, reported elsewhere) and returns the results
+/// in site order.
+pub fn run(
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    typing: &Typing,
+) -> Vec<Option<Checked>> {
+    let mut base = Env::kubernetes(minor, false);
+    if typing.replaces_builtin {
+        base.providers.providers.clear();
+    }
+    for provider in typing.providers.iter().rev() {
+        base.push_provider(provider.clone());
+    }
+    let mut variables: BTreeMap<&str, Type> = BTreeMap::new();
+    // Sites with the same environment share one: every validation of a policy usually does, and
+    // building an environment costs more than checking a short expression.
+    let mut envs: BTreeMap<EnvKey, Env> = BTreeMap::new();
+    let mut out = Vec::with_capacity(sites.len());
+    for (site, ast) in sites.iter().zip(parsed) {
+        let name = site.name.as_deref().unwrap_or("");
+        let Some(ast) = ast else {
+            if site.role == SiteRole::Variable {
+                variables.insert(name, Type::Dyn);
+            }
+            out.push(None);
+            continue;
+        };
+        let key = EnvKey {
+            patch: site.has_patch_types,
+            authorizer: site.has_authorizer,
+            params: site.has_params,
+            variables: site.sees_variables.then(|| site.variables.clone()),
+        };
+        let env = envs
+            .entry(key)
+            .or_insert_with(|| site_env(&base, site, typing, &variables));
+        let checked = check(ast, env);
+        if site.role == SiteRole::Variable {
+            variables.insert(name, env.variable_type_of(&checked));
+        }
+        out.push(Some(checked));
+    }
+    out
+}
+
+/// What makes two sites' environments differ. The types of the visible variables are settled
+/// before any site that sees them is checked (variables precede every other site that sees
+/// them), so their names identify them.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct EnvKey {
+    patch: bool,
+    authorizer: bool,
+    params: bool,
+    variables: Option<Vec<String>>,
+}
+
+fn site_env(
+    base: &Env,
+    site: &ExpressionSite,
+    typing: &Typing,
+    seen: &BTreeMap<&str, Type>,
+) -> Env {
+    let mut env = base.clone();
+    if site.has_patch_types {
+        env.enable_mutation();
+    }
+    if site.sees_variables {
+        let mut types = ObjectTypes::new();
+        types.add_type(VARIABLES);
+        for name in &site.variables {
+            let ty = seen.get(name.as_str()).cloned().unwrap_or(Type::Dyn);
+            types.add_field(VARIABLES, name, ty, None);
+        }
+        env.push_provider(Arc::new(types));
+    }
+    env.declare_admission(&AdmissionVariables {
+        object: typing.object.clone(),
+        params: site.has_params.then(|| typing.params.clone()),
+        variables: site.sees_variables.then(|| Type::object(VARIABLES)),
+        authorizer: site.has_authorizer,
+    });
+    env
+}

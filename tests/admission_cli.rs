@@ -1,0 +1,348 @@
+//! The `eval` and `test` commands end to end: text and JSON snapshots, exit statuses, and bad input
+//! (missing files, unknown policy, objects without a kind) reported with a clear message.
+
+use std::process::Command;
+
+use expect_test::{Expect, expect};
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_admission-ls"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        output.status.code().unwrap_or(-1),
+        text(&output.stdout),
+        text(&output.stderr),
+    )
+}
+
+fn check(args: &[&str], status: i32, expected: Expect) {
+    let (code, stdout, stderr) = run(args);
+    assert_eq!(code, status, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    expected.assert_eq(&format!("{stdout}{stderr}"));
+}
+
+#[test]
+fn eval_text_deny() {
+    check(
+        &[
+            "eval",
+            "examples/required-labels.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment.yaml",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy required-labels (binding required-labels): deny
+              matchCondition not-kube-system: true
+              matchCondition example.com/not-a-dry-run: true
+              validation[0]: false: missing required labels: app.kubernetes.io/owner
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'required-labels' with binding 'required-labels' denied request: missing required labels: app.kubernetes.io/owner
+        "#]],
+    );
+}
+
+#[test]
+fn eval_json_mutation() {
+    check(
+        &[
+            "eval",
+            "examples/sidecar-injection.yaml",
+            "--object",
+            "tests/cli_fixtures/pod.yaml",
+            "--namespace",
+            "tests/cli_fixtures/namespace.yaml",
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+            {
+              "auditAnnotations": {},
+              "binding": "logging-sidecar",
+              "decision": "allow",
+              "kind": "MutatingAdmissionPolicy",
+              "matchConditions": [
+                {
+                  "error": null,
+                  "name": "no-sidecar-yet",
+                  "result": true
+                }
+              ],
+              "messages": [],
+              "object": {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                  "labels": {
+                    "logging": "enabled"
+                  },
+                  "name": "web",
+                  "namespace": "prod"
+                },
+                "spec": {
+                  "containers": [
+                    {
+                      "image": "nginx",
+                      "name": "app"
+                    },
+                    {
+                      "image": "registry.example.com/log-shipper:1.4",
+                      "name": "log-shipper"
+                    }
+                  ]
+                }
+              },
+              "patch": [
+                {
+                  "op": "add",
+                  "path": "/spec/containers/-",
+                  "value": {
+                    "image": "registry.example.com/log-shipper:1.4",
+                    "name": "log-shipper"
+                  }
+                }
+              ],
+              "policy": "logging-sidecar",
+              "validations": [],
+              "warnings": []
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn eval_json_skip_for_another_kind() {
+    check(
+        &[
+            "eval",
+            "examples/required-labels.yaml",
+            "--object",
+            "tests/cli_fixtures/pod.yaml",
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+            {
+              "auditAnnotations": {},
+              "binding": "required-labels",
+              "decision": "skip",
+              "kind": "ValidatingAdmissionPolicy",
+              "matchConditions": [],
+              "messages": [],
+              "policy": "required-labels",
+              "validations": [],
+              "warnings": []
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn eval_bad_input() {
+    check(
+        &[
+            "eval",
+            "examples/missing.yaml",
+            "--object",
+            "tests/cli_fixtures/pod.yaml",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: cannot read policy file examples/missing.yaml: No such file or directory (os error 2)
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            "examples/required-labels.yaml",
+            "--object",
+            "tests/cli_fixtures/not-an-object.yaml",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: --object: the document has no apiVersion or kind
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            "examples/required-labels.yaml",
+            "--policy",
+            "nope",
+            "--object",
+            "tests/cli_fixtures/pod.yaml",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: policy 'nope' not found in examples/required-labels.yaml (it defines: required-labels)
+        "#]],
+    );
+}
+
+#[test]
+fn eval_params_by_name_on_update() {
+    check(
+        &[
+            "eval",
+            "examples/replica-limit.yaml",
+            "--binding",
+            "replica-limit-production",
+            "--object",
+            "tests/cli_fixtures/deployment-big.yaml",
+            "--old-object",
+            "tests/cli_fixtures/deployment-old.yaml",
+            "--params",
+            "examples/crds/replicalimits.example.com.yaml",
+            "--namespace",
+            "tests/cli_fixtures/namespace-production.yaml",
+            "--user",
+            "alice",
+            "--groups",
+            "dev,ops",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy replica-limit.example.com (binding replica-limit-production): deny
+              validation[0]: false: replicas must be at most 10
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replica-limit.example.com' with binding 'replica-limit-production' denied request: replicas must be at most 10
+        "#]],
+    );
+}
+
+#[test]
+fn eval_rejects_unsupported_versions_and_operations() {
+    let base = [
+        "eval",
+        "examples/required-labels.yaml",
+        "--object",
+        "tests/cli_fixtures/deployment.yaml",
+    ];
+    check(
+        &[&base[..], &["--kube-version", "1.12"]].concat(),
+        2,
+        expect![[r#"
+            admission-ls eval: error: Kubernetes 1.12 is not supported (supported: 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+        "#]],
+    );
+    check(
+        &[&base[..], &["--operation", "PATCH"]].concat(),
+        2,
+        expect![[r#"
+            admission-ls eval: error: --operation: expected CREATE, UPDATE, DELETE or CONNECT, got `PATCH`
+        "#]],
+    );
+}
+
+#[test]
+fn test_text_and_status() {
+    check(
+        &["test", "examples/tests/required-labels.test.yaml"],
+        0,
+        expect![[r#"
+        examples/tests/required-labels.test.yaml (required-labels)
+          ok    a deployment with both labels is allowed
+          ok    the message names the missing labels
+          ok    kube-system is skipped by a matchCondition
+          ok    pods are not matched
+        4 passed, 0 failed
+    "#]],
+    );
+    let (code, stdout, _) = run(&["test", "tests/suites/bad"]);
+    assert_eq!(code, 1);
+    assert!(stdout.ends_with("1 passed, 5 failed\n"), "{stdout}");
+}
+
+#[test]
+fn test_json_and_junit() {
+    check(
+        &[
+            "test",
+            "examples/tests/audit-privileged.test.yaml",
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+        {
+          "suites": [
+            {
+              "cases": [
+                {
+                  "decision": "allow",
+                  "error": null,
+                  "failures": [],
+                  "name": "a privileged container is annotated with the user",
+                  "passed": true,
+                  "policy": "audit-privileged"
+                },
+                {
+                  "decision": "allow",
+                  "error": null,
+                  "failures": [],
+                  "name": "an ordinary pod gets no annotation",
+                  "passed": true,
+                  "policy": "audit-privileged"
+                },
+                {
+                  "decision": "skip",
+                  "error": null,
+                  "failures": [],
+                  "name": "node-debugger is excluded by name",
+                  "passed": true,
+                  "policy": "audit-privileged"
+                }
+              ],
+              "errors": [],
+              "format": "PolicyTest",
+              "name": "audit-privileged",
+              "passed": true,
+              "path": "examples/tests/audit-privileged.test.yaml"
+            }
+          ],
+          "summary": {
+            "cases": 3,
+            "failed": 0,
+            "passed": 3,
+            "suites": 1
+          }
+        }
+    "#]],
+    );
+    check(
+        &[
+            "test",
+            "tests/suites/bad/bad.test.yaml",
+            "--format",
+            "junit",
+        ],
+        1,
+        expect![[r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites>
+          <testsuite name="tests/suites/bad/bad.test.yaml" tests="6" failures="5" errors="2">
+            <testcase name="names a policy that does not exist" classname="nowhere">
+              <failure message="policy 'nowhere' not found in the suite's policy files">policy 'nowhere' not found in the suite's policy files</failure>
+            </testcase>
+            <testcase name="names a resource that does not exist" classname="fine">
+              <failure message="object Deployment/ghost not found in the suite's resources">object Deployment/ghost not found in the suite's resources</failure>
+            </testcase>
+            <testcase name="a policy with errors" classname="broken">
+              <failure message="policy 'broken' has errors: tests/suites/bad/policy.yaml:11:7: spec.validations[0].expression: Required value: expression is not specified">policy 'broken' has errors: tests/suites/bad/policy.yaml:11:7: spec.validations[0].expression: Required value: expression is not specified</failure>
+            </testcase>
+            <testcase name="an object without apiVersion and kind" classname="fine">
+              <failure message="the object has no apiVersion or kind">the object has no apiVersion or kind</failure>
+            </testcase>
+            <testcase name="an object of a kind without a schema cannot be mutated" classname="label-it">
+              <failure message="expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.">expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.</failure>
+            </testcase>
+            <testcase name="the other cases still run" classname="fine"/>
+          </testsuite>
+        </testsuites>
+    "#]],
+    );
+}

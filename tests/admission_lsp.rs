@@ -1,0 +1,135 @@
+//! The editor side of evaluation, end to end over stdio: code lenses on a policy and on a suite's
+//! cases, `admission-ls.evaluate` and `admission-ls.runTests` returning the CLI's JSON, and a failing
+//! case published as a diagnostic on the case.
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+#[path = "support/tempdir.rs"]
+mod tempdir;
+
+use std::process::Command;
+
+use lsp_client::{Client, file_uri};
+use serde_json::{Value, json};
+use tempdir::TempDir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_admission-ls");
+
+const POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: small}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: object.spec.replicas <= 5
+    message: too many replicas
+";
+
+const OBJECT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: n}\nspec: {replicas: 9}\n";
+
+const SUITE: &str = "\
+apiVersion: admission-ls.dev/v1alpha1
+kind: PolicyTest
+policies: [policy.yaml]
+cases:
+  - name: passes
+    object: {apiVersion: apps/v1, kind: Deployment, metadata: {name: a}, spec: {replicas: 1}}
+    expect: {decision: allow}
+  - name: fails
+    object: {apiVersion: apps/v1, kind: Deployment, metadata: {name: b}, spec: {replicas: 9}}
+    expect: {decision: allow}
+";
+
+fn open(client: &mut Client, uri: &str, text: &str) {
+    let document = json!({"uri": uri, "languageId": "yaml", "version": 1, "text": text});
+    client.notify("textDocument/didOpen", json!({"textDocument": document}));
+}
+
+fn cli_json(args: &[&str]) -> Value {
+    let output = Command::new(BINARY)
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    serde_json::from_slice(&output.stdout).unwrap_or(Value::Null)
+}
+
+#[test]
+fn lenses_commands_and_case_diagnostics() {
+    let dir = TempDir::new("admission-lsp");
+    let policy = dir.write("policy.yaml", POLICY);
+    let object = dir.write("object.yaml", OBJECT);
+    let suite = dir.write("suite.test.yaml", SUITE);
+    assert!(dir.path().is_dir());
+    let mut client = Client::spawn(BINARY);
+    let init = client.initialize(json!({}), Value::Null, Value::Null);
+    let commands = &init["result"]["capabilities"]["executeCommandProvider"]["commands"];
+    assert_eq!(
+        *commands,
+        json!(["admission-ls.evaluate", "admission-ls.runTests"])
+    );
+
+    let policy_uri = file_uri(&policy);
+    open(&mut client, &policy_uri, POLICY);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": policy_uri}}),
+    );
+    assert_eq!(lenses["result"][0]["command"]["title"], "Evaluate small…");
+
+    let args = json!({"uri": policy_uri, "object": object.display().to_string()});
+    let evaluated = client.request(
+        "workspace/executeCommand",
+        json!({"command": "admission-ls.evaluate", "arguments": [args]}),
+    );
+    let cli = cli_json(&[
+        "eval",
+        &policy.display().to_string(),
+        "--object",
+        &object.display().to_string(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(evaluated["result"], cli);
+    assert_eq!(cli["decision"], "deny");
+
+    let suite_uri = file_uri(&suite);
+    open(&mut client, &suite_uri, SUITE);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": suite_uri}}),
+    );
+    let titles: Vec<&str> = lenses["result"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|x| x["command"]["title"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(titles, ["Run 2 tests", "Run case", "Run case"]);
+
+    let ran = client.request(
+        "workspace/executeCommand",
+        json!({"command": "admission-ls.runTests", "arguments": [{"uri": suite_uri}]}),
+    );
+    let cli = cli_json(&["test", &suite.display().to_string(), "--format", "json"]);
+    assert_eq!(ran["result"], cli);
+    assert_eq!(cli["summary"]["failed"], 1);
+    let published = client.diagnostics_where(&suite_uri, |d| {
+        d["diagnostics"]
+            .as_array()
+            .is_some_and(|list| !list.is_empty())
+    });
+    let diagnostic = &published["diagnostics"][0];
+    assert_eq!(diagnostic["range"]["start"]["line"], 7);
+    assert_eq!(diagnostic["code"], "test-failed");
+    let message = diagnostic["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("test case 'fails' failed: expected allow, got deny"),
+        "{message}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -1,0 +1,132 @@
+//! The PolicyTest suites in `tests/suites/` and `examples/tests/`: every case of the good suites
+//! passes, and every bad-input case fails with a message naming what is wrong while the others run.
+
+use std::path::{Path, PathBuf};
+
+use admission_ls::ide::run::{SuiteReport, run_tests, tests_json};
+
+fn suite_files(dir: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            suite_files(&path, out);
+        } else if path.to_string_lossy().ends_with(".test.yaml") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            out.push((path.display().to_string(), text));
+        }
+    }
+}
+
+fn run(relative: &str) -> Vec<SuiteReport> {
+    let mut files = Vec::new();
+    suite_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(relative),
+        &mut files,
+    );
+    assert!(!files.is_empty(), "no suites under {relative}");
+    let load = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+    run_tests(&files, &load)
+}
+
+fn assert_all_pass(relative: &str, at_least: usize) {
+    let reports = run(relative);
+    let cases: usize = reports.iter().map(|r| r.cases.len()).sum();
+    let failing: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            let errors = r.errors.iter().map(move |e| format!("{}: {e}", r.path));
+            let cases = r.cases.iter().filter(|c| !c.passed).map(move |c| {
+                format!(
+                    "{}: {}: {:?}\n{}",
+                    r.path,
+                    c.name,
+                    c.error,
+                    c.failures.join("\n")
+                )
+            });
+            errors.chain(cases)
+        })
+        .collect();
+    println!("{relative}: {} cases", cases);
+    assert!(failing.is_empty(), "{}", failing.join("\n\n"));
+    assert!(
+        cases >= at_least,
+        "expected at least {at_least} cases, ran {cases}"
+    );
+}
+
+#[test]
+fn validating_suites_pass() {
+    assert_all_pass("tests/suites/validating", 16);
+}
+
+#[test]
+fn mutating_suites_pass() {
+    assert_all_pass("tests/suites/mutating", 17);
+}
+
+#[test]
+fn example_suites_pass() {
+    assert_all_pass("examples/tests", 5);
+}
+
+#[test]
+fn bad_input_names_the_problem_and_other_cases_still_run() {
+    let reports = run("tests/suites/bad");
+    let [report] = reports.as_slice() else {
+        panic!("one bad suite expected, got {}", reports.len());
+    };
+    let errors = report.errors.join("\n");
+    assert!(
+        errors.contains("cannot read policy file missing-policies.yaml"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("cannot read resource file missing-resources.yaml"),
+        "{errors}"
+    );
+    let message = |name: &str| {
+        let case = report.cases.iter().find(|c| c.name == name).map(|c| {
+            let text = c
+                .error
+                .iter()
+                .chain(&c.failures)
+                .cloned()
+                .collect::<Vec<_>>();
+            (c.passed, text.join("\n"))
+        });
+        case.unwrap_or_else(|| panic!("no case {name}"))
+    };
+    let expectations = [
+        (
+            "names a policy that does not exist",
+            "policy 'nowhere' not found",
+        ),
+        (
+            "names a resource that does not exist",
+            "object Deployment/ghost not found",
+        ),
+        ("a policy with errors", "policy 'broken' has errors: "),
+        (
+            "an object without apiVersion and kind",
+            "the object has no apiVersion or kind",
+        ),
+        (
+            "an object of a kind without a schema cannot be mutated",
+            "Resource kind example.com/v1, Kind=Widget not found",
+        ),
+    ];
+    for (name, expected) in expectations {
+        let (passed, text) = message(name);
+        assert!(!passed, "{name} should fail");
+        assert!(text.contains(expected), "{name}: {text}");
+    }
+    assert!(message("the other cases still run").0);
+    let json = tests_json(&reports);
+    assert_eq!(json["summary"]["failed"], 5);
+    assert_eq!(json["summary"]["passed"], 1);
+}

@@ -1,0 +1,93 @@
+//! The typed check of MutatingAdmissionPolicy mutations: `Object{…}` literals and `JSONPatch`
+//! literals against the matched kind's schema.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+#[test]
+fn mutation_field_typo() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{replica: 1}}"
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{replicas: 'one'}}"
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{replicas: 2, template: object.spec.template}}"
+"#,
+        expect![[r#"
+            policy.yaml:12:45: error[cel-undefined-field]: spec.mutations[0].applyConfiguration.expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+               |
+            12 |       expression: "Object{spec: Object.spec{replica: 1}}"
+               |                                             ^^^^^^^
+            policy.yaml:15:45: error[cel-type]: spec.mutations[1].applyConfiguration.expression: expected type of field 'replicas' is 'int' but provided type is 'string' (in apps/v1, Kind=Deployment)
+               |
+            15 |       expression: "Object{spec: Object.spec{replicas: 'one'}}"
+               |                                             ^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn json_patch_literals_against_the_schema() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >-
+        [
+          JSONPatch{op: "insert", path: "/spec/replicas", value: 1},
+          JSONPatch{op: "replace", path: "/spec/replica", value: 1},
+          JSONPatch{op: "replace", path: "/spec/replicas", value: "3"},
+          JSONPatch{op: "add", path: "/spec/template/spec/containers/-", value: {"name": "x"}},
+          JSONPatch{op: "add", path: "/spec/template/spec/containers/first/image", value: "x"},
+          JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/team"), value: "a"},
+          JSONPatch{op: "remove", path: "/spec/paused"},
+          JSONPatch{op: "copy", from: "/spec/minReadySecond", path: "/spec/progressDeadlineSeconds"}
+        ]
+"#,
+        expect![[r#"
+            policy.yaml:14:25: error[cel-type]: spec.mutations[0].jsonPatch.expression: JSONPatch op 'insert' is not one of add, remove, replace, move, copy, test (in apps/v1, Kind=Deployment)
+               |
+            14 |           JSONPatch{op: "insert", path: "/spec/replicas", value: 1},
+               |                         ^^^^^^^^
+            policy.yaml:15:42: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/replica': no field 'replica' in 'apps.v1.Deployment.spec'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+               |
+            15 |           JSONPatch{op: "replace", path: "/spec/replica", value: 1},
+               |                                          ^^^^^^^^^^^^^^^
+            policy.yaml:16:67: error[cel-type]: spec.mutations[0].jsonPatch.expression: JSONPatch value of type 'string' does not fit '/spec/replicas' of type 'int' (in apps/v1, Kind=Deployment)
+               |
+            16 |           JSONPatch{op: "replace", path: "/spec/replicas", value: "3"},
+               |                                                                   ^^^
+            policy.yaml:18:38: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/template/spec/containers/first/image': 'first' is not a list index or '-' (in apps/v1, Kind=Deployment)
+               |
+            18 |           JSONPatch{op: "add", path: "/spec/template/spec/containers/first/image", value: "x"},
+               |                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:21:39: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/minReadySecond': no field 'minReadySecond' in 'apps.v1.Deployment.spec'; did you mean 'minReadySeconds'? (in apps/v1, Kind=Deployment)
+               |
+            21 |           JSONPatch{op: "copy", from: "/spec/minReadySecond", path: "/spec/progressDeadlineSeconds"}
+               |                                       ^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
