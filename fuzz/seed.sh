@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 conformance="${CONFORMANCE:-$root/../shared/conformance/cel-spec/json}"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{yaml_policy,cel_parse,cel_check,cel_eval,lsp_edits}
+mkdir -p "$corpus"/{yaml_policy,cel_parse,cel_check,cel_eval,lsp_edits,admit_eval}
 
 put() { # put <target> <file-with-content>
   local sum; sum="$(sha1sum "$2" | cut -c1-16)"
@@ -17,6 +17,8 @@ put() { # put <target> <file-with-content>
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 for f in "$root"/examples/*.yaml "$root"/examples/crds/*.yaml; do
   [ -f "$f" ] && put yaml_policy "$f" && put lsp_edits "$f"
+  # admit_eval: the policy file alone (the target supplies a Deployment).
+  [ -f "$f" ] && put admit_eval "$f"
 done
 # Expressions: the examples' `expression:` lines and the conformance suite.
 {
