@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Uri};
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
@@ -129,14 +129,7 @@ fn run_tests_command(
     let diagnostics = reports
         .iter()
         .flat_map(case_problems)
-        .map(|problem| Diagnostic {
-            range: to_proto::range(&index, problem.range, encoding),
-            severity: Some(DiagnosticSeverity::ERROR),
-            code: Some(NumberOrString::String("test-failed".into())),
-            source: Some("admission-ls".into()),
-            message: problem.message,
-            ..Diagnostic::default()
-        })
+        .map(|problem| to_proto::diagnostic(&index, &problem, encoding))
         .collect();
     let publish = uri.map(|u| (u, diagnostics));
     Ok(Outcome {
