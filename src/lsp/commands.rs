@@ -60,8 +60,17 @@ fn target(args: &Value) -> Result<(PathBuf, Option<Uri>), String> {
     Ok((path, uri))
 }
 
+/// A file argument as a path: clients send either a plain path or a `file:` URI.
+fn file_path(arg: &str) -> PathBuf {
+    arg.parse::<Uri>()
+        .ok()
+        .filter(|uri| arg.starts_with("file:") && uri.scheme().as_str() == "file")
+        .and_then(|uri| uri.to_file_path().map(|p| p.into_owned()))
+        .unwrap_or_else(|| PathBuf::from(arg))
+}
+
 fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
-    let path = PathBuf::from(path);
+    let path = file_path(path);
     if let Some(text) = open.get(&path) {
         return Ok(text.clone());
     }
