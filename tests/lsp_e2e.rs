@@ -404,3 +404,47 @@ fn editing_a_crd_rechecks_the_policy_that_uses_it() {
     assert!(message.contains("undefined field 'size'"), "{typed}");
     client.shutdown_and_exit();
 }
+
+/// A policy whose expression follows an emoji on the same line, so UTF-16 and UTF-8 columns differ.
+const EMOJI_POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  validations:
+  - {message: \"😀\", expression: \"object.spec.replicas < 5 && object.spec.\"}
+";
+
+/// The UTF-16 position of the first `needle` in [`EMOJI_POLICY`], plus `delta` bytes.
+fn emoji_position(needle: &str, delta: usize) -> Value {
+    let offset = EMOJI_POLICY.find(needle).unwrap_or(0) + delta;
+    let at = LineIndex::new(EMOJI_POLICY).line_col(TextSize::from(offset as u32), Encoding::Utf16);
+    json!({"line": at.line, "character": at.col})
+}
+
+fn feature_request(method: &str, extra: Value) -> Value {
+    let (mut client, response) = start(utf16_capabilities());
+    assert!(response["result"]["capabilities"].is_object());
+    let uri = "file:///tmp/features/policy.yaml";
+    open(&mut client, uri, 1, EMOJI_POLICY);
+    let mut params = json!({"textDocument": {"uri": uri}});
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    let answer = client.request(method, params);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    answer["result"].clone()
+}
+
+#[test]
+fn hover_answers_in_utf16_after_an_emoji() {
+    let position = emoji_position("replicas", 2);
+    let result = feature_request("textDocument/hover", json!({"position": position}));
+    let markdown = result["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("int"), "{result}");
+    assert_eq!(result["range"]["start"], emoji_position("replicas", 0));
+    assert_eq!(result["range"]["end"], emoji_position("replicas", 8));
+}

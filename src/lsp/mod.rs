@@ -7,6 +7,7 @@ pub mod config;
 mod diagnostics;
 mod documents;
 pub mod encoding;
+mod features;
 mod server;
 mod state;
 mod workspace;

@@ -291,6 +291,12 @@ impl LanguageServer for Server {
         Ok(text.map(|text| code_lenses(&uri, &text, encoding)))
     }
 
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.hover(position.position)))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -385,6 +391,7 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
         capabilities: ServerCapabilities {
             position_encoding: Some(to_proto::encoding_kind(encoding)),
             text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
             code_lens_provider: Some(CodeLensOptions {
                 resolve_provider: Some(false),
             }),

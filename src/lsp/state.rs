@@ -68,6 +68,23 @@ impl State {
         }
     }
 
+    /// A snapshot for a request on open document `uri` (hover, completion…), with the document's
+    /// current text handed to the host first.
+    pub fn request(&mut self, uri: &Uri) -> Option<super::features::Request> {
+        let (file, rope) = {
+            let document = self.documents.get(uri)?;
+            (document.file, document.rope.clone())
+        };
+        self.sync_open_documents();
+        Some(super::features::Request {
+            analysis: self.host.snapshot(),
+            file,
+            rope,
+            encoding: self.encoding,
+            config: self.config.clone(),
+        })
+    }
+
     /// A diagnostics run for every scanned workspace file that is not open in the editor.
     pub fn job_for_workspace(&mut self) -> Job {
         self.sync_open_documents();
