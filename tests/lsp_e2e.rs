@@ -448,3 +448,15 @@ fn hover_answers_in_utf16_after_an_emoji() {
     assert_eq!(result["range"]["start"], emoji_position("replicas", 0));
     assert_eq!(result["range"]["end"], emoji_position("replicas", 8));
 }
+
+#[test]
+fn completion_after_a_half_typed_dot_replaces_nothing() {
+    let position = emoji_position("spec.\"", 5);
+    let result = feature_request("textDocument/completion", json!({"position": position}));
+    let items = result.as_array().cloned().unwrap_or_default();
+    let replicas = items.iter().find(|i| i["label"] == "replicas");
+    let replicas = replicas.unwrap_or_else(|| panic!("no replicas in {result}"));
+    assert_eq!(replicas["detail"], "int");
+    assert_eq!(replicas["textEdit"]["range"]["start"], position);
+    assert_eq!(replicas["textEdit"]["range"]["end"], position);
+}

@@ -1,14 +1,17 @@
 //! The API of admission-ls for its front-ends: plain data in, plain data out. The `lsp` and `cli`
 //! modules call only this module; it knows nothing of the protocol.
 
+mod completion;
 mod cursor;
 mod hover;
 pub mod lenses;
 mod render;
 pub mod run;
+mod snippets;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
+pub use completion::{CompletionItem, CompletionKind};
 pub use hover::HoverResult;
 pub use render::{RenderOptions, render_diagnostics};
 

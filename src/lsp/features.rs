@@ -5,7 +5,10 @@ use ropey::Rope;
 use tower_lsp_server::ls_types as lsp;
 
 use super::encoding::{from_proto, to_proto};
-use crate::ide::{Analysis, DiagnosticsConfig, Encoding, FileId, LineIndex, TextSize};
+use crate::ide::{
+    Analysis, CompletionItem, CompletionKind, DiagnosticsConfig, Encoding, FileId, LineIndex,
+    TextSize,
+};
 
 /// What a request on one open document needs, taken from the state under its lock.
 pub struct Request {
@@ -44,5 +47,63 @@ impl Request {
             }),
             range: Some(to_proto::range(&index, hover.range, self.encoding)),
         })
+    }
+
+    /// `textDocument/completion`.
+    pub fn completion(&self, position: lsp::Position) -> Option<lsp::CompletionResponse> {
+        let items = self
+            .analysis
+            .completions(self.file, self.offset(position), &self.config);
+        let index = self.line_index()?;
+        let items = items
+            .into_iter()
+            .enumerate()
+            .map(|(rank, item)| self.completion_item(&index, rank, item))
+            .collect();
+        Some(lsp::CompletionResponse::Array(items))
+    }
+
+    fn completion_item(
+        &self,
+        index: &LineIndex,
+        rank: usize,
+        item: CompletionItem,
+    ) -> lsp::CompletionItem {
+        let range = to_proto::range(index, item.replace, self.encoding);
+        let snippet = item.insert.is_some();
+        let new_text = item.insert.unwrap_or_else(|| item.label.clone());
+        lsp::CompletionItem {
+            label: item.label,
+            kind: Some(completion_kind(item.kind)),
+            detail: item.detail,
+            documentation: item.documentation.map(|value| {
+                lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                    kind: lsp::MarkupKind::Markdown,
+                    value,
+                })
+            }),
+            // The ide order is the intended one; clients sort by this text.
+            sort_text: Some(format!("{rank:05}")),
+            insert_text_format: Some(if snippet {
+                lsp::InsertTextFormat::SNIPPET
+            } else {
+                lsp::InsertTextFormat::PLAIN_TEXT
+            }),
+            text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                range,
+                new_text,
+            })),
+            ..lsp::CompletionItem::default()
+        }
+    }
+}
+
+fn completion_kind(kind: CompletionKind) -> lsp::CompletionItemKind {
+    match kind {
+        CompletionKind::Field => lsp::CompletionItemKind::FIELD,
+        CompletionKind::Variable => lsp::CompletionItemKind::VARIABLE,
+        CompletionKind::Function => lsp::CompletionItemKind::FUNCTION,
+        CompletionKind::Macro => lsp::CompletionItemKind::KEYWORD,
+        CompletionKind::Snippet => lsp::CompletionItemKind::SNIPPET,
     }
 }

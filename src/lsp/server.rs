@@ -297,6 +297,12 @@ impl LanguageServer for Server {
         Ok(request.and_then(|r| r.hover(position.position)))
     }
 
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let position = params.text_document_position;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.completion(position.position)))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -392,6 +398,10 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
             position_encoding: Some(to_proto::encoding_kind(encoding)),
             text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(vec![".".to_owned(), "{".to_owned()]),
+                ..CompletionOptions::default()
+            }),
             code_lens_provider: Some(CodeLensOptions {
                 resolve_provider: Some(false),
             }),
