@@ -414,8 +414,10 @@ spec:
   matchConstraints:
     resourceRules:
     - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  variables:
+  - {name: few, expression: \"object.spec.replicas < 5\"}
   validations:
-  - {message: \"😀\", expression: \"object.spec.replicas < 5 && object.spec.\"}
+  - {message: \"😀\", expression: \"variables.few && object.spec.replicas < 5 && object.spec.\"}
 ";
 
 /// The UTF-16 position of the first `needle` in [`EMOJI_POLICY`], plus `delta` bytes.
@@ -441,12 +443,15 @@ fn feature_request(method: &str, extra: Value) -> Value {
 
 #[test]
 fn hover_answers_in_utf16_after_an_emoji() {
-    let position = emoji_position("replicas", 2);
+    let position = emoji_position("replicas < 5 &&", 2);
     let result = feature_request("textDocument/hover", json!({"position": position}));
     let markdown = result["contents"]["value"].as_str().unwrap_or_default();
     assert!(markdown.contains("int"), "{result}");
-    assert_eq!(result["range"]["start"], emoji_position("replicas", 0));
-    assert_eq!(result["range"]["end"], emoji_position("replicas", 8));
+    assert_eq!(
+        result["range"]["start"],
+        emoji_position("replicas < 5 &&", 0)
+    );
+    assert_eq!(result["range"]["end"], emoji_position("replicas < 5 &&", 8));
 }
 
 #[test]
@@ -459,4 +464,37 @@ fn completion_after_a_half_typed_dot_replaces_nothing() {
     assert_eq!(replicas["detail"], "int");
     assert_eq!(replicas["textEdit"]["range"]["start"], position);
     assert_eq!(replicas["textEdit"]["range"]["end"], position);
+}
+
+#[test]
+fn definition_of_a_variable_after_an_emoji() {
+    let position = emoji_position("few &&", 1);
+    let result = feature_request("textDocument/definition", json!({"position": position}));
+    let link = &result[0];
+    assert_eq!(
+        link["targetUri"], "file:///tmp/features/policy.yaml",
+        "{result}"
+    );
+    assert_eq!(
+        link["targetSelectionRange"]["start"],
+        emoji_position("few,", 0)
+    );
+}
+
+#[test]
+fn document_symbols_outline_the_policy() {
+    let result = feature_request("textDocument/documentSymbol", json!({}));
+    assert_eq!(result[0]["name"], "demo", "{result}");
+    let children = result[0]["children"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<&str> = children.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "few",
+            "variables.few && object.spec.replicas < 5 && object.spec."
+        ]
+    );
 }

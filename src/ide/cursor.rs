@@ -4,7 +4,7 @@
 
 use crate::cel::ast::{Ast, ExprId};
 use crate::cel::check::{Checked, Env};
-use crate::policy::{ExpressionSite, PolicyDocument, SiteRole, Workspace};
+use crate::policy::{ExpressionSite, PolicyDocument, Workspace};
 use crate::text::{TextRange, TextSize};
 
 /// The CEL expression under the cursor, parsed with recovery and checked in its environment.
@@ -23,12 +23,16 @@ pub(crate) struct CelCursor {
     pub definitions: Vec<Definition>,
 }
 
-/// A variable of a policy: its name and expression.
+/// A variable of a policy: its name, expression and where it is written.
 pub(crate) struct Definition {
     /// The variable's name.
     pub name: String,
     /// Its expression.
     pub text: String,
+    /// The whole `variables` item.
+    pub range: TextRange,
+    /// The name's value.
+    pub name_range: TextRange,
 }
 
 impl CelCursor {
@@ -86,14 +90,7 @@ fn in_document(
         .collect();
     let (env, checked) =
         crate::policy::site_env(document, &sites, &parsed, index, minor, workspace)?;
-    let definitions = sites
-        .iter()
-        .filter(|site| site.role == SiteRole::Variable)
-        .map(|site| Definition {
-            name: site.name.clone().unwrap_or_default(),
-            text: site.text.clone(),
-        })
-        .collect();
+    let definitions = definitions(document);
     let ast = parsed.into_iter().nth(index).flatten()?;
     let site = sites.into_iter().nth(index)?;
     Some(CelCursor {
@@ -104,4 +101,33 @@ fn in_document(
         offset: at,
         definitions,
     })
+}
+
+/// The variables of a policy document, with their expressions' text as written.
+fn definitions(document: &PolicyDocument) -> Vec<Definition> {
+    let variables = match document {
+        PolicyDocument::ValidatingPolicy(_, spec) => spec.value.variables.as_ref(),
+        PolicyDocument::MutatingPolicy(_, spec) => spec.value.variables.as_ref(),
+        _ => None,
+    };
+    let items = variables
+        .map(|list| list.value.items.as_slice())
+        .unwrap_or_default();
+    items
+        .iter()
+        .filter_map(|variable| {
+            let name = variable.name.as_ref()?;
+            let text = variable
+                .expression
+                .as_ref()
+                .map(|e| e.value.value.trim().to_owned())
+                .unwrap_or_default();
+            Some(Definition {
+                name: name.value.value.clone(),
+                text,
+                range: variable.place.range,
+                name_range: name.value.range,
+            })
+        })
+        .collect()
 }

@@ -5,15 +5,19 @@ mod completion;
 mod cursor;
 mod hover;
 pub mod lenses;
+mod navigation;
 mod render;
 pub mod run;
 mod snippets;
+mod symbols;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
 pub use completion::{CompletionItem, CompletionKind};
 pub use hover::HoverResult;
+pub use navigation::NavigationTarget;
 pub use render::{RenderOptions, render_diagnostics};
+pub use symbols::{Symbol, SymbolKind};
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -7,7 +7,7 @@ use tower_lsp_server::ls_types as lsp;
 use super::encoding::{from_proto, to_proto};
 use crate::ide::{
     Analysis, CompletionItem, CompletionKind, DiagnosticsConfig, Encoding, FileId, LineIndex,
-    TextSize,
+    NavigationTarget, Symbol, SymbolKind, TextSize,
 };
 
 /// What a request on one open document needs, taken from the state under its lock.
@@ -22,6 +22,8 @@ pub struct Request {
     pub encoding: Encoding,
     /// The settings (target Kubernetes version).
     pub config: DiagnosticsConfig,
+    /// The URI of every file of the analysis.
+    pub uris: std::collections::HashMap<FileId, lsp::Uri>,
 }
 
 impl Request {
@@ -47,6 +49,41 @@ impl Request {
             }),
             range: Some(to_proto::range(&index, hover.range, self.encoding)),
         })
+    }
+
+    /// `textDocument/definition`.
+    pub fn definition(&self, position: lsp::Position) -> Option<lsp::GotoDefinitionResponse> {
+        let targets = self
+            .analysis
+            .goto_definition(self.file, self.offset(position), &self.config);
+        let links: Vec<lsp::LocationLink> = targets
+            .into_iter()
+            .filter_map(|target| self.location_link(target))
+            .collect();
+        (!links.is_empty()).then_some(lsp::GotoDefinitionResponse::Link(links))
+    }
+
+    fn location_link(&self, target: NavigationTarget) -> Option<lsp::LocationLink> {
+        let uri = self.uris.get(&target.file)?.clone();
+        let text = self.analysis.file_text(target.file)?;
+        let index = LineIndex::new(&text);
+        Some(lsp::LocationLink {
+            origin_selection_range: None,
+            target_uri: uri,
+            target_range: to_proto::range(&index, target.range, self.encoding),
+            target_selection_range: to_proto::range(&index, target.focus, self.encoding),
+        })
+    }
+
+    /// `textDocument/documentSymbol`.
+    pub fn document_symbols(&self) -> Option<lsp::DocumentSymbolResponse> {
+        let index = self.line_index()?;
+        let symbols = self.analysis.document_symbols(self.file);
+        let symbols = symbols
+            .into_iter()
+            .map(|s| document_symbol(&index, self.encoding, s))
+            .collect();
+        Some(lsp::DocumentSymbolResponse::Nested(symbols))
     }
 
     /// `textDocument/completion`.
@@ -105,5 +142,29 @@ fn completion_kind(kind: CompletionKind) -> lsp::CompletionItemKind {
         CompletionKind::Function => lsp::CompletionItemKind::FUNCTION,
         CompletionKind::Macro => lsp::CompletionItemKind::KEYWORD,
         CompletionKind::Snippet => lsp::CompletionItemKind::SNIPPET,
+    }
+}
+
+fn document_symbol(index: &LineIndex, encoding: Encoding, symbol: Symbol) -> lsp::DocumentSymbol {
+    let kind = match symbol.kind {
+        SymbolKind::Document => lsp::SymbolKind::CLASS,
+        SymbolKind::Variable => lsp::SymbolKind::VARIABLE,
+        SymbolKind::Rule => lsp::SymbolKind::METHOD,
+    };
+    let children = symbol
+        .children
+        .into_iter()
+        .map(|child| document_symbol(index, encoding, child))
+        .collect();
+    #[allow(deprecated)] // `deprecated` is a required field of the struct.
+    lsp::DocumentSymbol {
+        name: symbol.name,
+        detail: Some(symbol.detail),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: to_proto::range(index, symbol.range, encoding),
+        selection_range: to_proto::range(index, symbol.focus, encoding),
+        children: Some(children),
     }
 }

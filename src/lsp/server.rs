@@ -303,6 +303,23 @@ impl LanguageServer for Server {
         Ok(request.and_then(|r| r.completion(position.position)))
     }
 
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.definition(position.position)))
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.document_symbols()))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -398,6 +415,8 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
             position_encoding: Some(to_proto::encoding_kind(encoding)),
             text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
             completion_provider: Some(CompletionOptions {
                 trigger_characters: Some(vec![".".to_owned(), "{".to_owned()]),
                 ..CompletionOptions::default()

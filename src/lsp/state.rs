@@ -82,6 +82,11 @@ impl State {
             rope,
             encoding: self.encoding,
             config: self.config.clone(),
+            uris: self
+                .file_ids
+                .uris()
+                .map(|(file, uri)| (file, uri.clone()))
+                .collect(),
         })
     }
 

@@ -127,10 +127,14 @@ export function fakeVscode(state: FakeState): unknown {
         state.commands.set(id, handler);
         return new Disposable();
       }, executeCommand: () => Promise.resolve(undefined) },
-    languages: {
-      createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {}, forEach() {} }),
-      match: () => 10,
-    },
+    // The client registers one provider per advertised feature (completion, hover, …).
+    languages: new Proxy(
+      {
+        createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {}, forEach() {} }),
+        match: () => 10,
+      } as Record<string, unknown>,
+      { get: (target, p: string) => (p in target ? target[p] : p.startsWith("register") ? () => new Disposable() : inert) },
+    ),
   };
   return new Proxy(api, { get: (target, p: string) => (p in target ? target[p] : inert) });
 }

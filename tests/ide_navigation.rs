@@ -1,0 +1,134 @@
+//! Go-to-definition and document-symbol fixtures: `$0` marks the cursor; snapshots show each
+//! target as `file: focused text` and each symbol as an indented outline.
+
+mod ide_support;
+
+use admission_ls::ide::Symbol;
+use expect_test::{Expect, expect};
+
+#[track_caller]
+fn check_definition(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let targets = loaded
+        .analysis
+        .goto_definition(loaded.file, loaded.offset, &loaded.config);
+    let mut actual = String::new();
+    for target in targets {
+        let text = loaded.analysis.file_text(target.file).unwrap_or_default();
+        actual.push_str(&format!(
+            "file {}: {}\n",
+            target.file.0, &text[target.focus]
+        ));
+    }
+    expect.assert_eq(&actual);
+}
+
+#[track_caller]
+fn check_symbols(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let mut actual = String::new();
+    fn render(symbol: &Symbol, depth: usize, out: &mut String) {
+        let indent = "  ".repeat(depth);
+        out.push_str(&format!(
+            "{indent}{:?} {} ({})\n",
+            symbol.kind, symbol.name, symbol.detail
+        ));
+        for child in &symbol.children {
+            render(child, depth + 1, out);
+        }
+    }
+    for symbol in loaded.analysis.document_symbols(loaded.file) {
+        render(&symbol, 0, &mut actual);
+    }
+    expect.assert_eq(&actual);
+}
+
+const POLICY: &str = "
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  paramKind: {apiVersion: example.com/v1, kind: Widget}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  matchConditions:
+  - {name: not-kube-system, expression: \"object.metadata.namespace != 'kube-system'\"}
+  variables:
+  - {name: replicas, expression: object.spec.replicas}
+  validations:
+  - expression: variables.replicas < 5
+";
+
+#[test]
+fn variable_reference_goes_to_the_variable() {
+    let fixture = POLICY.replace("variables.replicas <", "variables.repl$0icas <");
+    check_definition(
+        &fixture,
+        expect![[r#"
+        file 0: replicas
+    "#]],
+    );
+}
+
+#[test]
+fn binding_goes_to_the_policy_in_another_file() {
+    let fixture = format!(
+        "#- /policy.yaml{POLICY}#- /binding.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {{name: demo-binding}}
+spec:
+  policyName: de$0mo
+  validationActions: [Deny]
+"
+    );
+    check_definition(
+        &fixture,
+        expect![[r#"
+        file 0: demo
+    "#]],
+    );
+}
+
+#[test]
+fn param_kind_goes_to_the_crd() {
+    let fixture = format!(
+        "#- /crd.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: widgets.example.com}}
+spec:
+  group: example.com
+  names: {{kind: Widget, plural: widgets}}
+  scope: Namespaced
+  versions: []
+#- /policy.yaml{}",
+        POLICY.replace("kind: Widget}", "kind: Wid$0get}")
+    );
+    check_definition(
+        &fixture,
+        expect![[r#"
+        file 0: Widget
+    "#]],
+    );
+}
+
+#[test]
+fn nothing_elsewhere() {
+    let fixture = POLICY.replace("metadata: {name", "meta$0data: {name");
+    check_definition(&fixture, expect![[r#""#]]);
+}
+
+#[test]
+fn outline_of_a_policy() {
+    check_symbols(
+        &format!("{POLICY}$0"),
+        expect![[r#"
+            Document demo (ValidatingAdmissionPolicy)
+              Rule not-kube-system (matchCondition)
+              Variable replicas (variable)
+              Rule variables.replicas < 5 (validation)
+        "#]],
+    );
+}
