@@ -498,3 +498,46 @@ fn document_symbols_outline_the_policy() {
         ]
     );
 }
+
+#[test]
+fn semantic_tokens_are_relative_and_in_utf16() {
+    let result = feature_request("textDocument/semanticTokens/full", json!({}));
+    let data: Vec<u64> = result["data"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    assert!(data.len() >= 5 && data.len().is_multiple_of(5), "{result}");
+    // Decode the stream and find the token of `variables` on the emoji line.
+    let (mut line, mut column) = (0, 0);
+    let mut found = false;
+    for token in data.chunks(5) {
+        if token[0] > 0 {
+            column = 0;
+        }
+        line += token[0];
+        column += token[1];
+        let start = emoji_position("variables.few", 0);
+        if json!({"line": line, "character": column}) == start {
+            assert_eq!(token[2], "variables".len() as u64);
+            assert_eq!(token[3], 0, "variable type");
+            found = true;
+        }
+    }
+    assert!(found, "{data:?}");
+}
+
+#[test]
+fn signature_help_inside_a_call() {
+    // `variables.few && object.spec.replicas < 5 && object.spec.` has no call: none.
+    let position = emoji_position("few &&", 1);
+    let result = feature_request("textDocument/signatureHelp", json!({"position": position}));
+    assert!(result.is_null(), "{result}");
+}
+
+#[test]
+fn inlay_hint_shows_the_variable_type() {
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}});
+    let result = feature_request("textDocument/inlayHint", json!({"range": range}));
+    assert_eq!(result[0]["label"], ": bool", "{result}");
+    assert_eq!(result[0]["position"], emoji_position("few,", 3));
+}

@@ -3,21 +3,27 @@
 
 mod completion;
 mod cursor;
+mod hints;
 mod hover;
 pub mod lenses;
 mod navigation;
 mod render;
 pub mod run;
+mod signature;
 mod snippets;
 mod symbols;
+mod tokens;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
 pub use completion::{CompletionItem, CompletionKind};
+pub use hints::InlayHint;
 pub use hover::HoverResult;
 pub use navigation::NavigationTarget;
 pub use render::{RenderOptions, render_diagnostics};
+pub use signature::{Signature, SignatureHelp};
 pub use symbols::{Symbol, SymbolKind};
+pub use tokens::{HighlightKind, HighlightToken};
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};

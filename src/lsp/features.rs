@@ -7,7 +7,7 @@ use tower_lsp_server::ls_types as lsp;
 use super::encoding::{from_proto, to_proto};
 use crate::ide::{
     Analysis, CompletionItem, CompletionKind, DiagnosticsConfig, Encoding, FileId, LineIndex,
-    NavigationTarget, Symbol, SymbolKind, TextSize,
+    NavigationTarget, Symbol, SymbolKind, TextRange, TextSize,
 };
 
 /// What a request on one open document needs, taken from the state under its lock.
@@ -84,6 +84,65 @@ impl Request {
             .map(|s| document_symbol(&index, self.encoding, s))
             .collect();
         Some(lsp::DocumentSymbolResponse::Nested(symbols))
+    }
+
+    /// `textDocument/semanticTokens/full`.
+    pub fn semantic_tokens(&self) -> Option<lsp::SemanticTokensResult> {
+        let index = self.line_index()?;
+        let tokens = self.analysis.semantic_tokens(self.file);
+        let encoded = super::tokens::encode(&index, self.encoding, &tokens);
+        Some(lsp::SemanticTokensResult::Tokens(encoded))
+    }
+
+    /// `textDocument/signatureHelp`.
+    pub fn signature_help(&self, position: lsp::Position) -> Option<lsp::SignatureHelp> {
+        let help = self
+            .analysis
+            .signature_help(self.file, self.offset(position), &self.config)?;
+        let signatures = help
+            .signatures
+            .into_iter()
+            .map(|s| lsp::SignatureInformation {
+                label: s.label,
+                documentation: Some(lsp::Documentation::String(s.documentation)),
+                parameters: Some(
+                    s.parameters
+                        .into_iter()
+                        .map(|p| lsp::ParameterInformation {
+                            label: lsp::ParameterLabel::Simple(p),
+                            documentation: None,
+                        })
+                        .collect(),
+                ),
+                active_parameter: None,
+            })
+            .collect();
+        Some(lsp::SignatureHelp {
+            signatures,
+            active_signature: Some(0),
+            active_parameter: Some(help.active_parameter),
+        })
+    }
+
+    /// `textDocument/inlayHint`.
+    pub fn inlay_hints(&self, range: lsp::Range) -> Option<Vec<lsp::InlayHint>> {
+        let index = self.line_index()?;
+        let range = TextRange::new(self.offset(range.start), self.offset(range.end));
+        let hints = self.analysis.inlay_hints(self.file, range, &self.config);
+        let hints = hints
+            .into_iter()
+            .map(|hint| lsp::InlayHint {
+                position: to_proto::position(&index, hint.offset, self.encoding),
+                label: lsp::InlayHintLabel::String(hint.label),
+                kind: Some(lsp::InlayHintKind::TYPE),
+                text_edits: None,
+                tooltip: None,
+                padding_left: None,
+                padding_right: None,
+                data: None,
+            })
+            .collect();
+        Some(hints)
     }
 
     /// `textDocument/completion`.

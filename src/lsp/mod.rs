@@ -10,6 +10,7 @@ pub mod encoding;
 mod features;
 mod server;
 mod state;
+mod tokens;
 mod workspace;
 
 use std::sync::Arc;

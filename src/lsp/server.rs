@@ -320,6 +320,25 @@ impl LanguageServer for Server {
         Ok(request.and_then(|r| r.document_symbols()))
     }
 
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.semantic_tokens()))
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.signature_help(position.position)))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.inlay_hints(params.range)))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -417,6 +436,18 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             definition_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
+            signature_help_provider: Some(SignatureHelpOptions {
+                trigger_characters: Some(vec!["(".to_owned(), ",".to_owned()]),
+                ..SignatureHelpOptions::default()
+            }),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            semantic_tokens_provider: Some(
+                SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+                    legend: super::tokens::legend(),
+                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    ..SemanticTokensOptions::default()
+                }),
+            ),
             completion_provider: Some(CompletionOptions {
                 trigger_characters: Some(vec![".".to_owned(), "{".to_owned()]),
                 ..CompletionOptions::default()

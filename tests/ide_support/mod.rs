@@ -1,6 +1,9 @@
 //! Fixtures of the editor-feature tests: `#- /path k8s:1.NN` headers split files (none: one
 //! `/policy.yaml`), and one `$0` marks the cursor. Every file is loaded into one analysis.
 
+// Each test file uses a different part of the loaded fixture.
+#![allow(dead_code)]
+
 use admission_ls::ide::{Analysis, AnalysisHost, DiagnosticsConfig, FileId, TextSize};
 
 /// A loaded fixture: the analysis, the cursor's file and offset, and the file's settings.

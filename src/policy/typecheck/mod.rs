@@ -99,6 +99,32 @@ pub(crate) fn site_env(
     minor: u32,
     workspace: &Workspace,
 ) -> Option<(crate::cel::check::Env, Checked)> {
+    let typing = editor_typing(document, sites, parsed, minor, workspace)?;
+    pass::env_at(sites, parsed, minor, &typing, index)
+}
+
+/// The check results of every site of `document` with the editor's typing (see [`site_env`]).
+pub(crate) fn site_results(
+    document: &PolicyDocument,
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+) -> Vec<Option<Checked>> {
+    match editor_typing(document, sites, parsed, minor, workspace) {
+        Some(typing) => pass::run(sites, parsed, minor, &typing),
+        None => Vec::new(),
+    }
+}
+
+/// The typing the editor features show: the first matched kind with a schema, else `dyn`.
+fn editor_typing(
+    document: &PolicyDocument,
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<Typing> {
     let (constraints, param_kind, mutating) = match document {
         PolicyDocument::ValidatingPolicy(_, spec) => {
             (&spec.value.match_constraints, &spec.value.param_kind, false)
@@ -126,7 +152,7 @@ pub(crate) fn site_env(
             providers: vec![types.clone() as SharedProvider],
             ..Typing::untyped()
         });
-    pass::env_at(sites, parsed, minor, &typing, index)
+    Some(typing)
 }
 
 /// Runtime-shape warnings by site and span, once each whatever the number of passes.
