@@ -541,3 +541,24 @@ fn inlay_hint_shows_the_variable_type() {
     assert_eq!(result[0]["label"], ": bool", "{result}");
     assert_eq!(result[0]["position"], emoji_position("few,", 3));
 }
+
+#[test]
+fn code_action_applies_a_did_you_mean() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/typo.yaml";
+    // The trailing half-typed `object.spec.` is a syntax error, which would stop the type check.
+    let text = EMOJI_POLICY
+        .replace("spec.replicas < 5 &&", "spec.replicaz < 5 &&")
+        .replace(" && object.spec.\"", "\"");
+    open(&mut client, uri, 1, &text);
+    let start = text.find("replicaz").unwrap_or(0);
+    let at = LineIndex::new(&text).line_col(TextSize::from(start as u32), Encoding::Utf16);
+    let position = json!({"line": at.line, "character": at.col});
+    let params = json!({"textDocument": {"uri": uri}, "range": {"start": position, "end": position},
+        "context": {"diagnostics": []}});
+    let result = client.request("textDocument/codeAction", params)["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let edit = &result[0]["edit"]["changes"][uri][0];
+    assert_eq!(edit["newText"], "replicas", "{result}");
+    assert_eq!(edit["range"]["start"], position);
+}

@@ -1,6 +1,7 @@
 //! The API of admission-ls for its front-ends: plain data in, plain data out. The `lsp` and `cli`
 //! modules call only this module; it knows nothing of the protocol.
 
+mod actions;
 mod completion;
 mod cursor;
 mod hints;
@@ -16,6 +17,7 @@ mod tokens;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
+pub use actions::{ActionKind, CodeAction};
 pub use completion::{CompletionItem, CompletionKind};
 pub use hints::InlayHint;
 pub use hover::HoverResult;

@@ -6,8 +6,8 @@ use tower_lsp_server::ls_types as lsp;
 
 use super::encoding::{from_proto, to_proto};
 use crate::ide::{
-    Analysis, CompletionItem, CompletionKind, DiagnosticsConfig, Encoding, FileId, LineIndex,
-    NavigationTarget, Symbol, SymbolKind, TextRange, TextSize,
+    ActionKind, Analysis, CompletionItem, CompletionKind, DiagnosticsConfig, Encoding, FileId,
+    LineIndex, NavigationTarget, Symbol, SymbolKind, TextRange, TextSize,
 };
 
 /// What a request on one open document needs, taken from the state under its lock.
@@ -143,6 +143,46 @@ impl Request {
             })
             .collect();
         Some(hints)
+    }
+
+    /// `textDocument/codeAction`.
+    pub fn code_actions(
+        &self,
+        uri: &lsp::Uri,
+        range: lsp::Range,
+    ) -> Option<lsp::CodeActionResponse> {
+        let index = self.line_index()?;
+        let range = TextRange::new(self.offset(range.start), self.offset(range.end));
+        let actions = self.analysis.code_actions(self.file, range, &self.config);
+        let actions = actions
+            .into_iter()
+            .map(|action| {
+                let edits = action
+                    .edits
+                    .into_iter()
+                    .map(|(range, new_text)| lsp::TextEdit {
+                        range: to_proto::range(&index, range, self.encoding),
+                        new_text,
+                    })
+                    .collect();
+                let changes = std::collections::HashMap::from([(uri.clone(), edits)]);
+                let kind = match action.kind {
+                    ActionKind::QuickFix => lsp::CodeActionKind::QUICKFIX,
+                    ActionKind::Rewrite => lsp::CodeActionKind::REFACTOR_REWRITE,
+                };
+                lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                    title: action.title,
+                    kind: Some(kind),
+                    edit: Some(lsp::WorkspaceEdit {
+                        changes: Some(changes),
+                        ..lsp::WorkspaceEdit::default()
+                    }),
+                    is_preferred: Some(action.fixes.is_some()),
+                    ..lsp::CodeAction::default()
+                })
+            })
+            .collect();
+        Some(actions)
     }
 
     /// `textDocument/completion`.

@@ -339,6 +339,12 @@ impl LanguageServer for Server {
         Ok(request.and_then(|r| r.inlay_hints(params.range)))
     }
 
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let request = self.state().request(&uri);
+        Ok(request.and_then(|r| r.code_actions(&uri, params.range)))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -441,6 +447,7 @@ fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
                 ..SignatureHelpOptions::default()
             }),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             semantic_tokens_provider: Some(
                 SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
                     legend: super::tokens::legend(),
