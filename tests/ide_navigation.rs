@@ -132,3 +132,57 @@ fn outline_of_a_policy() {
         "#]],
     );
 }
+
+#[track_caller]
+fn check_references(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let text = loaded.analysis.file_text(loaded.file).unwrap_or_default();
+    let mut actual = String::new();
+    for range in loaded.analysis.references(loaded.file, loaded.offset) {
+        let line = text[..usize::from(range.start())].matches('\n').count() + 1;
+        actual.push_str(&format!("{line}: {}\n", &text[range]));
+    }
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn references_of_a_variable_from_its_name_and_a_use() {
+    let fixture = format!(
+        "{POLICY}  - expression: variables.replicas > 0\n    messageExpression: \"string(variables.replicas)\"\n"
+    );
+    check_references(
+        &fixture.replace("{name: replicas", "{name: repl$0icas"),
+        expect![[r#"
+        12: replicas
+        14: replicas
+        15: replicas
+        16: replicas
+    "#]],
+    );
+    check_references(
+        &fixture.replace("variables.replicas > 0", "variables.re$0plicas > 0"),
+        expect![[r#"
+        12: replicas
+        14: replicas
+        15: replicas
+        16: replicas
+    "#]],
+    );
+}
+
+#[test]
+fn workspace_symbols_match_any_case() {
+    let loaded = ide_support::load(&format!("{POLICY}$0"));
+    let names: Vec<String> = loaded
+        .analysis
+        .workspace_symbols("DEM")
+        .into_iter()
+        .map(|s| format!("{} {}", s.kind, s.name))
+        .collect();
+    expect![[r#"
+        [
+            "ValidatingAdmissionPolicy demo",
+        ]
+    "#]]
+    .assert_debug_eq(&names);
+}

@@ -562,3 +562,33 @@ fn code_action_applies_a_did_you_mean() {
     assert_eq!(edit["newText"], "replicas", "{result}");
     assert_eq!(edit["range"]["start"], position);
 }
+
+#[test]
+fn references_of_a_variable() {
+    let position = emoji_position("few,", 1);
+    let result = feature_request(
+        "textDocument/references",
+        json!({"position": position,
+        "context": {"includeDeclaration": true}}),
+    );
+    let starts: Vec<Value> = result
+        .as_array()
+        .map(|a| a.iter().map(|l| l["range"]["start"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        starts,
+        [emoji_position("few,", 0), emoji_position("few &&", 0)],
+        "{result}"
+    );
+}
+
+#[test]
+fn workspace_symbols_find_open_policies() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/policy.yaml";
+    open(&mut client, uri, 1, EMOJI_POLICY);
+    let result = client.request("workspace/symbol", json!({"query": "dem"}))["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(result[0]["name"], "demo", "{result}");
+    assert_eq!(result[0]["location"]["uri"], uri);
+}

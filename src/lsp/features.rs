@@ -185,6 +185,46 @@ impl Request {
         Some(actions)
     }
 
+    /// `textDocument/references`.
+    pub fn references(
+        &self,
+        uri: &lsp::Uri,
+        position: lsp::Position,
+    ) -> Option<Vec<lsp::Location>> {
+        let index = self.line_index()?;
+        let ranges = self.analysis.references(self.file, self.offset(position));
+        let locations = ranges
+            .into_iter()
+            .map(|range| lsp::Location {
+                uri: uri.clone(),
+                range: to_proto::range(&index, range, self.encoding),
+            })
+            .collect();
+        Some(locations)
+    }
+
+    /// `workspace/symbol`.
+    pub fn workspace_symbols(&self, query: &str) -> Vec<lsp::WorkspaceSymbol> {
+        let symbols = self.analysis.workspace_symbols(query);
+        symbols
+            .into_iter()
+            .filter_map(|symbol| {
+                let link = self.location_link(symbol.target)?;
+                Some(lsp::WorkspaceSymbol {
+                    name: symbol.name,
+                    kind: lsp::SymbolKind::CLASS,
+                    tags: None,
+                    container_name: Some(symbol.kind.to_owned()),
+                    location: lsp::OneOf::Left(lsp::Location {
+                        uri: link.target_uri,
+                        range: link.target_selection_range,
+                    }),
+                    data: None,
+                })
+            })
+            .collect()
+    }
+
     /// `textDocument/completion`.
     pub fn completion(&self, position: lsp::Position) -> Option<lsp::CompletionResponse> {
         let items = self

@@ -1,6 +1,7 @@
 //! The language server over stdio (tower-lsp-server glue): document store, position encoding,
 //! debounced diagnostics tagged with document versions. No feature logic lives here.
 
+mod capabilities;
 mod code_lens;
 mod commands;
 pub mod config;

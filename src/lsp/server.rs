@@ -14,12 +14,13 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use super::capabilities::initialize_result;
 use super::code_lens::code_lenses;
 use super::commands::{self, OpenTexts};
 use super::config;
 use super::diagnostics::{self, Guard, Job, Publish, PublishSender};
 use super::documents::Document;
-use super::encoding::{self, to_proto};
+use super::encoding;
 use super::state::State;
 use super::workspace;
 
@@ -345,6 +346,22 @@ impl LanguageServer for Server {
         Ok(request.and_then(|r| r.code_actions(&uri, params.range)))
     }
 
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let position = params.text_document_position;
+        let uri = position.text_document.uri;
+        let request = self.state().request(&uri);
+        Ok(request.and_then(|r| r.references(&uri, position.position)))
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let request = self.state().workspace_request();
+        let symbols = request.workspace_symbols(&params.query);
+        Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -423,56 +440,6 @@ impl Server {
             Ok(mut values) if !values.is_empty() => values.swap_remove(0),
             _ => Value::Null,
         }
-    }
-}
-
-fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
-    let sync = TextDocumentSyncOptions {
-        open_close: Some(true),
-        change: Some(TextDocumentSyncKind::INCREMENTAL),
-        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-            include_text: Some(false),
-        })),
-        ..TextDocumentSyncOptions::default()
-    };
-    InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(to_proto::encoding_kind(encoding)),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
-            hover_provider: Some(HoverProviderCapability::Simple(true)),
-            definition_provider: Some(OneOf::Left(true)),
-            document_symbol_provider: Some(OneOf::Left(true)),
-            signature_help_provider: Some(SignatureHelpOptions {
-                trigger_characters: Some(vec!["(".to_owned(), ",".to_owned()]),
-                ..SignatureHelpOptions::default()
-            }),
-            inlay_hint_provider: Some(OneOf::Left(true)),
-            code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
-            semantic_tokens_provider: Some(
-                SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
-                    legend: super::tokens::legend(),
-                    full: Some(SemanticTokensFullOptions::Bool(true)),
-                    ..SemanticTokensOptions::default()
-                }),
-            ),
-            completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec![".".to_owned(), "{".to_owned()]),
-                ..CompletionOptions::default()
-            }),
-            code_lens_provider: Some(CodeLensOptions {
-                resolve_provider: Some(false),
-            }),
-            execute_command_provider: Some(ExecuteCommandOptions {
-                commands: commands::COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
-                ..ExecuteCommandOptions::default()
-            }),
-            ..ServerCapabilities::default()
-        },
-        server_info: Some(ServerInfo {
-            name: "admission-ls".to_owned(),
-            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
-        }),
-        offset_encoding: None,
     }
 }
 

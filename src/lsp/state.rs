@@ -75,8 +75,17 @@ impl State {
             let document = self.documents.get(uri)?;
             (document.file, document.rope.clone())
         };
+        Some(self.request_on(file, rope))
+    }
+
+    /// A snapshot for a workspace-wide request (no document of its own).
+    pub fn workspace_request(&mut self) -> super::features::Request {
+        self.request_on(FileId(u32::MAX), ropey::Rope::new())
+    }
+
+    fn request_on(&mut self, file: FileId, rope: ropey::Rope) -> super::features::Request {
         self.sync_open_documents();
-        Some(super::features::Request {
+        super::features::Request {
             analysis: self.host.snapshot(),
             file,
             rope,
@@ -87,7 +96,7 @@ impl State {
                 .uris()
                 .map(|(file, uri)| (file, uri.clone()))
                 .collect(),
-        })
+        }
     }
 
     /// A diagnostics run for every scanned workspace file that is not open in the editor.
