@@ -592,3 +592,25 @@ fn workspace_symbols_find_open_policies() {
     assert_eq!(result[0]["name"], "demo", "{result}");
     assert_eq!(result[0]["location"]["uri"], uri);
 }
+
+#[test]
+fn pull_diagnostics_for_a_client_that_asks() {
+    let (mut client, response) = start(json!({"textDocument": {"diagnostic": {}}}));
+    assert!(response["result"]["capabilities"]["diagnosticProvider"].is_object());
+    let uri = "file:///tmp/features/pulled.yaml";
+    open(&mut client, uri, 1, POLICY);
+    let result = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(result["result"]["kind"], "full");
+    assert_eq!(result["result"]["items"], expected(POLICY, Encoding::Utf16));
+}
+
+#[test]
+fn no_pull_diagnostics_for_a_client_that_does_not_ask() {
+    let (client, response) = start(utf16_capabilities());
+    assert!(response["result"]["capabilities"]["diagnosticProvider"].is_null());
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -5,8 +5,9 @@ use tower_lsp_server::ls_types::*;
 use super::commands;
 use super::encoding::to_proto;
 
-/// The `initialize` result for the negotiated position encoding.
-pub fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
+/// The `initialize` result for the negotiated position encoding; `pull` when the client pulls
+/// diagnostics.
+pub fn initialize_result(encoding: crate::ide::Encoding, pull: bool) -> InitializeResult {
     let sync = TextDocumentSyncOptions {
         open_close: Some(true),
         change: Some(TextDocumentSyncKind::INCREMENTAL),
@@ -29,6 +30,13 @@ pub fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
             inlay_hint_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             references_provider: Some(OneOf::Left(true)),
+            // Pull diagnostics only for a client that asks for them (it then gets no pushes).
+            diagnostic_provider: pull.then(|| {
+                DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    inter_file_dependencies: true,
+                    ..DiagnosticOptions::default()
+                })
+            }),
             workspace_symbol_provider: Some(OneOf::Left(true)),
             semantic_tokens_provider: Some(
                 SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {

@@ -225,6 +225,27 @@ impl Request {
             .collect()
     }
 
+    /// `textDocument/diagnostic`: the document's diagnostics, computed now.
+    pub fn diagnostics(&self) -> Option<lsp::DocumentDiagnosticReportResult> {
+        let index = self.line_index()?;
+        let items = self
+            .analysis
+            .diagnostics(self.file, &self.config)
+            .iter()
+            .map(|d| to_proto::diagnostic(&index, d, self.encoding))
+            .collect();
+        let report = lsp::RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: lsp::FullDocumentDiagnosticReport {
+                result_id: None,
+                items,
+            },
+        };
+        Some(lsp::DocumentDiagnosticReportResult::Report(
+            lsp::DocumentDiagnosticReport::Full(report),
+        ))
+    }
+
     /// `textDocument/completion`.
     pub fn completion(&self, position: lsp::Position) -> Option<lsp::CompletionResponse> {
         let items = self

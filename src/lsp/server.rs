@@ -66,6 +66,9 @@ impl Server {
 
     /// Diagnostics for an open document after `delay`, unless a newer version arrives meanwhile.
     fn schedule(&self, uri: Uri, version: i32, delay: Duration) {
+        if self.state().pull {
+            return; // the client asks for them
+        }
         let shared = self.shared.clone();
         tokio::spawn(async move {
             if !delay.is_zero() {
@@ -85,7 +88,11 @@ impl Server {
         let edited = edited.clone();
         tokio::spawn(async move {
             tokio::time::sleep(DEBOUNCE).await;
-            let open = shared.lock().open_documents();
+            let open = if shared.lock().pull {
+                Vec::new() // the client pulls the open documents' diagnostics
+            } else {
+                shared.lock().open_documents()
+            };
             for (uri, version) in open.into_iter().filter(|(uri, _)| *uri != edited) {
                 let Some(job) = shared.lock().job_for_document(&uri, version) else {
                     continue;
@@ -156,6 +163,11 @@ async fn publish_loop(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = encoding::negotiate(&params);
+        let pull = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .is_some_and(|t| t.diagnostic.is_some());
         let (config, problems) = params
             .initialization_options
             .as_ref()
@@ -170,6 +182,7 @@ impl LanguageServer for Server {
         {
             let mut state = self.state();
             state.encoding = encoding;
+            state.pull = pull;
             state.config = config;
             state.roots = roots;
             state.schema_paths = schema_paths;
@@ -177,7 +190,7 @@ impl LanguageServer for Server {
         for problem in problems.into_iter().chain(schema_problems) {
             eprintln!("admission-ls: {problem}");
         }
-        Ok(initialize_result(encoding))
+        Ok(initialize_result(encoding, pull))
     }
 
     async fn initialized(&self, _: InitializedParams) {
@@ -360,6 +373,17 @@ impl LanguageServer for Server {
         let request = self.state().workspace_request();
         let symbols = request.workspace_symbols(&params.query);
         Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let request = self.state().request(&params.text_document.uri);
+        let empty = DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
+            RelatedFullDocumentDiagnosticReport::default(),
+        ));
+        Ok(request.and_then(|r| r.diagnostics()).unwrap_or(empty))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

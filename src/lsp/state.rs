@@ -16,6 +16,9 @@ use crate::ide::{AnalysisHost, DiagnosticsConfig, Encoding, FileId};
 pub struct State {
     /// The position encoding agreed at `initialize`.
     pub encoding: Encoding,
+    /// The client pulls diagnostics of open documents (`textDocument/diagnostic`), so they are
+    /// not pushed: a client showing both would list each twice.
+    pub pull: bool,
     /// The current settings.
     pub config: DiagnosticsConfig,
     /// Open documents by URI.
@@ -37,6 +40,7 @@ impl State {
     pub fn new() -> State {
         State {
             encoding: Encoding::Utf16,
+            pull: false,
             config: DiagnosticsConfig::default(),
             documents: HashMap::new(),
             file_ids: FileIds::default(),
