@@ -1,6 +1,7 @@
 //! Benchmark of the language server through the release binary over stdio: cold start to first
 //! diagnostics, keystroke to diagnostics (debounce included) on a 300-line file, and peak RSS with 200
-//! open policy files (design.md §4: ≤ 150 ms, ≤ 50 ms p95, ≤ 80 MB). Run with `cargo bench --bench lsp`.
+//! open policy files (design.md §4: ≤ 150 ms, ≤ 50 ms p95, ≤ 80 MB), hover and completion on it
+//! (issue 7: ≤ 30 ms p95). Run with `cargo bench --bench lsp`.
 
 #[path = "../tests/support/lsp_client.rs"]
 mod lsp_client;
@@ -27,6 +28,7 @@ fn main() {
     header();
     cold_start(&policy);
     keystrokes(&policy);
+    requests(&policy);
     memory();
 }
 
@@ -110,5 +112,43 @@ fn memory() {
         field("VmHWM:"),
         field("VmRSS:")
     );
+    client.shutdown_and_exit();
+}
+
+/// Hover and completion latency on the last expression of the 300-line file (the cursor's site is
+/// checked after every earlier one).
+fn requests(policy: &str) {
+    let mut client = start();
+    let uri = "file:///bench/requests.yaml";
+    open(&mut client, uri, policy);
+    client.diagnostics_at(uri, 1);
+    let line = policy
+        .lines()
+        .enumerate()
+        .filter(|(_, text)| text.contains("object.spec."))
+        .last()
+        .map_or(0, |(i, _)| i);
+    let column = policy
+        .lines()
+        .nth(line)
+        .and_then(|text| text.find("object.spec.").map(|c| c + "object.spec.".len()))
+        .unwrap_or(0);
+    let position = json!({"line": line, "character": column});
+    let params = json!({"textDocument": {"uri": uri}, "position": position});
+    for (method, name) in [
+        ("textDocument/hover", "hover on a field (300 lines)"),
+        (
+            "textDocument/completion",
+            "completion after `object.spec.` (300 lines)",
+        ),
+    ] {
+        let mut samples = Vec::new();
+        for _ in 0..50 {
+            let start = Instant::now();
+            client.request(method, params.clone());
+            samples.push(start.elapsed());
+        }
+        row(name, &Stats::of(samples), "≤ 30 ms p95");
+    }
     client.shutdown_and_exit();
 }

@@ -130,3 +130,33 @@ fn bad_input_names_the_problem_and_other_cases_still_run() {
     assert_eq!(json["summary"]["failed"], 5);
     assert_eq!(json["summary"]["passed"], 1);
 }
+
+/// The editor shows failing cases as `test-failed` diagnostics on the case; this renders them the
+/// way the CLI renders diagnostics, for the bad-input suite.
+#[test]
+fn failing_cases_become_test_failed_diagnostics_on_the_case() {
+    let reports = run("tests/suites/bad");
+    let mut rendered = String::new();
+    for report in &reports {
+        let text = std::fs::read_to_string(&report.path).unwrap_or_default();
+        let mut problems = admission_ls::ide::lenses::case_problems(report);
+        problems.truncate(2);
+        let options = admission_ls::ide::RenderOptions { snippets: true };
+        rendered.push_str(&admission_ls::ide::render_diagnostics(
+            "bad.test.yaml",
+            &text,
+            &problems,
+            options,
+        ));
+    }
+    expect_test::expect![[r#"
+        bad.test.yaml:12:5: error[test-failed]: test case 'names a policy that does not exist' failed: policy 'nowhere' not found in the suite's policy files
+           |
+        12 |   - name: names a policy that does not exist
+           |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        bad.test.yaml:16:5: error[test-failed]: test case 'names a resource that does not exist' failed: object Deployment/ghost not found in the suite's resources
+           |
+        16 |   - name: names a resource that does not exist
+           |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]].assert_eq(&rendered);
+}

@@ -404,3 +404,213 @@ fn editing_a_crd_rechecks_the_policy_that_uses_it() {
     assert!(message.contains("undefined field 'size'"), "{typed}");
     client.shutdown_and_exit();
 }
+
+/// A policy whose expression follows an emoji on the same line, so UTF-16 and UTF-8 columns differ.
+const EMOJI_POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  variables:
+  - {name: few, expression: \"object.spec.replicas < 5\"}
+  validations:
+  - {message: \"😀\", expression: \"variables.few && object.spec.replicas < 5 && object.spec.\"}
+";
+
+/// The UTF-16 position of the first `needle` in [`EMOJI_POLICY`], plus `delta` bytes.
+fn emoji_position(needle: &str, delta: usize) -> Value {
+    let offset = EMOJI_POLICY.find(needle).unwrap_or(0) + delta;
+    let at = LineIndex::new(EMOJI_POLICY).line_col(TextSize::from(offset as u32), Encoding::Utf16);
+    json!({"line": at.line, "character": at.col})
+}
+
+fn feature_request(method: &str, extra: Value) -> Value {
+    let (mut client, response) = start(utf16_capabilities());
+    assert!(response["result"]["capabilities"].is_object());
+    let uri = "file:///tmp/features/policy.yaml";
+    open(&mut client, uri, 1, EMOJI_POLICY);
+    let mut params = json!({"textDocument": {"uri": uri}});
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    let answer = client.request(method, params);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    answer["result"].clone()
+}
+
+#[test]
+fn hover_answers_in_utf16_after_an_emoji() {
+    let position = emoji_position("replicas < 5 &&", 2);
+    let result = feature_request("textDocument/hover", json!({"position": position}));
+    let markdown = result["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("int"), "{result}");
+    assert_eq!(
+        result["range"]["start"],
+        emoji_position("replicas < 5 &&", 0)
+    );
+    assert_eq!(result["range"]["end"], emoji_position("replicas < 5 &&", 8));
+}
+
+#[test]
+fn completion_after_a_half_typed_dot_replaces_nothing() {
+    let position = emoji_position("spec.\"", 5);
+    let result = feature_request("textDocument/completion", json!({"position": position}));
+    let items = result.as_array().cloned().unwrap_or_default();
+    let replicas = items.iter().find(|i| i["label"] == "replicas");
+    let replicas = replicas.unwrap_or_else(|| panic!("no replicas in {result}"));
+    assert_eq!(replicas["detail"], "int");
+    assert_eq!(replicas["textEdit"]["range"]["start"], position);
+    assert_eq!(replicas["textEdit"]["range"]["end"], position);
+}
+
+#[test]
+fn definition_of_a_variable_after_an_emoji() {
+    let position = emoji_position("few &&", 1);
+    let result = feature_request("textDocument/definition", json!({"position": position}));
+    let link = &result[0];
+    assert_eq!(
+        link["targetUri"], "file:///tmp/features/policy.yaml",
+        "{result}"
+    );
+    assert_eq!(
+        link["targetSelectionRange"]["start"],
+        emoji_position("few,", 0)
+    );
+}
+
+#[test]
+fn document_symbols_outline_the_policy() {
+    let result = feature_request("textDocument/documentSymbol", json!({}));
+    assert_eq!(result[0]["name"], "demo", "{result}");
+    let children = result[0]["children"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<&str> = children.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "few",
+            "variables.few && object.spec.replicas < 5 && object.spec."
+        ]
+    );
+}
+
+#[test]
+fn semantic_tokens_are_relative_and_in_utf16() {
+    let result = feature_request("textDocument/semanticTokens/full", json!({}));
+    let data: Vec<u64> = result["data"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    assert!(data.len() >= 5 && data.len().is_multiple_of(5), "{result}");
+    // Decode the stream and find the token of `variables` on the emoji line.
+    let (mut line, mut column) = (0, 0);
+    let mut found = false;
+    for token in data.chunks(5) {
+        if token[0] > 0 {
+            column = 0;
+        }
+        line += token[0];
+        column += token[1];
+        let start = emoji_position("variables.few", 0);
+        if json!({"line": line, "character": column}) == start {
+            assert_eq!(token[2], "variables".len() as u64);
+            assert_eq!(token[3], 0, "variable type");
+            found = true;
+        }
+    }
+    assert!(found, "{data:?}");
+}
+
+#[test]
+fn signature_help_inside_a_call() {
+    // `variables.few && object.spec.replicas < 5 && object.spec.` has no call: none.
+    let position = emoji_position("few &&", 1);
+    let result = feature_request("textDocument/signatureHelp", json!({"position": position}));
+    assert!(result.is_null(), "{result}");
+}
+
+#[test]
+fn inlay_hint_shows_the_variable_type() {
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}});
+    let result = feature_request("textDocument/inlayHint", json!({"range": range}));
+    assert_eq!(result[0]["label"], ": bool", "{result}");
+    assert_eq!(result[0]["position"], emoji_position("few,", 3));
+}
+
+#[test]
+fn code_action_applies_a_did_you_mean() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/typo.yaml";
+    // The trailing half-typed `object.spec.` is a syntax error, which would stop the type check.
+    let text = EMOJI_POLICY
+        .replace("spec.replicas < 5 &&", "spec.replicaz < 5 &&")
+        .replace(" && object.spec.\"", "\"");
+    open(&mut client, uri, 1, &text);
+    let start = text.find("replicaz").unwrap_or(0);
+    let at = LineIndex::new(&text).line_col(TextSize::from(start as u32), Encoding::Utf16);
+    let position = json!({"line": at.line, "character": at.col});
+    let params = json!({"textDocument": {"uri": uri}, "range": {"start": position, "end": position},
+        "context": {"diagnostics": []}});
+    let result = client.request("textDocument/codeAction", params)["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let edit = &result[0]["edit"]["changes"][uri][0];
+    assert_eq!(edit["newText"], "replicas", "{result}");
+    assert_eq!(edit["range"]["start"], position);
+}
+
+#[test]
+fn references_of_a_variable() {
+    let position = emoji_position("few,", 1);
+    let result = feature_request(
+        "textDocument/references",
+        json!({"position": position,
+        "context": {"includeDeclaration": true}}),
+    );
+    let starts: Vec<Value> = result
+        .as_array()
+        .map(|a| a.iter().map(|l| l["range"]["start"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        starts,
+        [emoji_position("few,", 0), emoji_position("few &&", 0)],
+        "{result}"
+    );
+}
+
+#[test]
+fn workspace_symbols_find_open_policies() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/policy.yaml";
+    open(&mut client, uri, 1, EMOJI_POLICY);
+    let result = client.request("workspace/symbol", json!({"query": "dem"}))["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(result[0]["name"], "demo", "{result}");
+    assert_eq!(result[0]["location"]["uri"], uri);
+}
+
+#[test]
+fn pull_diagnostics_for_a_client_that_asks() {
+    let (mut client, response) = start(json!({"textDocument": {"diagnostic": {}}}));
+    assert!(response["result"]["capabilities"]["diagnosticProvider"].is_object());
+    let uri = "file:///tmp/features/pulled.yaml";
+    open(&mut client, uri, 1, POLICY);
+    let result = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(result["result"]["kind"], "full");
+    assert_eq!(result["result"]["items"], expected(POLICY, Encoding::Utf16));
+}
+
+#[test]
+fn no_pull_diagnostics_for_a_client_that_does_not_ask() {
+    let (client, response) = start(utf16_capabilities());
+    assert!(response["result"]["capabilities"]["diagnosticProvider"].is_null());
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -8,6 +8,7 @@ use serde_json::{Value as Json, json};
 use super::run::SuiteReport;
 use crate::policy::admission::json::{node_to_json, str_at};
 use crate::policy::suite;
+use crate::policy::{Code, Diagnostic};
 use crate::text::TextRange;
 use crate::yaml;
 
@@ -71,17 +72,8 @@ pub fn lenses(path: &str, text: &str) -> Vec<Lens> {
     out
 }
 
-/// A failing case, to show as a diagnostic on the case.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CaseProblem {
-    /// The case's range in the suite file.
-    pub range: TextRange,
-    /// The case's name and what did not match.
-    pub message: String,
-}
-
-/// The failing cases of a suite's report.
-pub fn case_problems(report: &SuiteReport) -> Vec<CaseProblem> {
+/// The failing cases of a suite's report, as `test-failed` diagnostics on each case.
+pub fn case_problems(report: &SuiteReport) -> Vec<Diagnostic> {
     report
         .cases
         .iter()
@@ -93,10 +85,8 @@ pub fn case_problems(report: &SuiteReport) -> Vec<CaseProblem> {
                 .chain(&c.failures)
                 .map(String::as_str)
                 .collect();
-            CaseProblem {
-                range: c.range,
-                message: format!("test case '{}' failed: {}", c.name, details.join("\n")),
-            }
+            let message = format!("test case '{}' failed: {}", c.name, details.join("\n"));
+            Diagnostic::new(Code::TestFailed, c.range, message)
         })
         .collect()
 }

@@ -1,13 +1,33 @@
 //! The API of admission-ls for its front-ends: plain data in, plain data out. The `lsp` and `cli`
 //! modules call only this module; it knows nothing of the protocol.
 
+mod actions;
+mod completion;
+mod cursor;
+mod hints;
+mod hover;
 pub mod lenses;
+mod navigation;
+mod references;
 mod render;
 pub mod run;
+mod signature;
+mod snippets;
+mod symbols;
+mod tokens;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
+pub use actions::{ActionKind, CodeAction};
+pub use completion::{CompletionItem, CompletionKind};
+pub use hints::InlayHint;
+pub use hover::HoverResult;
+pub use navigation::NavigationTarget;
+pub use references::WorkspaceSymbol;
 pub use render::{RenderOptions, render_diagnostics};
+pub use signature::{Signature, SignatureHelp};
+pub use symbols::{Symbol, SymbolKind};
+pub use tokens::{HighlightKind, HighlightToken};
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};

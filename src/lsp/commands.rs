@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Uri};
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
@@ -60,8 +60,17 @@ fn target(args: &Value) -> Result<(PathBuf, Option<Uri>), String> {
     Ok((path, uri))
 }
 
+/// A file argument as a path: clients send either a plain path or a `file:` URI.
+fn file_path(arg: &str) -> PathBuf {
+    arg.parse::<Uri>()
+        .ok()
+        .filter(|uri| arg.starts_with("file:") && uri.scheme().as_str() == "file")
+        .and_then(|uri| uri.to_file_path().map(|p| p.into_owned()))
+        .unwrap_or_else(|| PathBuf::from(arg))
+}
+
 fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
-    let path = PathBuf::from(path);
+    let path = file_path(path);
     if let Some(text) = open.get(&path) {
         return Ok(text.clone());
     }
@@ -129,14 +138,7 @@ fn run_tests_command(
     let diagnostics = reports
         .iter()
         .flat_map(case_problems)
-        .map(|problem| Diagnostic {
-            range: to_proto::range(&index, problem.range, encoding),
-            severity: Some(DiagnosticSeverity::ERROR),
-            code: Some(NumberOrString::String("test-failed".into())),
-            source: Some("admission-ls".into()),
-            message: problem.message,
-            ..Diagnostic::default()
-        })
+        .map(|problem| to_proto::diagnostic(&index, &problem, encoding))
         .collect();
     let publish = uri.map(|u| (u, diagnostics));
     Ok(Outcome {

@@ -69,6 +69,11 @@ pub struct FileIds {
 }
 
 impl FileIds {
+    /// Every URI with its id.
+    pub fn uris(&self) -> impl Iterator<Item = (FileId, &Uri)> {
+        self.by_uri.iter().map(|(uri, file)| (*file, uri))
+    }
+
     /// The id of `uri`, allocating one the first time.
     pub fn get_or_insert(&mut self, uri: &Uri) -> FileId {
         if let Some(file) = self.by_uri.get(uri) {

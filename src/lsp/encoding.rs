@@ -27,6 +27,12 @@ pub mod from_proto {
     use super::*;
     use tower_lsp_server::ls_types::Position;
 
+    /// The byte offset in `rope` of an LSP position, clamped like [`char_index`].
+    pub fn offset(rope: &Rope, position: Position, encoding: Encoding) -> crate::ide::TextSize {
+        let byte = rope.char_to_byte(char_index(rope, position, encoding));
+        crate::ide::TextSize::from(u32::try_from(byte).unwrap_or(u32::MAX))
+    }
+
     /// The char index in `rope` of an LSP position, clamped to the line end and the document end.
     pub fn char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
         let line = position.line as usize;

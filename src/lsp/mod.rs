@@ -1,14 +1,17 @@
 //! The language server over stdio (tower-lsp-server glue): document store, position encoding,
 //! debounced diagnostics tagged with document versions. No feature logic lives here.
 
+mod capabilities;
 mod code_lens;
 mod commands;
 pub mod config;
 mod diagnostics;
 mod documents;
 pub mod encoding;
+mod features;
 mod server;
 mod state;
+mod tokens;
 mod workspace;
 
 use std::sync::Arc;

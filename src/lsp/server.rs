@@ -14,12 +14,13 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use super::capabilities::initialize_result;
 use super::code_lens::code_lenses;
 use super::commands::{self, OpenTexts};
 use super::config;
 use super::diagnostics::{self, Guard, Job, Publish, PublishSender};
 use super::documents::Document;
-use super::encoding::{self, to_proto};
+use super::encoding;
 use super::state::State;
 use super::workspace;
 
@@ -65,6 +66,9 @@ impl Server {
 
     /// Diagnostics for an open document after `delay`, unless a newer version arrives meanwhile.
     fn schedule(&self, uri: Uri, version: i32, delay: Duration) {
+        if self.state().pull {
+            return; // the client asks for them
+        }
         let shared = self.shared.clone();
         tokio::spawn(async move {
             if !delay.is_zero() {
@@ -84,7 +88,11 @@ impl Server {
         let edited = edited.clone();
         tokio::spawn(async move {
             tokio::time::sleep(DEBOUNCE).await;
-            let open = shared.lock().open_documents();
+            let open = if shared.lock().pull {
+                Vec::new() // the client pulls the open documents' diagnostics
+            } else {
+                shared.lock().open_documents()
+            };
             for (uri, version) in open.into_iter().filter(|(uri, _)| *uri != edited) {
                 let Some(job) = shared.lock().job_for_document(&uri, version) else {
                     continue;
@@ -155,6 +163,11 @@ async fn publish_loop(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = encoding::negotiate(&params);
+        let pull = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .is_some_and(|t| t.diagnostic.is_some());
         let (config, problems) = params
             .initialization_options
             .as_ref()
@@ -169,6 +182,7 @@ impl LanguageServer for Server {
         {
             let mut state = self.state();
             state.encoding = encoding;
+            state.pull = pull;
             state.config = config;
             state.roots = roots;
             state.schema_paths = schema_paths;
@@ -176,7 +190,7 @@ impl LanguageServer for Server {
         for problem in problems.into_iter().chain(schema_problems) {
             eprintln!("admission-ls: {problem}");
         }
-        Ok(initialize_result(encoding))
+        Ok(initialize_result(encoding, pull))
     }
 
     async fn initialized(&self, _: InitializedParams) {
@@ -291,6 +305,87 @@ impl LanguageServer for Server {
         Ok(text.map(|text| code_lenses(&uri, &text, encoding)))
     }
 
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.hover(position.position)))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let position = params.text_document_position;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.completion(position.position)))
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.definition(position.position)))
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.document_symbols()))
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.semantic_tokens()))
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.signature_help(position.position)))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.inlay_hints(params.range)))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let request = self.state().request(&uri);
+        Ok(request.and_then(|r| r.code_actions(&uri, params.range)))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let position = params.text_document_position;
+        let uri = position.text_document.uri;
+        let request = self.state().request(&uri);
+        Ok(request.and_then(|r| r.references(&uri, position.position)))
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let request = self.state().workspace_request();
+        let symbols = request.workspace_symbols(&params.query);
+        Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let request = self.state().request(&params.text_document.uri);
+        let empty = DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
+            RelatedFullDocumentDiagnosticReport::default(),
+        ));
+        Ok(request.and_then(|r| r.diagnostics()).unwrap_or(empty))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
@@ -369,36 +464,6 @@ impl Server {
             Ok(mut values) if !values.is_empty() => values.swap_remove(0),
             _ => Value::Null,
         }
-    }
-}
-
-fn initialize_result(encoding: crate::ide::Encoding) -> InitializeResult {
-    let sync = TextDocumentSyncOptions {
-        open_close: Some(true),
-        change: Some(TextDocumentSyncKind::INCREMENTAL),
-        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-            include_text: Some(false),
-        })),
-        ..TextDocumentSyncOptions::default()
-    };
-    InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(to_proto::encoding_kind(encoding)),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
-            code_lens_provider: Some(CodeLensOptions {
-                resolve_provider: Some(false),
-            }),
-            execute_command_provider: Some(ExecuteCommandOptions {
-                commands: commands::COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
-                ..ExecuteCommandOptions::default()
-            }),
-            ..ServerCapabilities::default()
-        },
-        server_info: Some(ServerInfo {
-            name: "admission-ls".to_owned(),
-            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
-        }),
-        offset_encoding: None,
     }
 }
 

@@ -16,6 +16,9 @@ use crate::ide::{AnalysisHost, DiagnosticsConfig, Encoding, FileId};
 pub struct State {
     /// The position encoding agreed at `initialize`.
     pub encoding: Encoding,
+    /// The client pulls diagnostics of open documents (`textDocument/diagnostic`), so they are
+    /// not pushed: a client showing both would list each twice.
+    pub pull: bool,
     /// The current settings.
     pub config: DiagnosticsConfig,
     /// Open documents by URI.
@@ -37,6 +40,7 @@ impl State {
     pub fn new() -> State {
         State {
             encoding: Encoding::Utf16,
+            pull: false,
             config: DiagnosticsConfig::default(),
             documents: HashMap::new(),
             file_ids: FileIds::default(),
@@ -65,6 +69,37 @@ impl State {
         for document in self.documents.values_mut().filter(|d| !d.synced) {
             self.host.set_file(document.file, document.text());
             document.synced = true;
+        }
+    }
+
+    /// A snapshot for a request on open document `uri` (hover, completion…), with the document's
+    /// current text handed to the host first.
+    pub fn request(&mut self, uri: &Uri) -> Option<super::features::Request> {
+        let (file, rope) = {
+            let document = self.documents.get(uri)?;
+            (document.file, document.rope.clone())
+        };
+        Some(self.request_on(file, rope))
+    }
+
+    /// A snapshot for a workspace-wide request (no document of its own).
+    pub fn workspace_request(&mut self) -> super::features::Request {
+        self.request_on(FileId(u32::MAX), ropey::Rope::new())
+    }
+
+    fn request_on(&mut self, file: FileId, rope: ropey::Rope) -> super::features::Request {
+        self.sync_open_documents();
+        super::features::Request {
+            analysis: self.host.snapshot(),
+            file,
+            rope,
+            encoding: self.encoding,
+            config: self.config.clone(),
+            uris: self
+                .file_ids
+                .uris()
+                .map(|(file, uri)| (file, uri.clone()))
+                .collect(),
         }
     }
 

@@ -26,6 +26,7 @@ pub(super) fn doc(code: Code) -> &'static str {
         Code::CelVersion => CEL_VERSION,
         Code::CelCost => CEL_COST,
         Code::UnresolvedReference => UNRESOLVED_REFERENCE,
+        Code::TestFailed => TEST_FAILED,
     }
 }
 
@@ -234,6 +235,16 @@ paramKind that is neither a bundled kind nor a CustomResourceDefinition in the w
 `--schema` file) leaves `params` untyped.
 
 Fix: check the name, or add the file that defines it to the checked paths.
+";
+
+const TEST_FAILED: &str = "\
+test-failed (error): a case of a PolicyTest suite did not get the result it expects.
+
+Shown on the case in the editor after `admission-ls.runTests` (the \"Run tests\" code lens); the
+message says what differed: the decision, the message, warnings, audit annotations or the mutated
+object. `admission-ls test` prints the same as a diff.
+
+Fix: correct the policy, or the expectation if the policy is right.
 ";
 
 #[cfg(test)]

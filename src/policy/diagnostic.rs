@@ -74,6 +74,7 @@ codes! {
     CelVersion => "cel-version", Error;
     CelCost => "cel-cost", Error;
     UnresolvedReference => "unresolved-reference", Warning;
+    TestFailed => "test-failed", Error;
 }
 
 /// One finding, at a byte range of the file.

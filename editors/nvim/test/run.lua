@@ -103,8 +103,10 @@ local function run()
   -- 3. a server command: executed when advertised, else a clear message
   local object = testdata .. "/object.yaml"
   local cmd_done, cmd_err = false, nil
+  -- A valid policy (the open buffer has deliberate mistakes, which the server would refuse).
+  local valid = vim.uri_from_fname(testdata .. "/replica-policy.yaml")
   require("admission-ls.commands").execute(plugin, "admission-ls.evaluate", {
-    { uri = uri, position = { line = 14, character = 20 }, object = vim.uri_from_fname(object) },
+    { uri = valid, position = { line = 14, character = 20 }, object = vim.uri_from_fname(object) },
   }, function(e)
     cmd_done, cmd_err = true, e
   end)
@@ -115,6 +117,19 @@ local function run()
   local executes = caps.executeCommandProvider and vim.tbl_contains(caps.executeCommandProvider.commands or {}, "admission-ls.evaluate")
   if executes then
     check(cmd_err == nil, "admission-ls.evaluate succeeds (advertised)")
+    -- The first result opened a scratch buffer; the command runs from the policy's buffer.
+    vim.api.nvim_set_current_buf(bufnr)
+    local broken_done, broken_err = false, nil
+    require("admission-ls.commands").execute(plugin, "admission-ls.evaluate", {
+      { uri = uri, position = { line = 14, character = 20 }, object = vim.uri_from_fname(object) },
+    }, function(e)
+      broken_done, broken_err = true, e
+    end)
+    vim.wait(10000, function()
+      return broken_done
+    end, 20)
+    check(broken_err ~= nil and tostring(broken_err.message or broken_err):find("the policy has errors", 1, true) ~= nil,
+      "admission-ls.evaluate of a policy with mistakes answers a clear error")
   else
     local said = table.concat(messages, "\n")
     check(said:find("command not supported by the server", 1, true) ~= nil, "unsupported command gives a clear message")

@@ -1,5 +1,6 @@
 // A stand-in for the `vscode` module, enough for the extension and vscode-languageclient to start:
-// records error messages, serves settings and open documents; every other API is an inert stub.
+// records error messages and the documents the extension shows, serves settings and open documents;
+// every other API is an inert stub.
 
 export interface FakeDocument {
   uri: string;
@@ -11,6 +12,8 @@ export class FakeState {
   readonly errors: string[] = [];
   readonly errorActions: string[][] = [];
   readonly warnings: string[] = [];
+  /** Contents of the untitled documents the extension opened and showed (command results). */
+  readonly shown: string[] = [];
   readonly commands = new Map<string, (...args: unknown[]) => unknown>();
   /** What the file picker returns. */
   pick: string | undefined;
@@ -76,9 +79,14 @@ export function fakeVscode(state: FakeState): unknown {
     EventEmitter,
     Uri: { parse: uri, file: (p: string) => uri("file://" + p) },
     version: "1.90.0",
+    ViewColumn: { Active: -1, Beside: -2, One: 1 },
     env: { appName: "fake", language: "en", machineId: "m", sessionId: "s" },
     window: {
       createOutputChannel: () => output,
+      showTextDocument: (document: { content: string }) => {
+        state.shown.push(document.content);
+        return Promise.resolve();
+      },
       showErrorMessage: (message: string, ...actions: string[]) => {
         state.errors.push(message);
         state.errorActions.push(actions);
@@ -99,6 +107,7 @@ export function fakeVscode(state: FakeState): unknown {
       },
     },
     workspace: {
+      openTextDocument: (options: { content: string }) => Promise.resolve({ content: options.content }),
       getConfiguration: () => ({ get: (key: string) => state.settings[key], has: () => false, inspect: () => undefined, update: () => Promise.resolve() }),
       get textDocuments() {
         return state.documents.map(textDocument);
@@ -127,10 +136,15 @@ export function fakeVscode(state: FakeState): unknown {
         state.commands.set(id, handler);
         return new Disposable();
       }, executeCommand: () => Promise.resolve(undefined) },
-    languages: {
-      createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {}, forEach() {} }),
-      match: () => 10,
-    },
+    // Every `register…Provider` (code lenses, hover, completion, … as the server advertises them)
+    // registers nothing and returns a disposable.
+    languages: new Proxy(
+      {
+        createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {}, forEach() {} }),
+        match: () => 10,
+      } as Record<string, unknown>,
+      { get: (target, p: string) => (p in target ? target[p] : p.startsWith("register") ? () => new Disposable() : inert) },
+    ),
   };
   return new Proxy(api, { get: (target, p: string) => (p in target ? target[p] : inert) });
 }

@@ -132,17 +132,21 @@ describe("admission-ls driven by the extension's client stack", { skip }, () => 
     }
   });
 
-  test("admission-ls.evaluate: the server's current answer", async () => {
-    const args = [{ uri: policyUri, position: { line: 14, character: 20 }, object: pathToFileURL(objectFile).toString() }];
-    const request = session.connection.sendRequest(ExecuteCommandRequest.type, { command: "admission-ls.evaluate", arguments: args });
-    const advertised = init.capabilities.executeCommandProvider?.commands?.includes("admission-ls.evaluate");
-    if (advertised) {
-      const result = (await request) as { decision?: string };
-      assert.ok(["allow", "deny", "skip", "error"].includes(result.decision ?? ""), JSON.stringify(result));
-    } else {
-      await assert.rejects(request, (e: unknown) => e instanceof ResponseError && e.code === -32601);
-      console.log("NOTICE: the server does not implement admission-ls.evaluate yet (workspace/executeCommand answers 'method not found'; the extension shows 'command not supported by the server')");
-    }
+  test("admission-ls.evaluate: the decision for a valid policy, a clear error for a broken one", async () => {
+    const valid = pathToFileURL(path.join(editors, "testdata", "replica-policy.yaml")).toString();
+    const object = pathToFileURL(objectFile).toString();
+    assert.ok(init.capabilities.executeCommandProvider?.commands?.includes("admission-ls.evaluate"));
+    const result = (await session.connection.sendRequest(ExecuteCommandRequest.type, {
+      command: "admission-ls.evaluate",
+      arguments: [{ uri: valid, position: { line: 14, character: 20 }, object }],
+    })) as { decision?: string; messages?: string[] };
+    assert.equal(result.decision, "deny", JSON.stringify(result));
+    assert.ok(result.messages?.some((m) => m.includes("at most 2 replicas")), JSON.stringify(result));
+    const broken = session.connection.sendRequest(ExecuteCommandRequest.type, {
+      command: "admission-ls.evaluate",
+      arguments: [{ uri: policyUri, position: { line: 14, character: 20 }, object }],
+    });
+    await assert.rejects(broken, (e: unknown) => e instanceof ResponseError && /the policy has errors/.test(e.message));
   });
 });
 

@@ -88,6 +88,73 @@ pub(crate) fn check(
     }
 }
 
+/// The environment and check result of site `index` of `document` for the editor: typed for the
+/// first matched kind that has a schema, else the acceptance environment (`dyn` everywhere).
+/// `parsed` should hold a (recovered) tree for every site so that half-typed text is typed too.
+pub(crate) fn site_env(
+    document: &PolicyDocument,
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    index: usize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<(crate::cel::check::Env, Checked)> {
+    let typing = editor_typing(document, sites, parsed, minor, workspace)?;
+    pass::env_at(sites, parsed, minor, &typing, index)
+}
+
+/// The check results of every site of `document` with the editor's typing (see [`site_env`]).
+pub(crate) fn site_results(
+    document: &PolicyDocument,
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+) -> Vec<Option<Checked>> {
+    match editor_typing(document, sites, parsed, minor, workspace) {
+        Some(typing) => pass::run(sites, parsed, minor, &typing),
+        None => Vec::new(),
+    }
+}
+
+/// The typing the editor features show: the first matched kind with a schema, else `dyn`.
+fn editor_typing(
+    document: &PolicyDocument,
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<Typing> {
+    let (constraints, param_kind, mutating) = match document {
+        PolicyDocument::ValidatingPolicy(_, spec) => {
+            (&spec.value.match_constraints, &spec.value.param_kind, false)
+        }
+        PolicyDocument::MutatingPolicy(_, spec) => {
+            (&spec.value.match_constraints, &spec.value.param_kind, true)
+        }
+        _ => return None,
+    };
+    let types = workspace.types(schema_minor(minor));
+    let params = params_type(param_kind, &types, &mut Vec::new());
+    let typed = Typed {
+        sites,
+        parsed,
+        minor,
+        types: &types,
+        params,
+        mutating,
+    };
+    let typing = matched_kinds(types.minor(), constraints, workspace)
+        .iter()
+        .find_map(|gvk| typed.kind_typing(gvk))
+        .unwrap_or_else(|| Typing {
+            params: typed.params.clone(),
+            providers: vec![types.clone() as SharedProvider],
+            ..Typing::untyped()
+        });
+    Some(typing)
+}
+
 /// Runtime-shape warnings by site and span, once each whatever the number of passes.
 type Lints = BTreeMap<(usize, crate::text::TextSize, crate::text::TextSize), String>;
 

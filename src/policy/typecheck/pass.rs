@@ -48,6 +48,43 @@ pub fn run(
     minor: u32,
     typing: &Typing,
 ) -> Vec<Option<Checked>> {
+    let mut out = Vec::with_capacity(sites.len());
+    walk(sites, parsed, minor, typing, |_, _, checked| {
+        out.push(checked);
+        true
+    });
+    out
+}
+
+/// The environment and check result of site `index`, for the editor features (hover,
+/// completion): the earlier variables are checked first so that `variables.x` has its type.
+pub fn env_at(
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    typing: &Typing,
+    index: usize,
+) -> Option<(Env, Checked)> {
+    let mut found = None;
+    walk(sites, parsed, minor, typing, |i, env, checked| {
+        if i != index {
+            return true;
+        }
+        found = env.cloned().zip(checked);
+        false
+    });
+    found
+}
+
+/// Checks the sites in order, handing each result and its environment to `visit` until it
+/// returns `false`.
+fn walk(
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    typing: &Typing,
+    mut visit: impl FnMut(usize, Option<&Env>, Option<Checked>) -> bool,
+) {
     let mut base = Env::kubernetes(minor, false);
     if typing.replaces_builtin {
         base.providers.providers.clear();
@@ -60,14 +97,15 @@ pub fn run(
     // Sites with the same environment share one: every validation of a policy usually does, and
     // building an environment costs more than checking a short expression.
     let mut envs: BTreeMap<EnvKey, Env> = BTreeMap::new();
-    let mut out = Vec::with_capacity(sites.len());
-    for (site, ast) in sites.iter().zip(parsed) {
+    for (i, (site, ast)) in sites.iter().zip(parsed).enumerate() {
         let name = site.name.as_deref().unwrap_or("");
         let Some(ast) = ast else {
             if site.role == SiteRole::Variable {
                 variables.insert(name, Type::Dyn);
             }
-            out.push(None);
+            if !visit(i, None, None) {
+                return;
+            }
             continue;
         };
         let key = EnvKey {
@@ -83,9 +121,10 @@ pub fn run(
         if site.role == SiteRole::Variable {
             variables.insert(name, env.variable_type_of(&checked));
         }
-        out.push(Some(checked));
+        if !visit(i, Some(env), Some(checked)) {
+            return;
+        }
     }
-    out
 }
 
 /// What makes two sites' environments differ. The types of the visible variables are settled

@@ -1,0 +1,133 @@
+//! Position → CEL resolution for the editor features: the expression site under a file offset,
+//! its recovered syntax tree, its environment and check result, and the node at the cursor.
+//! Every lookup is total: a cursor outside any expression gives `None`, never an error.
+
+use crate::cel::ast::{Ast, ExprId};
+use crate::cel::check::{Checked, Env};
+use crate::policy::{ExpressionSite, PolicyDocument, Workspace};
+use crate::text::{TextRange, TextSize};
+
+/// The CEL expression under the cursor, parsed with recovery and checked in its environment.
+pub(crate) struct CelCursor {
+    /// The expression site.
+    pub site: ExpressionSite,
+    /// The recovered tree of the site's text (half-typed text parses to `Error` / empty names).
+    pub ast: Ast,
+    /// The environment the site is checked in.
+    pub env: Env,
+    /// Types and references of every node.
+    pub checked: Checked,
+    /// The cursor as an offset into `site.text`.
+    pub offset: TextSize,
+    /// The variables of the site's policy, in declaration order.
+    pub definitions: Vec<Definition>,
+}
+
+/// A variable of a policy: its name, expression and where it is written.
+pub(crate) struct Definition {
+    /// The variable's name.
+    pub name: String,
+    /// Its expression.
+    pub text: String,
+    /// The whole `variables` item.
+    pub range: TextRange,
+    /// The name's value.
+    pub name_range: TextRange,
+}
+
+impl CelCursor {
+    /// The innermost node whose span contains the cursor (ends included), if any.
+    pub fn node(&self) -> Option<ExprId> {
+        let offset = self.offset;
+        self.ast
+            .exprs
+            .iter()
+            .enumerate()
+            .filter(|(_, expr)| expr.span.contains_inclusive(offset))
+            // Children precede parents in the arena, so the index breaks ties towards the child.
+            .min_by_key(|(index, expr)| (expr.span.len(), *index))
+            .and_then(|(index, _)| u32::try_from(index).ok().map(ExprId))
+    }
+
+    /// A range of the site's text as a file range.
+    pub fn file_range(&self, span: TextRange) -> TextRange {
+        self.site.to_file_range(span)
+    }
+}
+
+/// The CEL expression of `text` under file offset `offset`, if the cursor is inside one.
+pub(crate) fn cel_at(
+    text: &str,
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<CelCursor> {
+    let yaml = crate::yaml::parse(text);
+    for document in crate::policy::read_file(text, &yaml) {
+        if let Some(cursor) = in_document(&document, offset, minor, workspace) {
+            return Some(cursor);
+        }
+    }
+    None
+}
+
+fn in_document(
+    document: &PolicyDocument,
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<CelCursor> {
+    let sites = document.expression_sites();
+    let (index, at) = sites.iter().enumerate().find_map(|(i, site)| {
+        let decoded = site.source_map.to_decoded(offset)?;
+        let at = decoded.checked_sub(site.offset)?;
+        (usize::from(at) <= site.text.len()).then_some((i, at))
+    })?;
+    // Every site gets a recovered tree: the cursor's site is usually being typed and broken.
+    let parsed: Vec<Option<Ast>> = sites
+        .iter()
+        .map(|site| Some(crate::cel::parse(&site.text).ast))
+        .collect();
+    let (env, checked) =
+        crate::policy::site_env(document, &sites, &parsed, index, minor, workspace)?;
+    let definitions = definitions(document);
+    let ast = parsed.into_iter().nth(index).flatten()?;
+    let site = sites.into_iter().nth(index)?;
+    Some(CelCursor {
+        site,
+        ast,
+        env,
+        checked,
+        offset: at,
+        definitions,
+    })
+}
+
+/// The variables of a policy document, with their expressions' text as written.
+fn definitions(document: &PolicyDocument) -> Vec<Definition> {
+    let variables = match document {
+        PolicyDocument::ValidatingPolicy(_, spec) => spec.value.variables.as_ref(),
+        PolicyDocument::MutatingPolicy(_, spec) => spec.value.variables.as_ref(),
+        _ => None,
+    };
+    let items = variables
+        .map(|list| list.value.items.as_slice())
+        .unwrap_or_default();
+    items
+        .iter()
+        .filter_map(|variable| {
+            let name = variable.name.as_ref()?;
+            let text = variable
+                .expression
+                .as_ref()
+                .map(|e| e.value.value.trim().to_owned())
+                .unwrap_or_default();
+            Some(Definition {
+                name: name.value.value.clone(),
+                text,
+                range: variable.place.range,
+                name_range: name.value.range,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,134 @@
+//! Hover: what the thing under the cursor is. On CEL — the node's type, the schema field's
+//! description, a function's signatures, docs and the Kubernetes version that introduced it, a
+//! variable's type and definition.
+
+use crate::cel::ast::{ExprKind, Name};
+use crate::cel::check::Reference;
+use crate::cel::library;
+use crate::text::{TextRange, TextSize};
+
+use super::cursor::{CelCursor, cel_at};
+use super::{Analysis, DiagnosticsConfig, FileId};
+
+/// A hover answer: markdown for a range of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverResult {
+    /// The file range the answer is about (highlighted by the client).
+    pub range: TextRange,
+    /// The answer, in markdown.
+    pub markdown: String,
+}
+
+impl Analysis {
+    /// Hover at `offset` of `file`; `None` where there is nothing to say.
+    pub fn hover(
+        &self,
+        file: FileId,
+        offset: TextSize,
+        config: &DiagnosticsConfig,
+    ) -> Option<HoverResult> {
+        let text = self.file_text(file)?;
+        let minor = config
+            .kube_minor
+            .unwrap_or_else(crate::schema::bundled::newest);
+        let cursor = cel_at(&text, offset, minor, &self.workspace())?;
+        cel_hover(&cursor)
+    }
+}
+
+fn cel_hover(cursor: &CelCursor) -> Option<HoverResult> {
+    let id = cursor.node()?;
+    let expr = cursor.ast.expr(id);
+    let ty = cursor.checked.type_of(id);
+    let reference = cursor.checked.reference(id);
+    if ty.is_error() && reference.is_none() {
+        return None; // a broken part says nothing useful
+    }
+    let mut sections = vec![format!("```cel\n{}\n```", ty.short())];
+    let mut span = expr.span;
+    match &expr.kind {
+        ExprKind::Select { field, .. } => span = name_span(field, span),
+        ExprKind::Call { function, .. } => span = name_span(function, span),
+        _ => {}
+    }
+    if let Some(reference) = reference {
+        sections.extend(describe(reference, cursor));
+    }
+    Some(HoverResult {
+        range: cursor.file_range(span),
+        markdown: sections.join("\n\n---\n\n"),
+    })
+}
+
+/// The name's span when it is written, else the node's.
+fn name_span(name: &Name, fallback: TextRange) -> TextRange {
+    if name.text.is_empty() {
+        fallback
+    } else {
+        name.span
+    }
+}
+
+fn describe(reference: &Reference, cursor: &CelCursor) -> Vec<String> {
+    match reference {
+        Reference::Variable { name, doc } => {
+            let mut out = vec![format!("variable `{name}`")];
+            out.extend(doc.iter().map(|d| d.to_string()));
+            out
+        }
+        Reference::Local { name, .. } => vec![format!("macro variable `{name}`")],
+        Reference::Field { owner, name, doc } => field(owner, name, doc.as_deref(), cursor),
+        Reference::Function { name, overloads } => function(name, overloads, cursor),
+        Reference::Type(ty) => vec![format!("type `{}`", ty.short())],
+        Reference::Macro(name) => macro_docs(name, cursor),
+    }
+}
+
+fn field(owner: &str, name: &str, doc: Option<&str>, cursor: &CelCursor) -> Vec<String> {
+    let mut out = vec![format!("field `{name}` of `{owner}`")];
+    out.extend(doc.map(str::to_owned));
+    if owner == "kubernetes.variables" {
+        let definition = cursor.definitions.iter().find(|d| d.name == name);
+        out.extend(definition.map(|d| format!("```cel\n{}\n```", d.text)));
+    }
+    out
+}
+
+fn function(name: &str, overloads: &[String], cursor: &CelCursor) -> Vec<String> {
+    let mut out = Vec::new();
+    for decl in library::lookup(name, &cursor.env.libraries) {
+        let signatures: Vec<String> = decl
+            .overloads
+            .iter()
+            .filter(|o| overloads.is_empty() || overloads.contains(&o.id))
+            .map(|o| o.signature(decl.name))
+            .collect();
+        if signatures.is_empty() {
+            continue;
+        }
+        out.push(format!("```cel\n{}\n```", signatures.join("\n")));
+        if !decl.doc.is_empty() {
+            out.push(decl.doc.to_owned());
+        }
+    }
+    let since = overloads
+        .iter()
+        .filter_map(|id| library::first_minor_with_overload(id, false))
+        .min()
+        .or_else(|| library::first_minor_with(name, false));
+    out.extend(since.map(|minor| format!("Kubernetes 1.{minor}+")));
+    out
+}
+
+fn macro_docs(name: &str, cursor: &CelCursor) -> Vec<String> {
+    library::macros(&cursor.env.libraries)
+        .filter(|decl| decl.name == name)
+        .take(1)
+        .flat_map(|decl| {
+            [
+                format!("```cel\n{}\n```", decl.signature()),
+                decl.doc.to_owned(),
+            ]
+        })
+        .collect()
+}

@@ -1,0 +1,156 @@
+//! Go to definition: from `variables.x` to the variable's name, from a binding's `policyName` to
+//! the policy (in any file of the workspace), from a `paramKind` to the CustomResourceDefinition
+//! that defines the kind.
+
+use crate::cel::check::Reference;
+use crate::policy::{PolicyDocument, PolicyKind};
+use crate::text::{TextRange, TextSize};
+use crate::yaml::Node;
+
+use super::cursor::cel_at;
+use super::{Analysis, DiagnosticsConfig, FileId};
+
+/// A place to jump to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NavigationTarget {
+    /// The file.
+    pub file: FileId,
+    /// The whole definition.
+    pub range: TextRange,
+    /// The name inside it, highlighted on arrival.
+    pub focus: TextRange,
+}
+
+impl Analysis {
+    /// The definitions of what is at `offset` of `file` (empty where there is none).
+    pub fn goto_definition(
+        &self,
+        file: FileId,
+        offset: TextSize,
+        config: &DiagnosticsConfig,
+    ) -> Vec<NavigationTarget> {
+        let Some(text) = self.file_text(file) else {
+            return Vec::new();
+        };
+        let minor = config
+            .kube_minor
+            .unwrap_or_else(crate::schema::bundled::newest);
+        if let Some(cursor) = cel_at(&text, offset, minor, &self.workspace()) {
+            let Some(id) = cursor.node() else {
+                return Vec::new();
+            };
+            let Some(Reference::Field { owner, name, .. }) = cursor.checked.reference(id) else {
+                return Vec::new();
+            };
+            if owner != "kubernetes.variables" {
+                return Vec::new();
+            }
+            let definition = cursor.definitions.iter().find(|d| &d.name == name);
+            return definition
+                .map(|d| NavigationTarget {
+                    file,
+                    range: d.range,
+                    focus: d.name_range,
+                })
+                .into_iter()
+                .collect();
+        }
+        let yaml = crate::yaml::parse(&text);
+        let documents = crate::policy::read_file(&text, &yaml);
+        let inside = |range: TextRange| range.contains_inclusive(offset);
+        for document in &documents {
+            match document {
+                PolicyDocument::ValidatingBinding(_, spec)
+                | PolicyDocument::MutatingBinding(_, spec) => {
+                    let Some(name) = &spec.value.policy_name else {
+                        continue;
+                    };
+                    if inside(name.value.range) {
+                        let kind = policy_kind_of(document);
+                        return self.policies_named(kind, &name.value.value);
+                    }
+                }
+                _ => {
+                    let Some((kind, range)) = param_kind(document) else {
+                        continue;
+                    };
+                    if inside(range) {
+                        return self.crds_of_kind(&kind);
+                    }
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    /// Every policy of `kind` named `name`, in any file.
+    fn policies_named(&self, kind: PolicyKind, name: &str) -> Vec<NavigationTarget> {
+        let mut out = Vec::new();
+        for (&file, text) in self.files.iter() {
+            if !text.contains(name) {
+                continue;
+            }
+            let yaml = crate::yaml::parse(text);
+            for document in crate::policy::read_file(text, &yaml) {
+                let header = document.header();
+                let Some(field) = header.name() else { continue };
+                if header.kind == kind && field.value.value == name {
+                    out.push(NavigationTarget {
+                        file,
+                        range: header.range,
+                        focus: field.value.range,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every CustomResourceDefinition whose `spec.names.kind` is `kind`, in any file.
+    fn crds_of_kind(&self, kind: &str) -> Vec<NavigationTarget> {
+        let mut out = Vec::new();
+        for (&file, text) in self.files.iter() {
+            if !text.contains("CustomResourceDefinition") {
+                continue;
+            }
+            let yaml = crate::yaml::parse(text);
+            for document in &yaml.documents {
+                let Some(root) = &document.root else { continue };
+                if root.get("kind").and_then(Node::as_str) != Some("CustomResourceDefinition") {
+                    continue;
+                }
+                let names = root.get("spec").and_then(|s| s.get("names"));
+                let Some(node) = names.and_then(|n| n.get("kind")) else {
+                    continue;
+                };
+                if node.as_str() == Some(kind) {
+                    out.push(NavigationTarget {
+                        file,
+                        range: root.range,
+                        focus: node.range,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The kind of policy a binding binds.
+fn policy_kind_of(document: &PolicyDocument) -> PolicyKind {
+    match document {
+        PolicyDocument::MutatingBinding(..) => PolicyKind::MutatingPolicy,
+        _ => PolicyKind::ValidatingPolicy,
+    }
+}
+
+/// A policy's `paramKind.kind` and the range of the whole `paramKind`.
+fn param_kind(document: &PolicyDocument) -> Option<(String, TextRange)> {
+    let param = match document {
+        PolicyDocument::ValidatingPolicy(_, spec) => spec.value.param_kind.as_ref(),
+        PolicyDocument::MutatingPolicy(_, spec) => spec.value.param_kind.as_ref(),
+        _ => None,
+    }?;
+    let kind = param.value.kind.as_ref()?;
+    Some((kind.value.value.clone(), param.value.place.range))
+}

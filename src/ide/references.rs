@@ -1,0 +1,101 @@
+//! Find references of a policy variable (its name and every `variables.x` of the policy), and
+//! workspace symbols (every policy and binding of every file whose name matches a query).
+
+use crate::cel::ast::ExprKind;
+use crate::policy::PolicyDocument;
+use crate::text::{TextRange, TextSize};
+
+use super::navigation::NavigationTarget;
+use super::{Analysis, FileId};
+
+/// A policy or binding found by a workspace-symbol query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceSymbol {
+    /// `metadata.name`.
+    pub name: String,
+    /// The document's kind, e.g. `ValidatingAdmissionPolicy`.
+    pub kind: &'static str,
+    /// Where it is.
+    pub target: NavigationTarget,
+}
+
+impl Analysis {
+    /// The references of the variable at `offset` of `file` (its definition's name first).
+    pub fn references(&self, file: FileId, offset: TextSize) -> Vec<TextRange> {
+        let Some(text) = self.file_text(file) else {
+            return Vec::new();
+        };
+        let yaml = crate::yaml::parse(&text);
+        for document in crate::policy::read_file(&text, &yaml) {
+            let uses = variable_uses(&document);
+            let hit = uses
+                .iter()
+                .find(|(_, ranges)| ranges.iter().any(|r| r.contains_inclusive(offset)));
+            if let Some((_, ranges)) = hit {
+                return ranges.clone();
+            }
+        }
+        Vec::new()
+    }
+
+    /// The policies and bindings of every file whose name contains `query` (any case).
+    pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
+        let query = query.to_lowercase();
+        let mut out = Vec::new();
+        for (&file, text) in self.files.iter() {
+            if !text.contains("AdmissionPolicy") {
+                continue;
+            }
+            let yaml = crate::yaml::parse(text);
+            for document in crate::policy::read_file(text, &yaml) {
+                let header = document.header();
+                let Some(name) = header.name() else { continue };
+                if !name.value.value.to_lowercase().contains(&query) {
+                    continue;
+                }
+                out.push(WorkspaceSymbol {
+                    name: name.value.value.clone(),
+                    kind: header.kind.name(),
+                    target: NavigationTarget {
+                        file,
+                        range: header.range,
+                        focus: name.value.range,
+                    },
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Each variable of a policy with the range of its name and of every `variables.<name>`.
+fn variable_uses(document: &PolicyDocument) -> Vec<(String, Vec<TextRange>)> {
+    let variables = match document {
+        PolicyDocument::ValidatingPolicy(_, spec) => spec.value.variables.as_ref(),
+        PolicyDocument::MutatingPolicy(_, spec) => spec.value.variables.as_ref(),
+        _ => None,
+    };
+    let items = variables
+        .map(|list| list.value.items.as_slice())
+        .unwrap_or_default();
+    let mut uses: Vec<(String, Vec<TextRange>)> = items
+        .iter()
+        .filter_map(|v| v.name.as_ref())
+        .map(|name| (name.value.value.clone(), vec![name.value.range]))
+        .collect();
+    for site in document.expression_sites() {
+        let ast = crate::cel::parse(&site.text).ast;
+        for expr in &ast.exprs {
+            let ExprKind::Select { operand, field, .. } = &expr.kind else {
+                continue;
+            };
+            let is_variables =
+                matches!(&ast.expr(*operand).kind, ExprKind::Ident(n) if n.text == "variables");
+            let entry = uses.iter_mut().find(|(name, _)| *name == field.text);
+            if let (true, Some((_, ranges))) = (is_variables, entry) {
+                ranges.push(site.to_file_range(field.span));
+            }
+        }
+    }
+    uses
+}

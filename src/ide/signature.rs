@@ -1,0 +1,95 @@
+//! Signature help inside a CEL call: the overloads of the function being called (member or
+//! global style, as written) and the argument the cursor is on. Works on unclosed calls: the
+//! call is found by lexing back from the cursor to the unmatched `(`.
+
+use crate::cel::library;
+use crate::cel::token::{Token, TokenKind};
+use crate::text::TextSize;
+
+use super::cursor::cel_at;
+use super::{Analysis, DiagnosticsConfig, FileId};
+
+/// The signatures of the call around the cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignatureHelp {
+    /// One entry per overload.
+    pub signatures: Vec<Signature>,
+    /// The index of the argument the cursor is in (receiver excluded).
+    pub active_parameter: u32,
+}
+
+/// One overload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// `fn string.startsWith(string) -> bool`.
+    pub label: String,
+    /// The argument types, as they appear in `label`.
+    pub parameters: Vec<String>,
+    /// The function's documentation.
+    pub documentation: String,
+}
+
+impl Analysis {
+    /// Signature help at `offset` of `file`, when the cursor is inside a call's parentheses.
+    pub fn signature_help(
+        &self,
+        file: FileId,
+        offset: TextSize,
+        config: &DiagnosticsConfig,
+    ) -> Option<SignatureHelp> {
+        let text = self.file_text(file)?;
+        let minor = config
+            .kube_minor
+            .unwrap_or_else(crate::schema::bundled::newest);
+        let cursor = cel_at(&text, offset, minor, &self.workspace())?;
+        let before = cursor.site.text.get(..usize::from(cursor.offset))?;
+        let (tokens, _) = crate::cel::tokenize(before);
+        let (open, active) = open_call(&tokens)?;
+        let name_token = tokens.get(open.checked_sub(1)?)?;
+        if name_token.kind != TokenKind::Ident {
+            return None;
+        }
+        let name = before.get(std::ops::Range::<usize>::from(name_token.range))?;
+        let member = open
+            .checked_sub(2)
+            .and_then(|i| tokens.get(i))
+            .is_some_and(|t| t.kind == TokenKind::Dot);
+        let signatures: Vec<Signature> = library::lookup(name, &cursor.env.libraries)
+            .flat_map(|decl| {
+                decl.overloads
+                    .iter()
+                    .filter(move |o| o.member == member)
+                    .map(move |o| Signature {
+                        label: o.signature(decl.name),
+                        parameters: o
+                            .arguments()
+                            .iter()
+                            .map(|t| t.short().to_string())
+                            .collect(),
+                        documentation: decl.doc.to_owned(),
+                    })
+            })
+            .collect();
+        (!signatures.is_empty()).then_some(SignatureHelp {
+            signatures,
+            active_parameter: active,
+        })
+    }
+}
+
+/// The index of the unmatched `(` before the end, and the number of commas at its depth.
+fn open_call(tokens: &[Token]) -> Option<(usize, u32)> {
+    let mut depth = 0u32;
+    let mut commas = 0u32;
+    for (i, token) in tokens.iter().enumerate().rev() {
+        match token.kind {
+            TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => depth += 1,
+            TokenKind::LBracket | TokenKind::LBrace if depth == 0 => return None,
+            TokenKind::LParen if depth == 0 => return Some((i, commas)),
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => depth -= 1,
+            TokenKind::Comma if depth == 0 => commas += 1,
+            _ => {}
+        }
+    }
+    None
+}

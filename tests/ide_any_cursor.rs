@@ -1,0 +1,52 @@
+//! Bad input (issue 7): a cursor anywhere — in a key, a comment, between documents, inside a
+//! broken expression, at the end of the file, on a line with emoji — gives an empty or correct
+//! answer from every feature, never a panic.
+
+use admission_ls::ide::{AnalysisHost, DiagnosticsConfig, FileId, TextRange, TextSize};
+
+const TEXT: &str = "# 😀 policies
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  variables:
+  - {name: few, expression: \"object.spec.replicas < 5 && '😀' != ''\"}
+  validations:
+  - expression: |
+      variables.few && object.spec.( && size(
+    message: \"😀 object.spec\"
+  - expression: 'Object{spec: '
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: b}
+spec: {policyName: demo, validationActions: [Deny]}
+";
+
+#[test]
+fn every_feature_at_every_offset() {
+    let mut host = AnalysisHost::new();
+    host.set_file(FileId(0), TEXT.into());
+    let analysis = host.snapshot();
+    let config = DiagnosticsConfig::default();
+    let file = FileId(0);
+    // Every byte, including those inside a multi-byte character (a front-end bug must not panic).
+    for at in 0..=TEXT.len() {
+        let offset = TextSize::from(at as u32);
+        let _ = analysis.hover(file, offset, &config);
+        let _ = analysis.completions(file, offset, &config);
+        let _ = analysis.goto_definition(file, offset, &config);
+        let _ = analysis.signature_help(file, offset, &config);
+        let _ = analysis.references(file, offset);
+        let _ = analysis.code_actions(file, TextRange::empty(offset), &config);
+    }
+    let whole = TextRange::new(TextSize::from(0), TextSize::of(TEXT));
+    assert!(!analysis.semantic_tokens(file).is_empty());
+    assert!(!analysis.document_symbols(file).is_empty());
+    assert!(!analysis.inlay_hints(file, whole, &config).is_empty());
+    assert!(!analysis.workspace_symbols("").is_empty());
+}

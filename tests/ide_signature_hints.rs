@@ -1,0 +1,111 @@
+//! Signature-help and inlay-hint fixtures: `$0` marks the cursor (for hints, anywhere: hints of
+//! the whole file are shown, each as `line:text-before-it|label`).
+
+mod ide_support;
+
+use admission_ls::ide::{TextRange, TextSize};
+use expect_test::{Expect, expect};
+
+#[track_caller]
+fn check_signature(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let actual = match loaded
+        .analysis
+        .signature_help(loaded.file, loaded.offset, &loaded.config)
+    {
+        Some(help) => {
+            let mut out = format!("active parameter {}\n", help.active_parameter);
+            for signature in help.signatures {
+                out.push_str(&format!(
+                    "{} [{}]\n",
+                    signature.label,
+                    signature.parameters.join(", ")
+                ));
+            }
+            out
+        }
+        None => "no signature\n".to_owned(),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[track_caller]
+fn check_hints(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let text = loaded.analysis.file_text(loaded.file).unwrap_or_default();
+    let whole = TextRange::new(TextSize::from(0), TextSize::of(&*text));
+    let mut actual = String::new();
+    for hint in loaded
+        .analysis
+        .inlay_hints(loaded.file, whole, &loaded.config)
+    {
+        let at = usize::from(hint.offset);
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[..at].matches('\n').count() + 1;
+        actual.push_str(&format!(
+            "{line}:{}|{}\n",
+            &text[line_start..at],
+            hint.label
+        ));
+    }
+    expect.assert_eq(&actual);
+}
+
+const HEAD: &str = "
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+";
+
+#[test]
+fn member_call_second_argument_unclosed() {
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: \"object.metadata.name.replace('a', $0\"\n"
+        ),
+        expect![[r#"
+            active parameter 1
+            fn string.replace(string, string) -> string [string, string]
+            fn string.replace(string, string, int) -> string [string, string, int]
+        "#]],
+    );
+}
+
+#[test]
+fn global_call_and_outside_calls() {
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: size(object.spec.template.spec.containers$0) > 0\n"
+        ),
+        expect![[r#"
+            active parameter 0
+            fn size(bytes) -> int [bytes]
+            fn size(list(A)) -> int [list(A)]
+            fn size(map(A, B)) -> int [map(A, B)]
+            fn size(string) -> int [string]
+        "#]],
+    );
+    check_signature(
+        &format!("{HEAD}  validations:\n  - expression: object.spec.replicas$0 > 0\n"),
+        expect![[r#"
+            no signature
+        "#]],
+    );
+}
+
+#[test]
+fn variable_types() {
+    check_hints(
+        &format!(
+            "{HEAD}  variables:\n  - name: replicas\n    expression: object.spec.replicas\n  - {{name: names, expression: \"object.spec.template.spec.containers.map(c, c.name)\"}}\n  - {{name: broken, expression: \"object.(\"}}$0\n"
+        ),
+        expect![[r#"
+            9:  - name: replicas|: int
+            11:  - {name: names|: list(string)
+        "#]],
+    );
+}
