@@ -20,7 +20,10 @@ spec:
 
 fuzz_target!(|data: &[u8]| {
     let (policy, object) = match data.iter().position(|b| *b == 0) {
-        Some(i) => (&data[..i], String::from_utf8_lossy(&data[i + 1..]).into_owned()),
+        Some(i) => (
+            &data[..i],
+            String::from_utf8_lossy(&data[i + 1..]).into_owned(),
+        ),
         None => (data, OBJECT.to_string()),
     };
     let request = EvalRequest {
