@@ -37,9 +37,30 @@ const inert: any = new Proxy(function () {}, {
   construct: () => inert,
 });
 
+/** A class, so that the client's `value instanceof vscode.Uri` checks work. */
+class FakeUri {
+  readonly scheme: string;
+  readonly fsPath: string;
+  readonly path: string;
+  constructor(private readonly text: string) {
+    const u = new URL(text);
+    this.scheme = u.protocol.replace(":", "");
+    this.fsPath = u.pathname;
+    this.path = u.pathname;
+  }
+  toString(): string {
+    return this.text;
+  }
+  static parse(text: string): FakeUri {
+    return new FakeUri(text);
+  }
+  static file(p: string): FakeUri {
+    return new FakeUri("file://" + p);
+  }
+}
+
 function uri(text: string) {
-  const u = new URL(text);
-  return { scheme: u.protocol.replace(":", ""), fsPath: u.pathname, path: u.pathname, toString: () => text };
+  return new FakeUri(text);
 }
 
 function textDocument(d: FakeDocument) {
@@ -77,12 +98,14 @@ export function fakeVscode(state: FakeState): unknown {
   const api: Record<string, unknown> = {
     Disposable,
     EventEmitter,
-    Uri: { parse: uri, file: (p: string) => uri("file://" + p) },
+    Uri: FakeUri,
     version: "1.90.0",
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
     env: { appName: "fake", language: "en", machineId: "m", sessionId: "s" },
     window: {
       createOutputChannel: () => output,
+      // Pull diagnostics track open tabs; no tabs are open here.
+      tabGroups: { all: [], onDidChangeTabs: event, onDidChangeTabGroups: event },
       showTextDocument: (document: { content: string }) => {
         state.shown.push(document.content);
         return Promise.resolve();
