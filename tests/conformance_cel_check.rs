@@ -10,7 +10,7 @@
 //! Exclusions (listed with their reasons in `EXCLUDED_FILES` and `excluded`): protobuf message
 //! types, libraries Kubernetes never enables, parameterised abstract types, expected errors.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use admission_ls::cel::check::{CustomFunction, Env, check};
 use admission_ls::cel::library::{Library, Overload, libraries_for};
@@ -18,43 +18,13 @@ use admission_ls::cel::types::Type;
 use admission_ls::cel::{ParseOptions, parse_with};
 use serde_json::Value;
 
-fn data_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("conformance data not found at {}; skipping", dir.display());
-        None
-    }
-}
+mod conformance_support;
 
-fn read_json(path: &Path) -> Value {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()))
-}
+use conformance_support::{data_dir, line_col, read_json};
 
-fn baseline() -> Value {
-    read_json(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/check_baseline.json"))
-}
-
-/// Compares `passed` with the recorded baseline for `key`; returns a failure line if it dropped.
+/// Compares `passed` with this runner's recorded baseline for `key`.
 fn against_baseline(section: &str, key: &str, passed: u64, total: u64) -> Option<String> {
-    let recorded = baseline()[section][key].as_u64().unwrap_or(0);
-    println!("{section}/{key}: {passed}/{total} (baseline {recorded})");
-    if passed > recorded {
-        println!("  notice: {section}/{key} rose above the baseline; raise it to {passed}");
-    }
-    (passed < recorded).then(|| format!("{section}/{key}: {passed} < baseline {recorded}"))
-}
-
-/// 1-based line and column in code points, as cel-go reports them.
-fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let prefix = src.get(..offset).unwrap_or(src);
-    let line = prefix.matches('\n').count() + 1;
-    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
-    let col = prefix.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
-    (line, col)
+    conformance_support::against_baseline("check_baseline.json", section, key, passed, total)
 }
 
 // ---------------------------------------------------------------------------------------------

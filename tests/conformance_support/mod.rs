@@ -1,0 +1,58 @@
+//! Helpers shared by the conformance runners: where the upstream data is (skipping with a notice
+//! when it is absent), reading its JSON, comparing pass counts with a recorded baseline, and
+//! cel-go's 1-based line:column.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub fn data_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!("conformance data not found at {}; skipping", dir.display());
+        None
+    }
+}
+
+pub fn read_json(path: &Path) -> Value {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()))
+}
+
+/// The recorded baseline `tests/conformance/<file>`.
+fn baseline(file: &str) -> Value {
+    read_json(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/conformance")
+            .join(file),
+    )
+}
+
+/// Compares `passed` with the baseline recorded in `file` for `key`; returns a failure line if it
+/// dropped.
+pub fn against_baseline(
+    file: &str,
+    section: &str,
+    key: &str,
+    passed: u64,
+    total: u64,
+) -> Option<String> {
+    let recorded = baseline(file)[section][key].as_u64().unwrap_or(0);
+    println!("{section}/{key}: {passed}/{total} (baseline {recorded})");
+    if passed > recorded {
+        println!("  notice: {section}/{key} rose above the baseline; raise it to {passed}");
+    }
+    (passed < recorded).then(|| format!("{section}/{key}: {passed} < baseline {recorded}"))
+}
+
+/// 1-based line and column in code points, as cel-go reports them.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let prefix = src.get(..offset).unwrap_or(src);
+    let line = prefix.matches('\n').count() + 1;
+    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+    let col = prefix.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+    (line, col)
+}
