@@ -113,6 +113,12 @@ pub const RESERVED_WORDS: &[&str] = &[
     "while",
 ];
 
+/// Whether `word` cannot name a variable: a literal keyword (`true`, `false`, `null`), `in`, or one
+/// of the [`RESERVED_WORDS`]. Schema escaping and variable-name validation use the same set.
+pub fn is_keyword_or_reserved(word: &str) -> bool {
+    TokenKind::of_word(word) != TokenKind::Ident
+}
+
 impl TokenKind {
     /// The kind of an identifier-shaped word: a keyword, a reserved word or a plain identifier.
     pub fn of_word(word: &str) -> TokenKind {

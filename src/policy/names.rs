@@ -21,31 +21,6 @@ const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 
-/// The words CEL reserves; none of them may name a variable.
-const CEL_RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
 /// apimachinery's regex message: the rule, examples, and the regex itself.
 fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     let mut out = format!("{msg} (e.g. ");
@@ -232,7 +207,7 @@ pub fn is_cel_identifier(value: &str) -> bool {
         && bytes
             .iter()
             .all(|&b| b == b'_' || b.is_ascii_alphanumeric())
-        && !CEL_RESERVED.contains(&value)
+        && !crate::cel::token::is_keyword_or_reserved(value)
 }
 
 #[cfg(test)]

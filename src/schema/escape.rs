@@ -2,34 +2,9 @@
 //! that are not CEL identifiers are exposed as escaped identifiers (`x-prop` → `x__dash__prop`),
 //! reserved words become `__word__`, and names that cannot be escaped are not exposed at all.
 
-/// The words CEL reserves; a property named exactly one of them is exposed as `__word__`.
-pub const RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
-/// Whether `name` is one of the [`RESERVED`] words.
+/// Whether `name` is a word CEL reserves; a property named exactly so is exposed as `__word__`.
 pub fn is_reserved(name: &str) -> bool {
-    RESERVED.contains(&name)
+    crate::cel::token::is_keyword_or_reserved(name)
 }
 
 /// The CEL identifier under which property `name` is exposed, or `None` when it cannot be
