@@ -1,6 +1,7 @@
 //! Document symbols: each policy or binding of a file, with its validations, variables,
 //! match conditions and mutations as children.
 
+use crate::policy::model::{MatchCondition, Opt, Variable};
 use crate::policy::{Field, List, PolicyDocument, Text};
 use crate::text::TextRange;
 
@@ -54,52 +55,31 @@ fn document_symbol(document: &PolicyDocument) -> Symbol {
         || ("(unnamed)".to_owned(), header.kind_range),
         |n| (n.value.value.clone(), n.value.range),
     );
-    let mut children = Vec::new();
-    match document {
+    let children = match document {
         PolicyDocument::ValidatingPolicy(_, spec) => {
             let spec = &spec.value;
-            children.extend(items(
-                &spec.match_conditions,
-                "matchCondition",
-                |c| &c.name,
-                |c| c.place.range,
-            ));
-            children.extend(items(
-                &spec.variables,
-                "variable",
-                |v| &v.name,
-                |v| v.place.range,
-            ));
+            let mut children = conditions_and_variables(&spec.match_conditions, &spec.variables);
             children.extend(items(
                 &spec.validations,
                 "validation",
                 |v| &v.expression,
                 |v| v.place.range,
             ));
+            children
         }
         PolicyDocument::MutatingPolicy(_, spec) => {
             let spec = &spec.value;
-            children.extend(items(
-                &spec.match_conditions,
-                "matchCondition",
-                |c| &c.name,
-                |c| c.place.range,
-            ));
-            children.extend(items(
-                &spec.variables,
-                "variable",
-                |v| &v.name,
-                |v| v.place.range,
-            ));
+            let mut children = conditions_and_variables(&spec.match_conditions, &spec.variables);
             children.extend(items(
                 &spec.mutations,
                 "mutation",
                 |m| &m.patch_type,
                 |m| m.place.range,
             ));
+            children
         }
-        _ => {}
-    }
+        _ => Vec::new(),
+    };
     Symbol {
         name,
         detail: header.kind.name().to_owned(),
@@ -108,6 +88,16 @@ fn document_symbol(document: &PolicyDocument) -> Symbol {
         focus,
         children,
     }
+}
+
+/// The symbols both policy kinds share: their matchConditions, then their variables.
+fn conditions_and_variables(
+    conditions: &Opt<List<MatchCondition>>,
+    variables: &Opt<List<Variable>>,
+) -> Vec<Symbol> {
+    let mut symbols = items(conditions, "matchCondition", |c| &c.name, |c| c.place.range);
+    symbols.extend(items(variables, "variable", |v| &v.name, |v| v.place.range));
+    symbols
 }
 
 /// One symbol per item of `list`, named by the `label` field (or its position).
