@@ -197,7 +197,9 @@ cel-type (error): any other type error.
 
 Examples: a list literal mixing types (`[1, 'a']`), a message construction with a field of the
 wrong type, a JSONPatch whose `op` is not one of the six operations or whose `value` does not fit
-the type at its `path`.
+the type at its `path`, an applyConfiguration `Object{…}` that sets an atomic list, map or struct
+(`Object.spec{selector: …}` on a Deployment), which the API server refuses at runtime with \"may not
+mutate atomic arrays, maps or structs\": use a JSONPatch for those.
 
 As a warning: a schema field with `format: date-time` (or `duration`) is typed timestamp (or
 duration) but is a string in the admission object, so comparing it with a timestamp, doing

@@ -230,10 +230,22 @@ impl Ctx {
             let doc = self.doc(&prop, &pending.ancestors);
             let resolved = str_at(&prop, "$ref").and_then(|r| bundled::definition(self.minor, r));
             let is_required = required.contains(raw.as_str());
-            let info = FieldInfo::new(ty, doc, is_required, &raw, &prop, resolved.as_deref());
+            let mut info = FieldInfo::new(ty, doc, is_required, &raw, &prop, resolved.as_deref());
+            info.item_map_type = self.item_map_type(&prop, resolved.as_deref());
             object.fields.insert(Arc::from(escaped), info);
         }
         object
+    }
+
+    /// The `x-kubernetes-map-type` of a list property's items, following one `$ref` on the items
+    /// (built-in item types carry it on their definition).
+    fn item_map_type(&self, prop: &Value, resolved: Option<&Value>) -> Option<Arc<str>> {
+        let items = prop.get("items").or_else(|| resolved?.get("items"))?;
+        let key = "x-kubernetes-map-type";
+        string_ext(items, key).or_else(|| {
+            let def = bundled::definition(self.minor, str_at(items, "$ref")?)?;
+            string_ext(&def, key)
+        })
     }
 
     /// The property's description, else the description of the definition it refers to.

@@ -40,6 +40,9 @@ pub struct FieldInfo {
     pub list_map_keys: Vec<Arc<str>>,
     /// `x-kubernetes-map-type` (`atomic` or `granular`).
     pub map_type: Option<Arc<str>>,
+    /// For a list, the `x-kubernetes-map-type` of its items (`atomic` for items such as
+    /// `LocalObjectReference`, which server-side apply replaces as a whole).
+    pub item_map_type: Option<Arc<str>>,
     /// `x-kubernetes-patch-strategy`.
     pub patch_strategy: Option<Arc<str>>,
     /// `x-kubernetes-patch-merge-key`.
@@ -69,6 +72,7 @@ impl FieldInfo {
             list_type: convert::list_type(prop).or_else(|| resolved.and_then(convert::list_type)),
             list_map_keys: convert::list_map_keys(prop),
             map_type: ext("x-kubernetes-map-type"),
+            item_map_type: None,
             patch_strategy: ext("x-kubernetes-patch-strategy"),
             patch_merge_key: ext("x-kubernetes-patch-merge-key"),
         }

@@ -91,3 +91,100 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn apply_configuration_setting_atomic_parts() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}'
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >-
+        Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{
+          nodeSelector: {"disk": "ssd"},
+          imagePullSecrets: [Object.spec.template.spec.imagePullSecrets{name: "pull"}],
+          containers: [
+            Object.spec.template.spec.containers{name: "a", image: "a:1"},
+            Object.spec.template.spec.containers{name: "b", command: ["sleep"]}
+          ]
+        }}}}
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >-
+        Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{
+          containers: object.spec.template.spec.containers.map(c,
+            Object.spec.template.spec.containers{name: c.name, securityContext:
+              Object.spec.template.spec.containers.securityContext{
+                capabilities: Object.spec.template.spec.containers.securityContext.capabilities{drop: ["ALL"]}}})
+        }}}}
+"#,
+        expect![[r#"
+            policy.yaml:12:45: error[cel-type]: spec.mutations[0].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.selector (in apps/v1, Kind=Deployment)
+               |
+            12 |       expression: 'Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}'
+               |                                             ^^^^^^^^
+            policy.yaml:17:11: error[cel-type]: spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.nodeSelector (in apps/v1, Kind=Deployment)
+               |
+            17 |           nodeSelector: {"disk": "ssd"},
+               |           ^^^^^^^^^^^^
+            policy.yaml:18:11: error[cel-type]: spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.imagePullSecrets[0] (in apps/v1, Kind=Deployment)
+               |
+            18 |           imagePullSecrets: [Object.spec.template.spec.imagePullSecrets{name: "pull"}],
+               |           ^^^^^^^^^^^^^^^^
+            policy.yaml:21:61: error[cel-type]: spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[1].command (in apps/v1, Kind=Deployment)
+               |
+            21 |             Object.spec.template.spec.containers{name: "b", command: ["sleep"]}
+               |                                                             ^^^^^^^
+            policy.yaml:31:97: error[cel-type]: spec.mutations[2].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[*].securityContext.capabilities.drop (in apps/v1, Kind=Deployment)
+               |
+            31 |                 capabilities: Object.spec.template.spec.containers.securityContext.capabilities{drop: ["ALL"]}}})
+               |                                                                                                 ^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn apply_configuration_merging_granular_parts_is_clean() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >-
+        Object{
+          metadata: Object.metadata{labels: {"team": "a"}, finalizers: ["example.com/keep"]},
+          spec: Object.spec{replicas: 2, template: Object.spec.template{
+            metadata: Object.spec.template.metadata{annotations: {"a": "b"}},
+            spec: Object.spec.template.spec{
+              containers: [Object.spec.template.spec.containers{
+                name: "a",
+                image: "a:1",
+                env: [Object.spec.template.spec.containers.env{name: "X", value: "1"}],
+                resources: Object.spec.template.spec.containers.resources{limits: {"cpu": "1"}}
+              }]
+            }
+          }}
+        }
+"#,
+        expect![[r#""#]],
+    );
+}

@@ -81,7 +81,8 @@ impl Merger<'_> {
                 match info.and_then(|i| i.list_type) {
                     Some(ListType::Map) => {
                         let keys = info.map(|i| i.list_map_keys.clone()).unwrap_or_default();
-                        self.map_list(elem, path, live_items, items, &keys)
+                        let item = info.map(|i| item_info(i, elem));
+                        self.map_list(elem, item.as_ref(), path, live_items, items, &keys)
                     }
                     Some(ListType::Set) => Ok(set_union(live_items, items)),
                     _ => {
@@ -117,27 +118,43 @@ impl Merger<'_> {
     fn map_list(
         &mut self,
         elem: &Type,
+        item: Option<&FieldInfo>,
         path: &str,
         live: Option<&Vec<Json>>,
         items: &[Json],
         keys: &[std::sync::Arc<str>],
     ) -> Result<Json, String> {
         let mut out: Vec<Json> = live.cloned().unwrap_or_default();
-        for (index, item) in items.iter().enumerate() {
+        let item_info = item;
+        for (index, patch) in items.iter().enumerate() {
             let child = format!("{path}[{index}]");
-            let same = |existing: &Json| keys.iter().all(|k| existing.get(&**k) == item.get(&**k));
+            let same = |existing: &Json| keys.iter().all(|k| existing.get(&**k) == patch.get(&**k));
             match out.iter().position(same) {
                 Some(at) => {
-                    let merged = self.value(elem, None, &child, Some(&out[at]), item)?;
+                    let merged = self.value(elem, item_info, &child, Some(&out[at]), patch)?;
                     out[at] = merged;
                 }
                 None => {
-                    let merged = self.value(elem, None, &child, None, item)?;
+                    let merged = self.value(elem, item_info, &child, None, patch)?;
                     out.push(merged);
                 }
             }
         }
         Ok(Json::Array(out))
+    }
+}
+
+/// What the schema says about the items of the list field `list` (of item type `elem`): only the
+/// items' own `x-kubernetes-map-type` matters to the merge (atomic items such as
+/// `LocalObjectReference` in `imagePullSecrets`).
+fn item_info(list: &FieldInfo, elem: &Type) -> FieldInfo {
+    FieldInfo {
+        ty: elem.clone(),
+        map_type: list.item_map_type.clone(),
+        item_map_type: None,
+        list_type: None,
+        list_map_keys: Vec::new(),
+        ..list.clone()
     }
 }
 

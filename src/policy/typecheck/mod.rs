@@ -10,6 +10,7 @@
 //!    for several kinds is reported once naming them; an error the acceptance check already
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
+mod atomic;
 mod guards;
 mod jsonpatch;
 mod kinds;
@@ -246,6 +247,7 @@ impl Typed<'_> {
             self.collect(&results, &kind_label(gvk), reported, &mut found);
             if self.mutating {
                 self.json_patches(&results, gvk, &mut found);
+                self.apply_configurations(gvk, &mut found);
             }
         }
         if passes == 0 && self.params != Type::Dyn {
@@ -302,6 +304,23 @@ impl Typed<'_> {
                 continue;
             }
             for (span, kind, message) in jsonpatch::check(ast, checked, self.types, &root) {
+                let key = (i, span.start().into(), span.end().into(), kind, message);
+                found.entry(key).or_default().push(kind_label(gvk));
+            }
+        }
+    }
+
+    /// The atomic parts that the `Object…{…}` literals of the applyConfiguration sites set, for
+    /// `gvk` (see [`atomic`]).
+    fn apply_configurations(&self, gvk: &Gvk, found: &mut BTreeMap<ErrorKey, Vec<String>>) {
+        let root = gvk.type_name();
+        for (i, ast) in self.parsed.iter().enumerate() {
+            let Some(ast) = ast else { continue };
+            let role = self.sites.get(i).map(|s| s.role);
+            if role != Some(super::sites::SiteRole::ApplyConfiguration) {
+                continue;
+            }
+            for (span, kind, message) in atomic::check(ast, self.types, &root) {
                 let key = (i, span.start().into(), span.end().into(), kind, message);
                 found.entry(key).or_default().push(kind_label(gvk));
             }
