@@ -165,3 +165,47 @@ fn files_checked_together_resolve_each_other() {
         ]
     );
 }
+
+/// `Workspace::param_objects`: the objects of a paramKind across files, with the file number the
+/// host gave each file and the range of `metadata.name` (what go-to-definition lands on).
+#[test]
+fn param_objects_know_their_file_and_name_range() {
+    let params = "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: limits, namespace: policies}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+";
+    let more = "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: quotas
+";
+    let mut host = AnalysisHost::new();
+    host.set_file(FileId(3), POLICY.into());
+    host.set_file(FileId(5), params.into());
+    host.set_file(FileId(7), more.into());
+    let workspace = host.snapshot().workspace();
+    let texts = [(5, params), (7, more)];
+    let gvk = admission_ls::schema::Gvk::new("", "v1", "ConfigMap");
+    let found: Vec<String> = workspace
+        .param_objects(&gvk)
+        .iter()
+        .map(|o| {
+            let text = texts.iter().find(|(f, _)| *f == o.file).map_or("", |t| t.1);
+            let name = &text[o.name_range.start().into()..o.name_range.end().into()];
+            format!("{} {:?} in file {}: {name}", o.name, o.namespace, o.file)
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "limits Some(\"policies\") in file 5: limits",
+            "quotas None in file 7: quotas"
+        ]
+    );
+}

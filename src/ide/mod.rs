@@ -83,10 +83,13 @@ impl FileFacts {
     }
 }
 
-/// Whether a file's text may change the diagnostics of other files (it holds a CRD or a policy):
-/// front-ends re-check the open documents when such a file changes.
+/// Whether a file's text may change the diagnostics of other files (it holds a CRD, a policy, or
+/// an object with a name, which a binding's `paramRef` may name): front-ends re-check the open
+/// documents when such a file changes.
 pub fn affects_other_files(text: &str) -> bool {
-    text.contains("CustomResourceDefinition") || text.contains("AdmissionPolicy")
+    text.contains("CustomResourceDefinition")
+        || text.contains("AdmissionPolicy")
+        || text.contains("metadata")
 }
 
 impl AnalysisHost {
@@ -162,7 +165,7 @@ impl Index {
         let mut crd_diagnostics = BTreeMap::new();
         for (file, text) in files {
             let facts = file_facts(cache, *file, text);
-            workspace.extend(&facts.workspace);
+            workspace.extend_from_file(file.0, &facts.workspace);
             if !facts.diagnostics.is_empty() {
                 crd_diagnostics.insert(*file, facts.diagnostics.clone());
             }

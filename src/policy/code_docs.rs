@@ -126,7 +126,8 @@ const FORBIDDEN: &str = "\
 forbidden (error): a field that the API forbids in this context.
 
 Matches the API server's `Forbidden` error. Example: a binding's `paramRef` that sets both `name`
-and `selector` (they are mutually exclusive).
+and `selector` (they are mutually exclusive), or `paramRef.namespace` when the policy's paramKind is
+cluster-scoped (the API server accepts the binding but fails every request it matches).
 
 Example:
     paramRef:
@@ -234,7 +235,8 @@ unresolved-reference (warning): a reference that no file in the workspace define
 A binding's `policyName`, a `paramKind` or a `paramRef` whose target is not in the checked files.
 The API server accepts this; the binding then has no effect or the policy fails at admission. A
 paramKind that is neither a bundled kind nor a CustomResourceDefinition in the workspace (or in a
-`--schema` file) leaves `params` untyped.
+`--schema` file) leaves `params` untyped. A `paramRef.name` is reported only when the workspace
+holds other objects of the paramKind (params kept outside the checked files are not noise).
 
 Fix: check the name, or add the file that defines it to the checked paths.
 ";

@@ -1,11 +1,14 @@
 //! Indexing a file for the workspace: its CustomResourceDefinitions (YAML → JSON →
-//! [`crate::schema::from_crd_json`]) and the names of its policies. A CRD that cannot be read gets
+//! [`crate::schema::from_crd_json`]), the names and paramKinds of its policies, and the identity
+//! and place of every object (the objects a `paramRef` may name). A CRD that cannot be read gets
 //! one clear diagnostic on its file; the rest of the workspace keeps working without it.
 
 use serde_json::{Map, Number, Value};
 
-use super::workspace::Workspace;
+use super::model_kinds::PolicyDocument;
+use super::workspace::{ParamObject, Workspace};
 use super::{Code, Diagnostic, read_kinds};
+use crate::schema::Gvk;
 use crate::yaml::{Node, NodeKind, YamlFile};
 
 /// Deeper YAML is not converted (the YAML parser bounds depth too; this keeps recursion local).
@@ -21,17 +24,51 @@ pub fn index_file(yaml: &YamlFile, workspace: &mut Workspace) -> Vec<Diagnostic>
         .filter(|d| !d.has_errors)
         .filter_map(|d| d.root.as_ref());
     for root in roots {
+        if let Some(object) = object_identity(root) {
+            workspace.add_object(object);
+        }
         let kind = root.get("kind").and_then(Node::as_str);
         if kind == Some("CustomResourceDefinition") {
             index_crd(root, workspace, &mut out);
         } else if let Some((kind, version)) = read_kinds::recognise(root) {
             let document = read_kinds::document(root, kind, version);
             if let Some(name) = document.name() {
-                workspace.add_policy(kind, name);
+                workspace.add_policy(kind, name, param_kind(&document));
             }
         }
     }
     out
+}
+
+/// The paramKind of a policy, when both its fields are written.
+fn param_kind(document: &PolicyDocument) -> Option<crate::schema::Gvk> {
+    let param = match document {
+        PolicyDocument::ValidatingPolicy(_, spec) => spec.value.param_kind.as_ref(),
+        PolicyDocument::MutatingPolicy(_, spec) => spec.value.param_kind.as_ref(),
+        _ => None,
+    }?;
+    super::typecheck::param_gvk(&param.value)
+}
+
+/// `apiVersion`, `kind`, `metadata.name` and `metadata.namespace` of a document, with its place.
+fn object_identity(root: &Node) -> Option<ParamObject> {
+    let api_version = root.get("apiVersion").and_then(Node::as_str)?;
+    let kind = root.get("kind").and_then(Node::as_str)?;
+    let metadata = root.get("metadata")?;
+    let name_node = metadata.get("name")?;
+    let name = name_node.as_str().filter(|n| !n.is_empty())?;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    Some(ParamObject {
+        gvk: Gvk::new(group, version, kind),
+        name: name.to_string(),
+        namespace: metadata
+            .get("namespace")
+            .and_then(Node::as_str)
+            .map(str::to_string),
+        file: 0,
+        range: root.range,
+        name_range: name_node.range,
+    })
 }
 
 fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) {

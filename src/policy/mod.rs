@@ -15,6 +15,7 @@ pub mod model;
 pub mod model_kinds;
 pub mod names;
 mod node;
+mod param_ref;
 mod read;
 mod read_kinds;
 mod report;
@@ -120,6 +121,7 @@ fn check_document(
         .collect();
     typecheck::check(&document, &sites, &parsed, minor, workspace, diagnostics);
     binding_reference(&document, workspace, diagnostics);
+    param_ref::check(&document, workspace, diagnostics);
 }
 
 /// `unresolved-reference` on a binding whose `policyName` names no policy of the workspace.

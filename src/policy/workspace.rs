@@ -1,21 +1,43 @@
 //! What the checks of one file need to know about the others ("resolution by content", design
 //! §2/§7.2): the CustomResourceDefinitions of the workspace (as matched kinds and paramKinds), the
-//! names of the policies (for bindings), and one shared schema registry per Kubernetes version so
-//! that a kind's types are converted once however many policies use it.
+//! names of the policies with their paramKind (for bindings), the objects a binding's `paramRef`
+//! may name (identity and place only, never their bodies), and one shared schema registry per
+//! Kubernetes version so that a kind's types are converted once however many policies use it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use super::PolicyKind;
-use crate::schema::{CrdKind, Gvk, SchemaTypes};
+use crate::schema::{CrdKind, Gvk, SchemaTypes, Scope};
+use crate::text::TextRange;
+
+/// An object of the workspace that a binding's `paramRef` may name: its identity and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamObject {
+    /// Group, version and kind from `apiVersion` and `kind`.
+    pub gvk: Gvk,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace`, when written.
+    pub namespace: Option<String>,
+    /// The file it is in: the number the front-end gave the file when it added the file's facts
+    /// with [`Workspace::extend_from_file`] (`ide::FileId.0`); 0 for a workspace of one file.
+    pub file: u32,
+    /// The whole document.
+    pub range: TextRange,
+    /// The `metadata.name` value: where navigation lands.
+    pub name_range: TextRange,
+}
 
 /// The cross-file facts of a set of files. Build it once per snapshot; share it behind an `Arc`.
 #[derive(Default)]
 pub struct Workspace {
     crds: Vec<CrdKind>,
-    validating: BTreeSet<String>,
-    mutating: BTreeSet<String>,
+    /// Policy names with their paramKind, when it has one.
+    validating: BTreeMap<String, Option<Gvk>>,
+    mutating: BTreeMap<String, Option<Gvk>>,
+    objects: Vec<ParamObject>,
     types: Mutex<BTreeMap<u32, Arc<SchemaTypes>>>,
 }
 
@@ -25,6 +47,7 @@ impl fmt::Debug for Workspace {
             .field("crds", &self.crds.len())
             .field("validating", &self.validating)
             .field("mutating", &self.mutating)
+            .field("objects", &self.objects.len())
             .finish()
     }
 }
@@ -38,8 +61,35 @@ impl Workspace {
     /// Adds everything `other` knows (the facts of one more file).
     pub fn extend(&mut self, other: &Workspace) {
         self.crds.extend(other.crds.iter().cloned());
-        self.validating.extend(other.validating.iter().cloned());
-        self.mutating.extend(other.mutating.iter().cloned());
+        self.validating.extend(other.validating.clone());
+        self.mutating.extend(other.mutating.clone());
+        self.objects.extend(other.objects.iter().cloned());
+    }
+
+    /// [`extend`](Self::extend) with the facts of file number `file`: its objects are recorded as
+    /// being in that file (see [`ParamObject::file`]).
+    pub fn extend_from_file(&mut self, file: u32, other: &Workspace) {
+        let start = self.objects.len();
+        self.extend(other);
+        for object in &mut self.objects[start..] {
+            object.file = file;
+        }
+    }
+
+    /// Records an object that a `paramRef` may name.
+    pub fn add_object(&mut self, object: ParamObject) {
+        self.objects.push(object);
+    }
+
+    /// The objects of the workspace whose group and kind are `gvk`'s, in file order, whatever
+    /// their version (an object is served in every version of its kind): the candidates for a
+    /// binding's `paramRef` when the policy's `paramKind` is `gvk`. Go to definition from
+    /// `paramRef.name` picks the one whose [`ParamObject::name`] (and namespace) match.
+    pub fn param_objects(&self, gvk: &Gvk) -> Vec<&ParamObject> {
+        self.objects
+            .iter()
+            .filter(|o| o.gvk.group == gvk.group && o.gvk.kind == gvk.kind)
+            .collect()
     }
 
     /// Adds the served versions of one CRD.
@@ -47,22 +97,42 @@ impl Workspace {
         self.crds.extend(kinds);
     }
 
-    /// Records a policy's name, so that bindings naming it resolve.
-    pub fn add_policy(&mut self, kind: PolicyKind, name: &str) {
-        match kind {
-            PolicyKind::ValidatingPolicy => self.validating.insert(name.to_string()),
-            PolicyKind::MutatingPolicy => self.mutating.insert(name.to_string()),
-            PolicyKind::ValidatingBinding | PolicyKind::MutatingBinding => false,
+    /// Records a policy's name and paramKind, so that bindings naming it resolve.
+    pub fn add_policy(&mut self, kind: PolicyKind, name: &str, param_kind: Option<Gvk>) {
+        let policies = match kind {
+            PolicyKind::ValidatingPolicy => &mut self.validating,
+            PolicyKind::MutatingPolicy => &mut self.mutating,
+            PolicyKind::ValidatingBinding | PolicyKind::MutatingBinding => return,
         };
+        policies.insert(name.to_string(), param_kind);
     }
 
     /// Whether a binding of kind `binding` may name `policy`: a policy of the matching kind exists.
     pub fn has_policy_for(&self, binding: PolicyKind, policy: &str) -> bool {
         match binding {
-            PolicyKind::ValidatingBinding => self.validating.contains(policy),
-            PolicyKind::MutatingBinding => self.mutating.contains(policy),
+            PolicyKind::ValidatingBinding => self.validating.contains_key(policy),
+            PolicyKind::MutatingBinding => self.mutating.contains_key(policy),
             PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy => true,
         }
+    }
+
+    /// The paramKind of the policy a binding of kind `binding` names, when that policy is in the
+    /// workspace and has one.
+    pub fn param_kind_for(&self, binding: PolicyKind, policy: &str) -> Option<&Gvk> {
+        let policies = match binding {
+            PolicyKind::ValidatingBinding => &self.validating,
+            PolicyKind::MutatingBinding => &self.mutating,
+            PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy => return None,
+        };
+        policies.get(policy)?.as_ref()
+    }
+
+    /// The scope of a kind the workspace defines with a CRD (any served version), if it does.
+    pub fn crd_scope(&self, group: &str, kind: &str) -> Option<Scope> {
+        self.crds
+            .iter()
+            .find(|c| c.gvk.group == group && c.gvk.kind == kind)
+            .map(|c| c.scope)
     }
 
     /// The CRD kinds whose group, version and plural match exactly.

@@ -201,3 +201,173 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn param_ref_namespace_of_a_cluster_scoped_param_kind() {
+    check_diagnostics(
+        r#"
+#- /policies.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: by-namespace}
+spec:
+  paramKind: {apiVersion: v1, kind: Namespace}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "true"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: by-tenant}
+spec:
+  paramKind: {apiVersion: example.com/v1, kind: Tenant}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "true"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: by-configmap}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "true"
+#- /tenant-crd.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: tenants.example.com}
+spec:
+  group: example.com
+  names: {kind: Tenant, plural: tenants}
+  scope: Cluster
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+#- /bindings.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: by-namespace}
+spec:
+  policyName: by-namespace
+  validationActions: [Deny]
+  paramRef: {name: kube-system, namespace: default, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: by-tenant}
+spec:
+  policyName: by-tenant
+  validationActions: [Deny]
+  paramRef: {name: acme, namespace: default, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: by-configmap}
+spec:
+  policyName: by-configmap
+  validationActions: [Deny]
+  paramRef: {name: limits, namespace: default, parameterNotFoundAction: Deny}
+"#,
+        expect![[r#"
+            bindings.yaml:7:44: error[forbidden]: spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` (/v1, Kind=Namespace)
+              |
+            7 |   paramRef: {name: kube-system, namespace: default, parameterNotFoundAction: Deny}
+              |                                            ^^^^^^^
+            bindings.yaml:15:37: error[forbidden]: spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` (example.com/v1, Kind=Tenant)
+               |
+            15 |   paramRef: {name: acme, namespace: default, parameterNotFoundAction: Deny}
+               |                                     ^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn param_ref_name_resolves_against_the_workspace_objects() {
+    check_diagnostics(
+        r#"
+#- /policy.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "true"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: quotas}
+spec:
+  paramKind: {apiVersion: v1, kind: Secret}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "true"
+#- /params.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: replica-limits, namespace: policies}
+data: {max: "3"}
+#- /bindings.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: found}
+spec:
+  policyName: replicas
+  validationActions: [Deny]
+  paramRef: {name: replica-limits, namespace: policies, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: found-in-the-request-namespace}
+spec:
+  policyName: replicas
+  validationActions: [Deny]
+  paramRef: {name: replica-limits, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: typo}
+spec:
+  policyName: replicas
+  validationActions: [Deny]
+  paramRef: {name: replica-limit, namespace: policies, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: other-namespace}
+spec:
+  policyName: replicas
+  validationActions: [Deny]
+  paramRef: {name: replica-limits, namespace: default, parameterNotFoundAction: Deny}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: params-kept-elsewhere}
+spec:
+  policyName: quotas
+  validationActions: [Deny]
+  paramRef: {name: anything, parameterNotFoundAction: Deny}
+"#,
+        expect![[r#"
+            bindings.yaml:23:20: warning[unresolved-reference]: spec.paramRef.name: no ConfigMap named 'replica-limit' in namespace 'policies' in the workspace, which has other objects of that kind
+               |
+            23 |   paramRef: {name: replica-limit, namespace: policies, parameterNotFoundAction: Deny}
+               |                    ^^^^^^^^^^^^^
+            bindings.yaml:31:20: warning[unresolved-reference]: spec.paramRef.name: no ConfigMap named 'replica-limits' in namespace 'default' in the workspace, which has other objects of that kind
+               |
+            31 |   paramRef: {name: replica-limits, namespace: default, parameterNotFoundAction: Deny}
+               |                    ^^^^^^^^^^^^^^
+        "#]],
+    );
+}

@@ -33,6 +33,7 @@ use crate::cel::types::{OBJECT, Type, TypeProvider};
 use crate::schema::{Gvk, SchemaTypes};
 use pass::Typing;
 
+pub(crate) use kinds::param_gvk;
 pub use kinds::{MAX_KINDS, kind_label, matched_kinds};
 
 /// Adds the diagnostics of both checks of `document`'s `sites` (parsed: `None` for a site with
