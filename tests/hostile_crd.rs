@@ -1,8 +1,9 @@
 //! Hostile CRDs (issue 4 "Bad input"): a schema nested 200 levels deep, a recursive-looking `$ref`,
 //! an enum of 100,000 values and a broken schema, each in a CRD used as a policy's `paramKind` and
-//! matched kind. The CRD gets a clear diagnostic or is accepted, the policy next to it is still
-//! checked (its own mistake is reported), and everything comes back on a default 2 MiB stack within
-//! a generous hang guard.
+//! matched kind. Each CRD gets a diagnostic on itself (too deep: `invalid`; `$ref`: `forbidden`, as
+//! the API server refuses it; a huge enum: a `too-many` warning; wrongly-typed schema fields:
+//! `invalid`), the policy next to it is still checked (its own mistake is reported), and
+//! everything comes back on a default 2 MiB stack within a generous hang guard.
 
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
@@ -108,7 +109,10 @@ fn a_recursive_looking_ref() {
     let (policy, crd) = codes(crd(schema));
     policy_still_checked(&policy);
     expect![[r#"
-        []
+        [
+            "forbidden",
+            "forbidden",
+        ]
     "#]]
     .assert_debug_eq(&crd);
 }
@@ -123,7 +127,9 @@ fn an_enum_of_100_000_values() {
     let (policy, crd) = codes(crd(&schema));
     policy_still_checked(&policy);
     expect![[r#"
-        []
+        [
+            "too-many",
+        ]
     "#]]
     .assert_debug_eq(&crd);
 }
@@ -138,7 +144,12 @@ fn a_broken_schema() {
     let (policy, crd) = codes(crd(schema));
     policy_still_checked(&policy);
     expect![[r#"
-        []
+        [
+            "invalid",
+            "invalid",
+            "invalid",
+            "invalid",
+        ]
     "#]]
     .assert_debug_eq(&crd);
 }

@@ -9,6 +9,7 @@ use super::model_kinds::PolicyDocument;
 use super::workspace::{ParamObject, Workspace};
 use super::{Code, Diagnostic, read_kinds};
 use crate::schema::Gvk;
+use crate::schema::crd_check::{ProblemKind, SchemaProblem, Step, check_crd_schemas};
 use crate::yaml::{Node, NodeKind, YamlFile};
 
 /// Deeper YAML is not converted (the YAML parser bounds depth too; this keeps recursion local).
@@ -72,7 +73,7 @@ fn object_identity(root: &Node) -> Option<ParamObject> {
 }
 
 fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) {
-    let Some(json) = to_json(root, 0) else {
+    let Some(mut json) = to_json(root, 0) else {
         out.push(Diagnostic::new(
             Code::Invalid,
             root.range,
@@ -80,6 +81,9 @@ fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) 
         ));
         return;
     };
+    for problem in check_crd_schemas(&mut json) {
+        out.push(schema_problem(root, problem));
+    }
     match crate::schema::from_crd_json(&json) {
         Ok(kinds) => workspace.add_crd_kinds(kinds),
         Err(error) => {
@@ -94,6 +98,46 @@ fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) 
             ));
         }
     }
+}
+
+/// A schema problem as a diagnostic on the offending field's key (the value's node when the path
+/// ends at a list item or a property's schema).
+fn schema_problem(root: &Node, problem: SchemaProblem) -> Diagnostic {
+    let range = locate_steps(root, &problem.path);
+    let (code, warning) = match problem.kind {
+        ProblemKind::Forbidden => (Code::Forbidden, false),
+        ProblemKind::NotSupported => (Code::NotSupported, false),
+        ProblemKind::Invalid => (Code::Invalid, false),
+        ProblemKind::TooMany => (Code::TooMany, true),
+    };
+    let mut diagnostic = Diagnostic::new(code, range, problem.message);
+    if warning {
+        diagnostic.severity = super::Severity::Warning;
+    }
+    diagnostic
+}
+
+/// The range of the field at `path`: its key when the last step is a key, as far as it exists.
+fn locate_steps(root: &Node, path: &[Step]) -> crate::text::TextRange {
+    let mut node = root;
+    let mut range = root.range;
+    for step in path {
+        match step {
+            Step::Key(key) | Step::Property(key) => {
+                let Some(entry) = node.entry(key) else { break };
+                range = entry.key.range;
+                node = &entry.value;
+            }
+            Step::Index(i) => {
+                let Some(item) = node.as_sequence().and_then(|items| items.get(*i)) else {
+                    break;
+                };
+                range = item.range;
+                node = item;
+            }
+        }
+    }
+    range
 }
 
 /// The node at a dotted path (`spec.names.kind`, `spec.versions[0].schema`), as far as it exists.

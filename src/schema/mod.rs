@@ -7,7 +7,9 @@
 //! - [`escape`]: the API server's property-name escaping.
 //! - [`SchemaTypes`]: a [`crate::cel::types::TypeProvider`] over schema-derived object types, built
 //!   lazily as the checker asks for fields.
-//! - [`from_crd_json`]: the served versions of a `CustomResourceDefinition`.
+//! - [`from_crd_json`]: the served versions of a `CustomResourceDefinition`;
+//!   [`crd_check`]: the API server's rules for CRD schemas (`$ref` forbidden…), so that a broken
+//!   CRD gets a diagnostic on itself.
 //!
 //! Type names: a kind's root object type is `<group>.<version>.<Kind>` with the core group spelled
 //! `core` (`apps.v1.Deployment`, `core.v1.Pod`); a nested object type appends the escaped property
@@ -19,6 +21,7 @@
 pub mod bundled;
 mod convert;
 mod crd;
+pub mod crd_check;
 pub mod escape;
 mod registry;
 pub mod resources;
