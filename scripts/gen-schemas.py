@@ -76,7 +76,12 @@ def one_of_marker(variants):
     if types == {"string", "integer"}:
         return {"x-kubernetes-int-or-string": True}
     if types == {"string", "number"}:
-        # The API server's compiled definitions type Quantity as a string.
+        # Quantity. Its v2 definition is `type: string`; its v3 definition (`oneOf: [string,
+        # number]`, no type) is what the API server's static type checker resolves, and
+        # SchemaDeclType drops a schema without a type, so upstream's status checker cannot see
+        # `resources.limits` at all. At admission time a built-in Quantity is always a string
+        # (Quantity.ToUnstructured renders it with String()), so `string` is what the runtime
+        # sees and what `quantity(...)` takes; typing it so avoids a false "undefined field".
         return {"format": "quantity", "type": "string"}
     return {}
 

@@ -2,6 +2,12 @@
 //! one object level at a time: converting an object type yields its fields, and each nested object
 //! becomes a named [`Pending`] type converted only when the checker asks for its fields.
 //!
+//! Two deliberate choices for runtime shapes (issue 4): int-or-string (`format: int-or-string` on
+//! built-ins, `x-kubernetes-int-or-string` on CRDs) is `dyn`, as the API server types it; a
+//! built-in Quantity is `string` (the bundle writes it `type: string, format: quantity`): the
+//! admission object always carries it as a string, whereas the API server's own static checker
+//! resolves a typeless v3 `oneOf` and drops such fields (see `scripts/gen-schemas.py`).
+//!
 //! `$ref`s are resolved against the bundled definitions of one minor version. A `$ref` already on
 //! the path from the root (a cycle) becomes an object with no fields, as the API server's resolver
 //! turns it into `{type: object}`; nesting beyond [`MAX_DEPTH`] ends the same way.

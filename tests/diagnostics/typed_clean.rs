@@ -221,3 +221,39 @@ spec:
         expect![[r#""#]],
     );
 }
+
+/// Quantity fields (`resources.limits`, `requests`) are strings in the admission object (a
+/// built-in Quantity always serialises as a string), so `quantity(…)` takes them; int-or-string
+/// fields are `dyn` and take either comparison. Comparing a Quantity string with a number is the
+/// runtime's `no such overload`.
+#[test]
+fn quantity_and_int_or_string_fields() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: resources}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: >-
+      object.spec.template.spec.containers.all(c,
+        has(c.resources.limits) && 'cpu' in c.resources.limits &&
+        quantity(c.resources.limits['cpu']).isLessThan(quantity('2')))
+  - expression: "isQuantity(object.spec.template.spec.containers[0].resources.requests['memory'])"
+  - expression: >-
+      !has(object.spec.strategy.rollingUpdate) ||
+      object.spec.strategy.rollingUpdate.maxSurge == 1 ||
+      object.spec.strategy.rollingUpdate.maxSurge == '25%'
+  - expression: "object.spec.template.spec.containers[0].resources.limits['cpu'] < 2"
+"#,
+        expect![[r#"
+            policy.yaml:18:82: error[cel-no-overload]: spec.validations[3].expression: found no matching overload for '_<_' applied to '(string, int)' (in apps/v1, Kind=Deployment)
+               |
+            18 |   - expression: "object.spec.template.spec.containers[0].resources.limits['cpu'] < 2"
+               |                                                                                  ^
+        "#]],
+    );
+}
