@@ -2,7 +2,9 @@
 //! schema of the object's kind (structured-merge-diff `Merge`): scalars are replaced, granular
 //! structs and maps merged key by key, `listType: map` lists merged item by item on their keys
 //! (new items appended), `listType: set` lists united; atomic lists, maps and structs in the patch
-//! are rejected with the API server's error, and fields the schema lacks with its conversion error.
+//! (items of atomic struct type included, and atomic parts inside atomic parts, all listed as the
+//! API server's `findAtomics` does) are rejected with the API server's error, and fields the schema
+//! lacks with its conversion error.
 
 use serde_json::{Map, Value as Json};
 
@@ -54,6 +56,8 @@ impl Merger<'_> {
             (Type::Object(name), Json::Object(fields)) => {
                 if atomic_map {
                     self.atomic.push(path.to_string());
+                    // Like the API server, keep looking for atomic parts inside it.
+                    self.object(name, path, None, fields)?;
                     return Ok(patch.clone());
                 }
                 self.object(name, path, live, fields)
@@ -61,6 +65,9 @@ impl Merger<'_> {
             (Type::Map(_, value_type), Json::Object(fields)) => {
                 if atomic_map {
                     self.atomic.push(path.to_string());
+                    for (key, item) in fields {
+                        self.value(value_type, None, &format!("{path}.{key}"), None, item)?;
+                    }
                     return Ok(patch.clone());
                 }
                 let mut out = live.and_then(Json::as_object).cloned().unwrap_or_default();
@@ -87,6 +94,11 @@ impl Merger<'_> {
                     Some(ListType::Set) => Ok(set_union(live_items, items)),
                     _ => {
                         self.atomic.push(path.to_string());
+                        let item = info.map(|i| item_info(i, elem));
+                        for (index, value) in items.iter().enumerate() {
+                            let child = format!("{path}[{index}]");
+                            self.value(elem, item.as_ref(), &child, None, value)?;
+                        }
                         Ok(patch.clone())
                     }
                 }
