@@ -4,8 +4,10 @@
 mod actions;
 mod completion;
 mod cursor;
+mod diagnostic_hover;
 mod hints;
 mod hover;
+mod key_hover;
 pub mod lenses;
 mod navigation;
 mod references;
@@ -15,6 +17,7 @@ mod signature;
 mod snippets;
 mod symbols;
 mod tokens;
+mod yaml_spot;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
