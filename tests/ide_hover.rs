@@ -207,7 +207,9 @@ fn policy_key_shows_schema_type_and_description() {
 
 #[test]
 fn policy_key_with_a_closed_value_set() {
-    check_hover(&policy("  failure$0Policy: Fail\n"), expect![[r#"
+    check_hover(
+        &policy("  failure$0Policy: Fail\n"),
+        expect![[r#"
         *failurePolicy*
         ```yaml
         failurePolicy: string
@@ -232,12 +234,15 @@ fn policy_key_with_a_closed_value_set() {
         When failurePolicy is set to Fail, ValidatingAdmissionPolicyBinding validationActions define how failures are enforced.
 
         Allowed values are Ignore or Fail. Defaults to Fail.
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn policy_key_of_object_meta_and_of_a_list() {
-    check_hover(&policy("  variab$0les: []\n"), expect![[r#"
+    check_hover(
+        &policy("  variab$0les: []\n"),
+        expect![[r#"
         *variables*
         ```yaml
         variables: []Variable
@@ -252,7 +257,8 @@ fn policy_key_of_object_meta_and_of_a_list() {
         variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except MatchConditions because MatchConditions are evaluated before the rest of the policy.
 
         The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, Variables must be sorted by the order of first appearance and acyclic.
-    "#]]);
+    "#]],
+    );
     check_hover(
         "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  na$0me: x\n",
         expect![[r#"
@@ -320,10 +326,15 @@ fn required_from_the_description_when_the_schema_has_no_list() {
 fn the_target_version_decides_which_kinds_have_docs() {
     let policy = "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec:\n  reinvocationPolicy: Never\n  failure$0Policy: Fail\n";
     // v1beta1 MutatingAdmissionPolicy is served from 1.34.
-    check_hover(&format!("#- /m.yaml k8s:1.33\n{policy}"), expect![[r#"
+    check_hover(
+        &format!("#- /m.yaml k8s:1.33\n{policy}"),
+        expect![[r#"
         no hover
-    "#]]);
-    check_hover(&format!("#- /m.yaml k8s:1.34\n{policy}"), expect![[r#"
+    "#]],
+    );
+    check_hover(
+        &format!("#- /m.yaml k8s:1.34\n{policy}"),
+        expect![[r#"
         *failurePolicy*
         ```yaml
         failurePolicy: string
@@ -346,7 +357,8 @@ fn the_target_version_decides_which_kinds_have_docs() {
         failurePolicy does not define how validations that evaluate to false are handled.
 
         Allowed values are Ignore or Fail. Defaults to Fail.
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -390,7 +402,9 @@ fn keys_of_other_documents_nothing() {
 
 #[test]
 fn diagnostic_code_on_a_yaml_value() {
-    check_hover(&policy("  failurePolicy: Some$0times\n"), expect![[r#"
+    check_hover(
+        &policy("  failurePolicy: Some$0times\n"),
+        expect![[r#"
         *Sometimes*
         **error[not-supported]**: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
 
@@ -399,13 +413,14 @@ fn diagnostic_code_on_a_yaml_value() {
         Matches the API server's `Unsupported value` error, which lists the supported values. Examples:
         `failurePolicy: Sometimes`, `patchType: MergePatch`, a `reason` of `Unauthorized`, an operation
         `DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT).
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn diagnostic_code_appended_to_the_cel_hover() {
     check_hover(
-        &policy("  validations:\n  - expression: object.spec.repl$0icas == 'x'\n"),
+        &policy("  validations:\n  - expression: object.spec.repl$0icas\n"),
         expect![[r#"
             *replicas*
             ```cel
@@ -419,13 +434,25 @@ fn diagnostic_code_appended_to_the_cel_hover() {
             ---
 
             Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.
+
+            ---
+
+            **error[cel-result-type]**: spec.validations[0].expression: must evaluate to bool but got dyn
+
+            the expression's type is not the one its field requires.
+
+            Validations and matchConditions must be bool, messageExpression string, auditAnnotation values
+            string or null, applyConfiguration expressions an Object, jsonPatch expressions a list of JSONPatch.
+            The API server rejects a validation whose type is `dyn` as well.
         "#]],
     );
 }
 
 #[test]
 fn unknown_key_shows_its_diagnostic_only() {
-    check_hover(&policy("  validation$0: []\n"), expect![[r#"
+    check_hover(
+        &policy("  validation$0: []\n"),
+        expect![[r#"
         *validation*
         **warning[unknown-field]**: unknown field "spec.validation" (did you mean "validations"?)
 
@@ -433,5 +460,6 @@ fn unknown_key_shows_its_diagnostic_only() {
 
         The API server drops unknown fields (or rejects them under strict field validation, as
         `kubectl apply --validate=strict` does), so the setting never takes effect.
-    "#]]);
+    "#]],
+    );
 }

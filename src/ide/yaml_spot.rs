@@ -83,9 +83,9 @@ pub(crate) fn schema_root(document: &Document, minor: u32) -> Option<SchemaRoot>
     ]
     .into_iter()
     .find(|k| k.name() == kind_name)?;
-    let entry = crate::schema::bundled::kinds(minor).iter().find(|e| {
-        e.gvk.group == GROUP && e.gvk.version == version && e.gvk.kind == kind_name
-    })?;
+    let entry = crate::schema::bundled::kinds(minor)
+        .iter()
+        .find(|e| e.gvk.group == GROUP && e.gvk.version == version && e.gvk.kind == kind_name)?;
     Some(SchemaRoot {
         kind,
         definition: entry.definition.clone(),

@@ -49,7 +49,12 @@ pub fn values(kind: PolicyKind, keys: &[&str]) -> &'static [&'static str] {
         ["spec", "mutations", "patchType"] if kind == PolicyKind::MutatingPolicy => PATCH_TYPES,
         ["spec", _, "matchPolicy"] => MATCH_POLICIES,
         ["spec", _, "resourceRules", "operations"] if mutating => MUTATING_OPERATIONS,
-        ["spec", _, "resourceRules" | "excludeResourceRules", "operations"] => OPERATIONS,
+        [
+            "spec",
+            _,
+            "resourceRules" | "excludeResourceRules",
+            "operations",
+        ] => OPERATIONS,
         ["spec", _, "resourceRules" | "excludeResourceRules", "scope"] => SCOPES,
         [.., "matchExpressions", "operator"] => SELECTOR_OPERATORS,
         _ => &[],

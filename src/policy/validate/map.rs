@@ -1,10 +1,10 @@
 //! MutatingAdmissionPolicy rules (reference §5.5).
 
-use crate::policy::allowed::{PATCH_TYPES, REINVOCATION_POLICIES};
 use super::common;
 use super::match_resources::no_delete;
 use super::vap::match_constraints;
 use super::{failure_policy, items, list_range, str_of, text_range};
+use crate::policy::allowed::{PATCH_TYPES, REINVOCATION_POLICIES};
 use crate::policy::model_kinds::*;
 use crate::policy::report::Report;
 
