@@ -21,13 +21,13 @@ pub(super) fn hover(text: &str, offset: TextSize, minor: u32) -> Option<HoverRes
     let doc = api_docs::field(minor, &root.definition, &keys)?;
     Some(HoverResult {
         range: spot.range,
-        markdown: markdown(&doc, &spot.path, &allowed(&root, &keys, &doc)),
+        markdown: markdown(&doc, &spot.path, &allowed(&root, &keys, Some(&doc))),
     })
 }
 
 /// The values a field allows: the schema's enum, else the policy API's closed set.
-pub(super) fn allowed(root: &SchemaRoot, keys: &[&str], doc: &FieldDoc) -> Vec<String> {
-    if !doc.enum_values.is_empty() {
+pub(super) fn allowed(root: &SchemaRoot, keys: &[&str], doc: Option<&FieldDoc>) -> Vec<String> {
+    if let Some(doc) = doc.filter(|d| !d.enum_values.is_empty()) {
         return doc.enum_values.clone();
     }
     crate::policy::allowed::values(root.kind, keys)

@@ -7,6 +7,7 @@ mod cursor;
 mod diagnostic_hover;
 mod hints;
 mod hover;
+mod key_completion;
 mod key_hover;
 pub mod lenses;
 mod navigation;
