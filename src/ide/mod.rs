@@ -2,6 +2,7 @@
 //! modules call only this module; it knows nothing of the protocol.
 
 mod actions;
+mod add_required;
 mod completion;
 mod cursor;
 mod diagnostic_hover;
