@@ -26,7 +26,7 @@ pub(super) fn completions(text: &str, offset: TextSize, minor: u32) -> Vec<Compl
         if spot.range.start() == word.start() && !spot.range.is_empty() {
             return match spot.role {
                 Role::Key => keys(&root, &spot, minor, spot.range, false),
-                Role::Value => values(&root, &spot, minor, word),
+                Role::Value => values(&root, &spot, minor, spot.range),
             };
         }
     }
