@@ -22,30 +22,27 @@ pub(super) fn completions(text: &str, offset: TextSize, minor: u32) -> Vec<Compl
     let lead = &before[line_start..start];
     let word = TextRange::new(TextSize::from(start as u32), offset);
     // A complete key or value under the cursor, in a document that parses.
-    if let Some((root, spot)) = locate(text, offset, minor) {
-        if spot.range.start() == word.start() && !spot.range.is_empty() {
-            return match spot.role {
-                Role::Key => keys(&root, &spot, minor, spot.range, false),
-                Role::Value => values(&root, &spot, minor, spot.range),
-            };
-        }
+    if let Some((root, spot)) = locate(text, offset, minor)
+        && spot.range.start() == word.start()
+        && !spot.range.is_empty()
+    {
+        return match spot.role {
+            Role::Key => keys(&root, &spot, minor, spot.range, false),
+            Role::Value => values(&root, &spot, minor, spot.range),
+        };
     }
     let mut items = Vec::new();
-    if is_key_lead(lead) {
-        let patched = format!("{before}X: {after}");
-        if let Some((root, spot)) = locate(&patched, offset, minor) {
-            if spot.role == Role::Key {
-                items.extend(keys(&root, &spot, minor, word, true));
-            }
-        }
+    if is_key_lead(lead)
+        && let Some((root, spot)) = locate(&format!("{before}X: {after}"), offset, minor)
+        && spot.role == Role::Key
+    {
+        items.extend(keys(&root, &spot, minor, word, true));
     }
-    if is_value_lead(lead) {
-        let patched = format!("{before}X{after}");
-        if let Some((root, spot)) = locate(&patched, offset, minor) {
-            if spot.role == Role::Value {
-                items.extend(values(&root, &spot, minor, word));
-            }
-        }
+    if is_value_lead(lead)
+        && let Some((root, spot)) = locate(&format!("{before}X{after}"), offset, minor)
+        && spot.role == Role::Value
+    {
+        items.extend(values(&root, &spot, minor, word));
     }
     items
 }
