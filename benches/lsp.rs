@@ -134,14 +134,38 @@ fn requests(policy: &str) {
         .and_then(|text| text.find("object.spec.").map(|c| c + "object.spec.".len()))
         .unwrap_or(0);
     let position = json!({"line": line, "character": column});
-    let params = json!({"textDocument": {"uri": uri}, "position": position});
-    for (method, name) in [
-        ("textDocument/hover", "hover on a field (300 lines)"),
+    // The last `reason` key, on a key and at its value (a closed set).
+    let last_reason = policy.lines().count().saturating_sub(1);
+    let key = json!({"line": last_reason, "character": 6});
+    let value = json!({"line": last_reason, "character": 12});
+    for (method, at, name) in [
+        (
+            "textDocument/hover",
+            &position,
+            "hover on a field (300 lines)",
+        ),
         (
             "textDocument/completion",
+            &position,
             "completion after `object.spec.` (300 lines)",
         ),
+        (
+            "textDocument/hover",
+            &key,
+            "hover on a policy key (300 lines)",
+        ),
+        (
+            "textDocument/completion",
+            &key,
+            "completion of a key (300 lines)",
+        ),
+        (
+            "textDocument/completion",
+            &value,
+            "completion of an enum value (300 lines)",
+        ),
     ] {
+        let params = json!({"textDocument": {"uri": uri}, "position": at});
         let mut samples = Vec::new();
         for _ in 0..50 {
             let start = Instant::now();

@@ -2,7 +2,7 @@
 //! broken expression, at the end of the file, on a line with emoji — gives an empty or correct
 //! answer from every feature, never a panic.
 
-use admission_ls::ide::{AnalysisHost, DiagnosticsConfig, FileId, TextRange, TextSize};
+use admission_ls::ide::{Analysis, AnalysisHost, DiagnosticsConfig, FileId, TextRange, TextSize};
 
 const TEXT: &str = "# 😀 policies
 apiVersion: admissionregistration.k8s.io/v1
@@ -27,15 +27,70 @@ metadata: {name: b}
 spec: {policyName: demo, validationActions: [Deny]}
 ";
 
+/// Policy YAML being typed: half keys, empty items, flow mappings, missing required fields,
+/// an unknown version, a comment between documents and no newline at the end.
+const KEYS: &str = "apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: m, 😀: x}
+spec:
+  fail
+  matchConstraints:
+    resourceRules:
+    - operations: [CREATE, ]
+      scope:
+    - {}
+  mutations:
+  - patchType: 
+  - {patchType: JSONPatch, }
+  reinvocationPolicy: N
+# 😀 between documents
+---
+apiVersion: admissionregistration.k8s.io/v9
+kind: ValidatingAdmissionPolicyBinding
+spec: {policyName: , validationActions: [Deny, , Warn]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+spec:
+  paramRef:
+    - 
+  validationActions: [";
+
 #[test]
 fn every_feature_at_every_offset() {
+    let analysis = sweep(TEXT);
+    let (file, config) = (FileId(0), DiagnosticsConfig::default());
+    let whole = TextRange::new(TextSize::from(0), TextSize::of(TEXT));
+    assert!(!analysis.semantic_tokens(file).is_empty());
+    assert!(!analysis.document_symbols(file).is_empty());
+    assert!(!analysis.inlay_hints(file, whole, &config).is_empty());
+    assert!(!analysis.workspace_symbols("").is_empty());
+}
+
+#[test]
+fn every_feature_at_every_offset_of_policy_yaml_being_typed() {
+    let analysis = sweep(KEYS);
+    let at = KEYS.find("  fail").map_or(0, |i| i + 6);
+    let items = analysis.completions(
+        FileId(0),
+        TextSize::from(at as u32),
+        &DiagnosticsConfig::default(),
+    );
+    assert!(
+        items.iter().any(|i| i.label == "failurePolicy"),
+        "{items:?}"
+    );
+}
+
+/// Asks every feature at every offset of `text`; the analysis, for further checks.
+fn sweep(text: &str) -> Analysis {
     let mut host = AnalysisHost::new();
-    host.set_file(FileId(0), TEXT.into());
+    host.set_file(FileId(0), text.into());
     let analysis = host.snapshot();
     let config = DiagnosticsConfig::default();
     let file = FileId(0);
     // Every byte, including those inside a multi-byte character (a front-end bug must not panic).
-    for at in 0..=TEXT.len() {
+    for at in 0..=text.len() {
         let offset = TextSize::from(at as u32);
         let _ = analysis.hover(file, offset, &config);
         let _ = analysis.completions(file, offset, &config);
@@ -44,9 +99,5 @@ fn every_feature_at_every_offset() {
         let _ = analysis.references(file, offset);
         let _ = analysis.code_actions(file, TextRange::empty(offset), &config);
     }
-    let whole = TextRange::new(TextSize::from(0), TextSize::of(TEXT));
-    assert!(!analysis.semantic_tokens(file).is_empty());
-    assert!(!analysis.document_symbols(file).is_empty());
-    assert!(!analysis.inlay_hints(file, whole, &config).is_empty());
-    assert!(!analysis.workspace_symbols("").is_empty());
+    analysis
 }

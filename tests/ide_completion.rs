@@ -203,19 +203,29 @@ fn snippets_outside_expressions() {
     check_completions(
         &policy("  validations:\n  $0\n"),
         expect![[r#"
-        sn binding a ValidatingAdmissionPolicyBinding document
-        sn matchCondition a new item of spec.matchConditions
-        sn mutation a new item of spec.mutations (ApplyConfiguration)
-        sn validation a new item of spec.validations
-        sn variable a new item of spec.variables
-    "#]],
+            ky auditAnnotations []AuditAnnotation
+            ky failurePolicy string
+            ky matchConditions []MatchCondition
+            ky paramKind ParamKind
+            ky variables []Variable
+            sn binding a ValidatingAdmissionPolicyBinding document
+            sn matchCondition a new item of spec.matchConditions
+            sn mutation a new item of spec.mutations (ApplyConfiguration)
+            sn validation a new item of spec.validations
+            sn variable a new item of spec.variables
+        "#]],
     );
     check_completions(
         &policy("  validations:\n  - expression: 'true'\n  va$0\n"),
         expect![[r#"
-        sn validation a new item of spec.validations
-        sn variable a new item of spec.variables
-    "#]],
+            ky auditAnnotations []AuditAnnotation
+            ky failurePolicy string
+            ky matchConditions []MatchCondition
+            ky paramKind ParamKind
+            ky variables []Variable
+            sn validation a new item of spec.validations
+            sn variable a new item of spec.variables
+        "#]],
     );
     check_completions("# 😀 $0", expect![[r#""#]]);
 }
@@ -235,5 +245,191 @@ fn empty_plain_expression_and_variables() {
             va request kubernetes.AdmissionRequest
             va variables kubernetes.variables
         "#]],
+    );
+}
+
+/// Like [`check_completions`] for YAML keys: `ky label detail`, the documentation's first words.
+#[track_caller]
+fn check_keys(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let items = loaded
+        .analysis
+        .completions(loaded.file, loaded.offset, &loaded.config);
+    let mut actual = String::new();
+    for item in items.iter().filter(|i| i.kind.tag() == "ky") {
+        let detail = item.detail.clone().unwrap_or_default();
+        let doc = item.documentation.clone().unwrap_or_default();
+        let words: Vec<&str> = doc.split_whitespace().take(6).collect();
+        let insert = item.insert.clone().unwrap_or_default();
+        actual.push_str(&format!(
+            "{} {} {detail} {insert:?} — {}\n",
+            item.kind.tag(),
+            item.label,
+            words.join(" ")
+        ));
+    }
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn keys_of_a_validation_not_yet_written_required_first() {
+    check_keys(
+        &policy("  validations:\n  - message: hi\n    $0\n"),
+        expect![[r#"
+            ky expression string (required) "expression: " — expression represents the expression which will
+            ky messageExpression string "messageExpression: " — messageExpression declares a CEL expression that
+            ky reason string "reason: " — reason represents a machine-readable description of
+        "#]],
+    );
+}
+
+#[test]
+fn keys_on_a_half_typed_key() {
+    check_keys(
+        &policy("  fail$0\n"),
+        expect![[r#"
+        ky auditAnnotations []AuditAnnotation "auditAnnotations: " — auditAnnotations contains CEL expressions which are
+        ky failurePolicy string "failurePolicy: " — failurePolicy defines how to handle failures
+        ky matchConditions []MatchCondition "matchConditions: " — matchConditions is a list of conditions
+        ky paramKind ParamKind "paramKind: " — paramKind specifies the kind of resources
+        ky validations []Validation "validations: " — validations contain CEL expressions which is
+        ky variables []Variable "variables: " — variables contain definitions of variables that
+    "#]],
+    );
+}
+
+#[test]
+fn keys_on_a_new_list_item_and_in_a_flow_mapping() {
+    check_keys(
+        &policy("  matchConditions:\n  - $0\n"),
+        expect![[r#"
+            ky expression string (required) "expression: " — expression represents the expression which will
+            ky name string (required) "name: " — name is an identifier for this
+        "#]],
+    );
+    check_keys(
+        &policy("  variables:\n  - {name: a, $0}\n"),
+        expect![[r#"
+            ky expression string (required) "expression: " — expression is the expression that will
+        "#]],
+    );
+}
+
+#[test]
+fn keys_of_a_binding_at_the_document_root() {
+    check_keys(
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\n$0\n",
+        expect![[r#"
+            ky spec ValidatingAdmissionPolicyBindingSpec (required) "spec: " — spec defines the desired behavior of
+            ky metadata ObjectMeta "metadata: " — metadata is the standard object metadata;
+        "#]],
+    );
+}
+
+#[test]
+fn key_under_the_cursor_is_replaced_whole() {
+    let loaded = ide_support::load(&policy("  failure$0Policy: Fail\n"));
+    let text = loaded.analysis.file_text(loaded.file).unwrap_or_default();
+    let items = loaded
+        .analysis
+        .completions(loaded.file, loaded.offset, &loaded.config);
+    let replaced: Vec<&str> = items.iter().map(|i| &text[i.replace]).collect();
+    assert!(!items.is_empty());
+    assert!(
+        replaced.iter().all(|r| *r == "failurePolicy"),
+        "{replaced:?}"
+    );
+    // The key itself stays on offer (the client filters on what is typed); its siblings do not.
+    assert!(items.iter().any(|i| i.label == "failurePolicy"));
+    assert!(!items.iter().any(|i| i.label == "matchConstraints"));
+}
+
+#[test]
+fn enum_values_of_scalar_fields() {
+    check_completions(
+        &policy("  failurePolicy: $0\n"),
+        expect![[r#"
+        ev Fail 
+        ev Ignore 
+    "#]],
+    );
+    check_completions(
+        &policy("  failurePolicy: Ig$0\n"),
+        expect![[r#"
+        ev Fail 
+        ev Ignore 
+    "#]],
+    );
+    check_completions(
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec:\n  mutations:\n  - patchType: $0\n",
+        expect![[r#"
+            ev ApplyConfiguration 
+            ev JSONPatch 
+        "#]],
+    );
+    check_completions(
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec:\n  reinvocationPolicy: N$0\n",
+        expect![[r#"
+            ev IfNeeded 
+            ev Never 
+        "#]],
+    );
+}
+
+#[test]
+fn enum_values_of_list_items() {
+    check_completions(
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec:\n  policyName: demo\n  validationActions: [Deny, $0]\n",
+        expect![[r#"
+            ev Audit 
+            ev Deny 
+            ev Warn 
+        "#]],
+    );
+    check_completions(
+        &policy(
+            "  matchConditions: []\n  matchConstraints:\n    resourceRules:\n    - operations:\n      - $0\n",
+        ),
+        expect![[r#"
+            ev * 
+            ev CONNECT 
+            ev CREATE 
+            ev DELETE 
+            ev UPDATE 
+        "#]],
+    );
+}
+
+#[test]
+fn mutating_policies_never_offer_delete() {
+    check_completions(
+        "#- /m.yaml k8s:1.34\napiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec:\n  matchConstraints:\n    resourceRules:\n    - operations: [$0]\n",
+        expect![[r#"
+            ev * 
+            ev CONNECT 
+            ev CREATE 
+            ev UPDATE 
+        "#]],
+    );
+}
+
+#[test]
+fn no_values_for_a_list_field_itself_or_free_text() {
+    check_completions(
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec:\n  validationActions: $0\n",
+        expect![[r#""#]],
+    );
+    check_completions(
+        &policy("  validations:\n  - message: $0\n"),
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn yaml_keys_never_inside_cel() {
+    check_completions_of(
+        "ky",
+        &policy("  validations:\n  - expression: |\n      object.spec.replicas > 1 &&\n      $0\n"),
+        expect![[r#""#]],
     );
 }

@@ -163,9 +163,9 @@ fn block_scalar_and_half_typed_expression() {
 }
 
 #[test]
-fn outside_expressions_nothing() {
+fn outside_expressions_and_keys_nothing() {
     check_hover(
-        &policy("  validations:\n  - expr$0ession: 'true'\n"),
+        &policy("  validations:\n  - expression: 'true'\n    message: hel$0lo\n"),
         expect![[r#"
         no hover
     "#]],
@@ -180,6 +180,286 @@ fn outside_expressions_nothing() {
         "# 😀 $0\n",
         expect![[r#"
         no hover
+    "#]],
+    );
+}
+
+#[test]
+fn policy_key_shows_schema_type_and_description() {
+    check_hover(
+        &policy("  validations:\n  - expression: 'true'\n    messageExp$0ression: \"'x'\"\n"),
+        expect![[r#"
+            *messageExpression*
+            ```yaml
+            messageExpression: string
+            ```
+
+            ---
+
+            `spec.validations[].messageExpression` · optional
+
+            ---
+
+            messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the `expression` except for 'authorizer' and 'authorizer.requestResource'. Example: "object.x must be less than max ("+string(params.max)+")"
+        "#]],
+    );
+}
+
+#[test]
+fn policy_key_with_a_closed_value_set() {
+    check_hover(
+        &policy("  failure$0Policy: Fail\n"),
+        expect![[r#"
+        *failurePolicy*
+        ```yaml
+        failurePolicy: string
+        ```
+
+        ---
+
+        `spec.failurePolicy` · optional
+
+        ---
+
+        allowed values: `Fail`, `Ignore`
+
+        ---
+
+        failurePolicy defines how to handle failures for the admission policy. Failures can occur from CEL expression parse errors, type check errors, runtime errors and invalid or mis-configured policy definitions or bindings.
+
+        A policy is invalid if spec.paramKind refers to a non-existent Kind. A binding is invalid if spec.paramRef.name refers to a non-existent resource.
+
+        failurePolicy does not define how validations that evaluate to false are handled.
+
+        When failurePolicy is set to Fail, ValidatingAdmissionPolicyBinding validationActions define how failures are enforced.
+
+        Allowed values are Ignore or Fail. Defaults to Fail.
+    "#]],
+    );
+}
+
+#[test]
+fn policy_key_of_object_meta_and_of_a_list() {
+    check_hover(
+        &policy("  variab$0les: []\n"),
+        expect![[r#"
+        *variables*
+        ```yaml
+        variables: []Variable
+        ```
+
+        ---
+
+        `spec.variables` · optional
+
+        ---
+
+        variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except MatchConditions because MatchConditions are evaluated before the rest of the policy.
+
+        The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, Variables must be sorted by the order of first appearance and acyclic.
+    "#]],
+    );
+    check_hover(
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  na$0me: x\n",
+        expect![[r#"
+            *name*
+            ```yaml
+            name: string
+            ```
+
+            ---
+
+            `metadata.name` · optional
+
+            ---
+
+            Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names
+        "#]],
+    );
+}
+
+#[test]
+fn required_from_the_description_when_the_schema_has_no_list() {
+    // 1.30 publishes no `required` list for the binding spec; the field's doc ends in "Required.".
+    check_hover(
+        "#- /b.yaml k8s:1.30\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec:\n  policyName: demo\n  validationAc$0tions: [Deny]\n",
+        expect![[r#"
+            *validationActions*
+            ```yaml
+            validationActions: []string
+            ```
+
+            ---
+
+            `spec.validationActions` · required
+
+            ---
+
+            allowed values: `Audit`, `Deny`, `Warn`
+
+            ---
+
+            validationActions declares how Validations of the referenced ValidatingAdmissionPolicy are enforced. If a validation evaluates to false it is always enforced according to these actions.
+
+            Failures defined by the ValidatingAdmissionPolicy's FailurePolicy are enforced according to these actions only if the FailurePolicy is set to Fail, otherwise the failures are ignored. This includes compilation errors, runtime errors and misconfigurations of the policy.
+
+            validationActions is declared as a set of action values. Order does not matter. validationActions may not contain duplicates of the same action.
+
+            The supported actions values are:
+
+            "Deny" specifies that a validation failure results in a denied request.
+
+            "Warn" specifies that a validation failure is reported to the request client in HTTP Warning headers, with a warning code of 299. Warnings can be sent both for allowed or denied admission responses.
+
+            "Audit" specifies that a validation failure is included in the published audit event for the request. The audit event will contain a `validation.policy.admission.k8s.io/validation_failure` audit annotation with a value containing the details of the validation failures, formatted as a JSON list of objects, each with the following fields: - message: The validation failure message string - policy: The resource name of the ValidatingAdmissionPolicy - binding: The resource name of the ValidatingAdmissionPolicyBinding - expressionIndex: The index of the failed validations in the ValidatingAdmissionPolicy - validationActions: The enforcement actions enacted for the validation failure Example audit annotation: `"validation.policy.admission.k8s.io/validation_failure": "[{"message": "Invalid value", {"policy": "policy.example.com", {"binding": "policybinding.example.com", {"expressionIndex": "1", {"validationActions": ["Audit"]}]"`
+
+            Clients should expect to handle additional values by ignoring any values not recognized.
+
+            "Deny" and "Warn" may not be used together since this combination needlessly duplicates the validation failure both in the API response body and the HTTP warning headers.
+
+            Required.
+        "#]],
+    );
+}
+
+#[test]
+fn the_target_version_decides_which_kinds_have_docs() {
+    let policy = "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec:\n  reinvocationPolicy: Never\n  failure$0Policy: Fail\n";
+    // v1beta1 MutatingAdmissionPolicy is served from 1.34.
+    check_hover(
+        &format!("#- /m.yaml k8s:1.33\n{policy}"),
+        expect![[r#"
+        no hover
+    "#]],
+    );
+    check_hover(
+        &format!("#- /m.yaml k8s:1.34\n{policy}"),
+        expect![[r#"
+        *failurePolicy*
+        ```yaml
+        failurePolicy: string
+        ```
+
+        ---
+
+        `spec.failurePolicy` · optional
+
+        ---
+
+        allowed values: `Fail`, `Ignore`
+
+        ---
+
+        failurePolicy defines how to handle failures for the admission policy. Failures can occur from CEL expression parse errors, type check errors, runtime errors and invalid or mis-configured policy definitions or bindings.
+
+        A policy is invalid if paramKind refers to a non-existent Kind. A binding is invalid if paramRef.name refers to a non-existent resource.
+
+        failurePolicy does not define how validations that evaluate to false are handled.
+
+        Allowed values are Ignore or Fail. Defaults to Fail.
+    "#]],
+    );
+}
+
+#[test]
+fn mutating_policy_key_in_v1alpha1() {
+    check_hover(
+        "apiVersion: admissionregistration.k8s.io/v1alpha1\nkind: MutatingAdmissionPolicy\nmetadata: {name: m}\nspec:\n  reinvocation$0Policy: Never\n",
+        expect![[r#"
+            *reinvocationPolicy*
+            ```yaml
+            reinvocationPolicy: string
+            ```
+
+            ---
+
+            `spec.reinvocationPolicy` · required
+
+            ---
+
+            allowed values: `IfNeeded`, `Never`
+
+            ---
+
+            reinvocationPolicy indicates whether mutations may be called multiple times per MutatingAdmissionPolicyBinding as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".
+
+            Never: These mutations will not be called more than once per binding in a single admission evaluation.
+
+            IfNeeded: These mutations may be invoked more than once per binding for a single admission request and there is no guarantee of order with respect to other admission plugins, admission webhooks, bindings of this policy and admission policies.  Mutations are only reinvoked when mutations change the object after this mutation is invoked. Required.
+        "#]],
+    );
+}
+
+#[test]
+fn keys_of_other_documents_nothing() {
+    check_hover(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nda$0ta: {}\n",
+        expect![[r#"
+            no hover
+        "#]],
+    );
+}
+
+#[test]
+fn diagnostic_code_on_a_yaml_value() {
+    check_hover(
+        &policy("  failurePolicy: Some$0times\n"),
+        expect![[r#"
+        *Sometimes*
+        **error[not-supported]**: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
+
+        a value outside the allowed set.
+
+        Matches the API server's `Unsupported value` error, which lists the supported values. Examples:
+        `failurePolicy: Sometimes`, `patchType: MergePatch`, a `reason` of `Unauthorized`, an operation
+        `DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT).
+    "#]],
+    );
+}
+
+#[test]
+fn diagnostic_code_appended_to_the_cel_hover() {
+    check_hover(
+        &policy("  validations:\n  - expression: object.spec.repl$0icas\n"),
+        expect![[r#"
+            *replicas*
+            ```cel
+            int
+            ```
+
+            ---
+
+            field `replicas` of `apps.v1.Deployment.spec`
+
+            ---
+
+            Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.
+
+            ---
+
+            **error[cel-result-type]**: spec.validations[0].expression: must evaluate to bool but got dyn
+
+            the expression's type is not the one its field requires.
+
+            Validations and matchConditions must be bool, messageExpression string, auditAnnotation values
+            string or null, applyConfiguration expressions an Object, jsonPatch expressions a list of JSONPatch.
+            The API server rejects a validation whose type is `dyn` as well.
+        "#]],
+    );
+}
+
+#[test]
+fn unknown_key_shows_its_diagnostic_only() {
+    check_hover(
+        &policy("  validation$0: []\n"),
+        expect![[r#"
+        *validation*
+        **warning[unknown-field]**: unknown field "spec.validation" (did you mean "validations"?)
+
+        a key that the policy API does not have.
+
+        The API server drops unknown fields (or rejects them under strict field validation, as
+        `kubectl apply --validate=strict` does), so the setting never takes effect.
     "#]],
     );
 }

@@ -614,3 +614,105 @@ fn no_pull_diagnostics_for_a_client_that_does_not_ask() {
     assert!(response["result"]["capabilities"]["diagnosticProvider"].is_null());
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// A policy being written: a key after an emoji, an unsupported value, a validation without its
+/// required `expression`.
+const YAML_POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  failurePolicy: Sometimes
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  validations:
+  - {message: \"😀\", reason: Invalid, expression: \"true\"}
+  - message: no expression
+";
+
+/// The UTF-16 position of the first `needle` in [`YAML_POLICY`], plus `delta` bytes.
+fn yaml_position(needle: &str, delta: usize) -> Value {
+    let offset = YAML_POLICY.find(needle).unwrap_or(0) + delta;
+    let at = LineIndex::new(YAML_POLICY).line_col(TextSize::from(offset as u32), Encoding::Utf16);
+    json!({"line": at.line, "character": at.col})
+}
+
+/// The result of one `method` request on [`YAML_POLICY`].
+fn yaml_request(method: &str, extra: Value) -> Value {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/keys.yaml";
+    open(&mut client, uri, 1, YAML_POLICY);
+    let mut params = json!({"textDocument": {"uri": uri}});
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    let answer = client.request(method, params);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    answer["result"].clone()
+}
+
+#[test]
+fn hover_on_a_policy_key_after_an_emoji_shows_its_schema_doc() {
+    let position = yaml_position("reason:", 2);
+    let result = yaml_request("textDocument/hover", json!({"position": position}));
+    let markdown = result["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("reason: string"), "{result}");
+    assert!(markdown.contains("`Forbidden`, `Invalid`"), "{result}");
+    assert_eq!(result["range"]["start"], yaml_position("reason:", 0));
+    assert_eq!(result["range"]["end"], yaml_position("reason:", 6));
+}
+
+#[test]
+fn hover_on_a_diagnostic_explains_its_code() {
+    let position = yaml_position("Sometimes", 3);
+    let result = yaml_request("textDocument/hover", json!({"position": position}));
+    let markdown = result["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("**error[not-supported]**"), "{result}");
+    assert!(
+        markdown.contains("a value outside the allowed set"),
+        "{result}"
+    );
+}
+
+#[test]
+fn completion_of_enum_values_and_keys() {
+    let position = yaml_position("Sometimes", 0);
+    let result = yaml_request("textDocument/completion", json!({"position": position}));
+    let labels: Vec<&str> = result
+        .as_array()
+        .map(|items| items.iter().filter_map(|i| i["label"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(labels, ["Fail", "Ignore"], "{result}");
+    assert_eq!(result[0]["kind"], 20, "an enum member: {result}");
+    assert_eq!(
+        result[0]["textEdit"]["range"]["end"],
+        yaml_position("Sometimes", 9)
+    );
+
+    let position = yaml_position("  - message: no", 4);
+    let result = yaml_request("textDocument/completion", json!({"position": position}));
+    let expression = result
+        .as_array()
+        .and_then(|items| items.iter().find(|i| i["label"] == "expression").cloned());
+    let expression = expression.unwrap_or_else(|| panic!("no expression key in {result}"));
+    assert_eq!(expression["kind"], 10, "a property: {result}");
+    assert_eq!(expression["detail"], "string (required)");
+}
+
+#[test]
+fn code_action_adds_a_missing_required_field() {
+    let position = yaml_position("message: no", 0);
+    let result = yaml_request(
+        "textDocument/codeAction",
+        json!({"range": {"start": position, "end": position}, "context": {"diagnostics": []}}),
+    );
+    let actions = result.as_array().cloned().unwrap_or_default();
+    let add = actions
+        .iter()
+        .find(|a| a["title"] == "Add required field 'expression'")
+        .unwrap_or_else(|| panic!("no fix in {result}"));
+    let edit = &add["edit"]["changes"]["file:///tmp/features/keys.yaml"][0];
+    assert_eq!(edit["newText"], "\n    expression: \"\"", "{result}");
+    assert_eq!(edit["range"]["start"], yaml_position("no expression", 13));
+}

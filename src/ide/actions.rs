@@ -1,5 +1,5 @@
-//! Code actions: apply a diagnostic's "did you mean" suggestion, and turn a validation's
-//! `message` that is written as CEL into a `messageExpression`.
+//! Code actions: apply a diagnostic's "did you mean" suggestion, turn a validation's
+//! `message` that is written as CEL into a `messageExpression`, add a missing required field.
 
 use crate::policy::PolicyDocument;
 use crate::text::TextRange;
@@ -42,8 +42,8 @@ impl Analysis {
         let Some(text) = self.file_text(file) else {
             return Vec::new();
         };
-        let mut out: Vec<CodeAction> = self
-            .diagnostics(file, config)
+        let diagnostics = self.diagnostics(file, config);
+        let mut out: Vec<CodeAction> = diagnostics
             .iter()
             .filter(|d| d.range.intersect(range).is_some())
             .filter_map(|d| {
@@ -60,6 +60,15 @@ impl Analysis {
         for document in crate::policy::read_file(&text, &yaml) {
             out.extend(message_expressions(&document, range));
         }
+        let minor = config
+            .kube_minor
+            .unwrap_or_else(crate::schema::bundled::newest);
+        out.extend(super::add_required::actions(
+            &text,
+            &diagnostics,
+            range,
+            minor,
+        ));
         out
     }
 }

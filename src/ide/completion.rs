@@ -1,9 +1,10 @@
 //! Completion: in CEL — after `receiver.` the fields of the receiver's type (with types and
 //! docs) and the functions and macros that apply to it; elsewhere in an expression the variables
 //! of the site's environment and the global functions and macros; inside `Type{` the fields of
-//! that type. Outside expressions — snippets for a new validation, variable, matchCondition,
-//! mutation or binding. Half-typed text works: the cursor maps through the site's source map and
-//! the parser recovers `object.spec.` as a selection with a missing field.
+//! that type. Outside expressions — the policy's YAML keys and allowed values, and snippets for a
+//! new validation, variable, matchCondition, mutation or binding. Half-typed text works: the
+//! cursor maps through the site's source map and the parser recovers `object.spec.` as a
+//! selection with a missing field.
 
 use crate::cel::ast::ExprKind;
 use crate::cel::library::{self, Overload};
@@ -26,10 +27,14 @@ pub enum CompletionKind {
     Macro,
     /// A YAML snippet.
     Snippet,
+    /// A key of a policy document's object.
+    Key,
+    /// An allowed value of a policy document's field.
+    Value,
 }
 
 impl CompletionKind {
-    /// A short tag for snapshots: `fd`, `va`, `fn`, `ma`, `sn`.
+    /// A short tag for snapshots: `fd`, `va`, `fn`, `ma`, `sn`, `ky`, `ev`.
     pub fn tag(self) -> &'static str {
         match self {
             CompletionKind::Field => "fd",
@@ -37,6 +42,8 @@ impl CompletionKind {
             CompletionKind::Function => "fn",
             CompletionKind::Macro => "ma",
             CompletionKind::Snippet => "sn",
+            CompletionKind::Key => "ky",
+            CompletionKind::Value => "ev",
         }
     }
 }
@@ -75,10 +82,15 @@ impl Analysis {
         let workspace = self.workspace();
         let cursor = cel_at(&text, offset, minor, &workspace)
             .or_else(|| in_empty_expression(&text, offset, minor, &workspace));
-        let mut items = match cursor {
-            Some(cursor) => cel_completions(&cursor),
-            None => super::snippets::completions(&text, offset),
+        let Some(cursor) = cursor else {
+            // Outside CEL: policy keys and values (in the order they come), then snippets.
+            let mut items = super::key_completion::completions(&text, offset, minor);
+            let mut snippets = super::snippets::completions(&text, offset);
+            snippets.sort_by(|a, b| a.label.cmp(&b.label));
+            items.extend(snippets);
+            return items;
         };
+        let mut items = cel_completions(&cursor);
         items.sort_by(|a, b| (a.kind, &a.label).cmp(&(b.kind, &b.label)));
         items.dedup_by(|a, b| a.kind == b.kind && a.label == b.label);
         items

@@ -1,6 +1,7 @@
 //! Hover: what the thing under the cursor is. On CEL — the node's type, the schema field's
 //! description, a function's signatures, docs and the Kubernetes version that introduced it, a
-//! variable's type and definition.
+//! variable's type and definition. On a policy key — the field's schema documentation; on a
+//! diagnostic's range — its message and what its code means.
 
 use crate::cel::ast::{ExprKind, Name};
 use crate::cel::check::Reference;
@@ -31,8 +32,11 @@ impl Analysis {
         let minor = config
             .kube_minor
             .unwrap_or_else(crate::schema::bundled::newest);
-        let cursor = cel_at(&text, offset, minor, &self.workspace())?;
-        cel_hover(&cursor)
+        let hover = cel_at(&text, offset, minor, &self.workspace())
+            .and_then(|cursor| cel_hover(&cursor))
+            .or_else(|| super::key_hover::hover(&text, offset, minor));
+        let diagnostics = self.diagnostics(file, config);
+        super::diagnostic_hover::with_diagnostics(hover.clone(), &diagnostics, offset).or(hover)
     }
 }
 

@@ -2,10 +2,14 @@
 //! modules call only this module; it knows nothing of the protocol.
 
 mod actions;
+mod add_required;
 mod completion;
 mod cursor;
+mod diagnostic_hover;
 mod hints;
 mod hover;
+mod key_completion;
+mod key_hover;
 pub mod lenses;
 mod navigation;
 mod references;
@@ -15,6 +19,7 @@ mod signature;
 mod snippets;
 mod symbols;
 mod tokens;
+mod yaml_spot;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};

@@ -302,6 +302,8 @@ fn completion_kind(kind: CompletionKind) -> lsp::CompletionItemKind {
         CompletionKind::Function => lsp::CompletionItemKind::FUNCTION,
         CompletionKind::Macro => lsp::CompletionItemKind::KEYWORD,
         CompletionKind::Snippet => lsp::CompletionItemKind::SNIPPET,
+        CompletionKind::Key => lsp::CompletionItemKind::PROPERTY,
+        CompletionKind::Value => lsp::CompletionItemKind::ENUM_MEMBER,
     }
 }
 

@@ -5,6 +5,7 @@
 //! No I/O: files come in as text and a parsed `yaml::YamlFile`. Documents of other kinds are ignored.
 
 pub mod admission;
+pub mod allowed;
 mod cel_syntax;
 mod code_docs;
 mod crds;

@@ -1,5 +1,6 @@
 //! OpenAPI and CRD schemas as CEL types (issue 4; reference §3.3–§3.6).
 //!
+//! - [`api_docs`]: the documentation of a bundled kind's fields along a key path, for the editor.
 //! - [`bundled`]: the Kubernetes OpenAPI definitions of every supported minor version, embedded
 //!   compressed and decoded lazily (one index per version, one definition at a time).
 //! - [`resources`]: group/version/resource → kind resolution for `matchConstraints.resourceRules`,
@@ -18,6 +19,7 @@
 //! `apps.v1.Deployment.spec.template.spec.containers`. Names are stable across runs, so a bundled
 //! kind's types can be asked for by name alone; the registry registers the root on first mention.
 
+pub mod api_docs;
 pub mod bundled;
 mod convert;
 mod crd;

@@ -9,7 +9,7 @@ use crate::policy::names;
 use crate::policy::report::{Report, json_list};
 use std::collections::BTreeSet;
 
-const ACTIONS: &[&str] = &["Audit", "Deny", "Warn"];
+use crate::policy::allowed::{PARAMETER_NOT_FOUND_ACTIONS, VALIDATION_ACTIONS as ACTIONS};
 
 /// Validates a binding's spec; `mutating` selects the MutatingAdmissionPolicyBinding rules.
 pub(super) fn validate(header: &Header, spec: &BindingSpec, mutating: bool, report: &mut Report) {
@@ -84,7 +84,7 @@ fn param_ref(version: ApiVersion, p: &ParamRef, report: &mut Report) {
             range,
             "spec.paramRef.parameterNotFoundAction",
             action,
-            &["Deny", "Allow"],
+            PARAMETER_NOT_FOUND_ACTIONS,
         );
     }
 }

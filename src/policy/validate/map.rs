@@ -4,6 +4,7 @@ use super::common;
 use super::match_resources::no_delete;
 use super::vap::match_constraints;
 use super::{failure_policy, items, list_range, str_of, text_range};
+use crate::policy::allowed::{PATCH_TYPES, REINVOCATION_POLICIES};
 use crate::policy::model_kinds::*;
 use crate::policy::report::Report;
 
@@ -52,12 +53,11 @@ fn mutation(m: &Mutation, path: &str, report: &mut Report) {
             "jsonPatch",
         ),
         _ => {
-            let supported = &["ApplyConfiguration", "JSONPatch"];
             return report.not_supported(
                 range,
                 &format!("{path}.patchType"),
                 patch_type,
-                supported,
+                PATCH_TYPES,
             );
         }
     };
@@ -95,8 +95,8 @@ fn reinvocation_policy(spec: &MutatingPolicySpec, report: &mut Report) {
         None => report.required(spec.place.anchor, PATH, ""),
         Some(field) => {
             let value = field.value.value.as_str();
-            if !matches!(value, "IfNeeded" | "Never") {
-                report.not_supported(field.report_range(), PATH, value, &["IfNeeded", "Never"]);
+            if !REINVOCATION_POLICIES.contains(&value) {
+                report.not_supported(field.report_range(), PATH, value, REINVOCATION_POLICIES);
             }
         }
     }

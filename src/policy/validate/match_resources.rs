@@ -10,20 +10,19 @@ use crate::policy::report::{Report, json_list};
 use crate::text::TextRange;
 use std::collections::BTreeSet;
 
-const OPERATIONS: &[&str] = &["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
-const SCOPES: &[&str] = &["*", "Cluster", "Namespaced"];
+use crate::policy::allowed::{MATCH_POLICIES, MUTATING_OPERATIONS, OPERATIONS, SCOPES};
 
 /// Validates match resources at `path` (defaults applied: `matchPolicy`, both selectors).
 pub(super) fn match_resources(field: &Field<MatchResources>, path: &str, report: &mut Report) {
     let m = &field.value;
     if let Some(policy) = &m.match_policy {
         let value = policy.value.value.as_str();
-        if !matches!(value, "Equivalent" | "Exact") {
+        if !MATCH_POLICIES.contains(&value) {
             report.not_supported(
                 policy.report_range(),
                 &format!("{path}.matchPolicy"),
                 value,
-                &["Equivalent", "Exact"],
+                MATCH_POLICIES,
             );
         }
     }
@@ -188,15 +187,14 @@ fn resources(list: &Opt<List<Text>>, anchor: TextRange, path: &str, report: &mut
 
 /// The MutatingAdmissionPolicy(Binding) restriction: no `DELETE` (unindexed path, as the API server).
 pub(super) fn no_delete(field: &Field<MatchResources>, path: &str, report: &mut Report) {
-    const SUPPORTED: &[&str] = &["*", "CONNECT", "CREATE", "UPDATE"];
     for rule in items(&field.value.resource_rules) {
         for op in items(&rule.operations) {
-            if !SUPPORTED.contains(&op.value.as_str()) {
+            if !MUTATING_OPERATIONS.contains(&op.value.as_str()) {
                 report.not_supported(
                     op.range,
                     &format!("{path}.resourceRules.operations"),
                     &op.value,
-                    SUPPORTED,
+                    MUTATING_OPERATIONS,
                 );
             }
         }

@@ -9,6 +9,7 @@ mod match_resources;
 mod selector;
 mod vap;
 
+use super::allowed::FAILURE_POLICIES;
 use super::model::*;
 use super::model_kinds::*;
 use super::report::Report;
@@ -60,12 +61,12 @@ fn values(list: &[Text]) -> Vec<&str> {
 fn failure_policy(text: &Opt<Text>, report: &mut Report) {
     if let Some(field) = text {
         let value = field.value.value.as_str();
-        if !matches!(value, "Fail" | "Ignore") {
+        if !FAILURE_POLICIES.contains(&value) {
             report.not_supported(
                 field.report_range(),
                 "spec.failurePolicy",
                 value,
-                &["Fail", "Ignore"],
+                FAILURE_POLICIES,
             );
         }
     }

@@ -9,7 +9,7 @@ use crate::policy::names;
 use crate::policy::report::Report;
 use std::collections::BTreeSet;
 
-const REASONS: &[&str] = &["Forbidden", "Invalid", "RequestEntityTooLarge"];
+use crate::policy::allowed::REASONS;
 const MAX_AUDIT_ANNOTATIONS: usize = 20;
 const MAX_VALUE_EXPRESSION_BYTES: usize = 5120;
 
