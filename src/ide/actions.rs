@@ -60,6 +60,7 @@ impl Analysis {
         for document in crate::policy::read_file(&text, &yaml) {
             out.extend(message_expressions(&document, range));
         }
+        out.extend(self.optional_guard_actions(file, range.start(), config));
         out
     }
 }

@@ -8,6 +8,7 @@ mod hints;
 mod hover;
 pub mod lenses;
 mod navigation;
+mod optional_guard;
 mod references;
 mod render;
 pub mod run;
