@@ -109,3 +109,45 @@ fn variable_types() {
         "#]],
     );
 }
+
+#[test]
+fn expression_types_where_not_obvious() {
+    check_hints(
+        &format!(
+            "{HEAD}  validations:\n  - expression: object.spec.replicas <= 5\n    messageExpression: \"'too many: ' + string(object.spec.replicas)\"\n  - expression: object.metadata.annotations\n  auditAnnotations:\n  - key: replicas\n    valueExpression: |\n      string(object.spec.replicas)\n  matchConditions:\n  - {{name: any, expression: 'true'}}$0\n"
+        ),
+        expect![[r#"
+            10:    messageExpression: "'too many: ' + string(object.spec.replicas)"|: string
+            11:  - expression: object.metadata.annotations|: map(string, string)
+            15:      string(object.spec.replicas)|: string
+        "#]],
+    );
+}
+
+#[test]
+fn mutation_expression_types() {
+    check_hints(
+        "
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{spec: Object.spec{replicas: 1}}'
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >
+        [JSONPatch{op: 'add', path: '/spec/paused', value: true}]$0
+",
+        expect![[r#"
+            12:      expression: 'Object{spec: Object.spec{replicas: 1}}'|: Object
+            16:        [JSONPatch{op: 'add', path: '/spec/paused', value: true}]|: list(JSONPatch)
+        "#]],
+    );
+}
