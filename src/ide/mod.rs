@@ -13,6 +13,7 @@ mod references;
 mod render;
 pub mod run;
 mod signature;
+mod signature_types;
 mod snippets;
 mod symbols;
 mod tokens;
