@@ -9,6 +9,7 @@ mod hover;
 pub mod lenses;
 mod navigation;
 mod optional_guard;
+mod param_objects;
 mod references;
 mod render;
 pub mod run;
