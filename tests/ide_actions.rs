@@ -253,3 +253,26 @@ fn no_guard_outside_the_macro_that_binds_the_chain() {
         "#]],
     );
 }
+
+#[test]
+fn links_already_guarded_are_not_guarded_again() {
+    check_rewrites(
+        &format!(
+            "{HEAD}  validations:\n  - expression: has(object.spec.template.spec) && has(object.spec.template.spec.securityContext) && object.spec.template.spec.securityContext.runAs$0NonRoot\n"
+        ),
+        expect![[r#"
+            Rewrite Guard the optional fields with has()
+                - expression: has(object.spec.template.spec) && has(object.spec.template.spec.securityContext) && has(object.spec.template.spec.securityContext.runAsNonRoot) && object.spec.template.spec.securityContext.runAsNonRoot
+              => no diagnostics
+            Rewrite Rewrite as an optional chain with orValue()
+                - expression: has(object.spec.template.spec) && has(object.spec.template.spec.securityContext) && object.spec.template.spec.securityContext.?runAsNonRoot.orValue(false)
+              => no diagnostics
+        "#]],
+    );
+    check_rewrites(
+        &format!(
+            "{HEAD}  validations:\n  - expression: has(object.spec.template.spec.securityCon$0text)\n"
+        ),
+        expect![[r#""#]],
+    );
+}

@@ -11,7 +11,7 @@
 //!
 //! The `metadata` of a root variable is never guarded: every admitted object has one.
 
-use crate::cel::ast::{Ast, BinaryOp, ExprId, ExprKind};
+use crate::cel::ast::{Ast, BinaryOp, ExprId, ExprKind, MacroKind};
 use crate::cel::library::{Library, is_enabled};
 use crate::cel::types::Type;
 use crate::schema::SchemaTypes;
@@ -114,6 +114,21 @@ fn chain_at(cursor: &CelCursor, types: &SchemaTypes) -> Option<Chain> {
         at = *operand;
     }
     links.reverse();
+    if let Some(parent) = parent_of(&parents, top)
+        && matches!(&ast.expr(parent).kind, ExprKind::Macro(call) if call.kind == MacroKind::Has)
+    {
+        return None; // `has(a.b)` is itself the guard
+    }
+    let guarded = guarded_by_has(cursor, &parents, top);
+    for link in &mut links {
+        let text = cursor
+            .site
+            .text
+            .get(std::ops::Range::<usize>::from(ast.expr(link.id).span));
+        if text.is_some_and(|t| guarded.contains(&squeeze(t))) {
+            link.optional = false;
+        }
+    }
     if let (ExprKind::Ident(name), Some(first)) = (&ast.expr(at).kind, links.first_mut()) {
         let field = cursor
             .site
@@ -124,6 +139,48 @@ fn chain_at(cursor: &CelCursor, types: &SchemaTypes) -> Option<Chain> {
         }
     }
     (!links.is_empty()).then_some(Chain { base: at, links })
+}
+
+/// The selections that a `has()` already proves present where `id` is evaluated: those tested on
+/// the left of an enclosing `&&` or in the condition of an enclosing `?:` whose `then` holds `id`,
+/// without spaces.
+fn guarded_by_has(cursor: &CelCursor, parents: &[Option<ExprId>], id: ExprId) -> Vec<String> {
+    let ast = &cursor.ast;
+    let mut tests = Vec::new();
+    let mut child = id;
+    while let Some(parent) = parent_of(parents, child) {
+        match ast.expr(parent).kind {
+            ExprKind::Binary {
+                op: BinaryOp::And,
+                lhs,
+                rhs,
+            } if rhs == child => tests.push(lhs),
+            ExprKind::Conditional { cond, then, .. } if then == child => tests.push(cond),
+            _ => {}
+        }
+        child = parent;
+    }
+    let mut out = Vec::new();
+    for test in tests {
+        for node in ast.preorder(test) {
+            let ExprKind::Macro(call) = &ast.expr(node).kind else {
+                continue;
+            };
+            if call.kind != MacroKind::Has {
+                continue;
+            }
+            let spans = call.args.iter().map(|arg| ast.expr(*arg).span);
+            let texts =
+                spans.filter_map(|span| cursor.site.text.get(std::ops::Range::<usize>::from(span)));
+            out.extend(texts.map(squeeze));
+        }
+    }
+    out
+}
+
+/// `text` without whitespace, to compare selections however they are spaced.
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// Each node's parent, by index.
