@@ -20,11 +20,17 @@ spec:
       variables.few && object.spec.( && size(
     message: \"😀 object.spec\"
   - expression: 'Object{spec: '
+  - expression: \"object.spec.template.spec.securityContext.runAsNonRoot && !object.spec.template.spec.containers.all(c, c.image.indexOf('😀', \"
+    messageExpression: \"object.metadata.?name.orValue('') + string(object.spec.replicas\"
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
 metadata: {name: b}
-spec: {policyName: demo, validationActions: [Deny]}
+spec: {policyName: demo, validationActions: [Deny], paramRef: {name: cfg, namespace: ns}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: ns}
 ";
 
 /// Policy YAML being typed: half keys, empty items, flow mappings, missing required fields,

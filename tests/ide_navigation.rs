@@ -23,6 +23,26 @@ fn check_definition(fixture: &str, expect: Expect) {
     expect.assert_eq(&actual);
 }
 
+/// Like [`check_definition`], with the focus's 1-based line: for targets in one file.
+#[track_caller]
+fn check_definition_lines(fixture: &str, expect: Expect) {
+    let loaded = ide_support::load(fixture);
+    let targets = loaded
+        .analysis
+        .goto_definition(loaded.file, loaded.offset, &loaded.config);
+    let mut actual = String::new();
+    for target in targets {
+        let text = loaded.analysis.file_text(target.file).unwrap_or_default();
+        let start = usize::from(target.focus.start());
+        let line = text[..start].matches('\n').count() + 1;
+        actual.push_str(&format!(
+            "file {} line {line}: {}\n",
+            target.file.0, &text[target.focus]
+        ));
+    }
+    expect.assert_eq(&actual);
+}
+
 #[track_caller]
 fn check_symbols(fixture: &str, expect: Expect) {
     let loaded = ide_support::load(fixture);
@@ -111,6 +131,64 @@ spec:
         expect![[r#"
         file 0: Widget
     "#]],
+    );
+}
+
+#[test]
+fn param_ref_name_goes_to_the_param_object() {
+    let files = "
+#- /policy.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: limits}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  validations:
+  - expression: 'true'
+#- /params.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: limits-config, namespace: team-a}
+data: {max: '5'}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: limits-config
+  namespace: team-b
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: limits-config, namespace: team-a}
+#- /other.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: other, namespace: team-a}
+#- /binding.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: limits-binding}
+spec:
+  policyName: limits
+  validationActions: [Deny]
+  paramRef: {name: limits-con$0fig, NAMESPACE}
+";
+    check_definition_lines(
+        &files.replace("NAMESPACE", "namespace: team-b"),
+        expect![[r#"
+            file 1 line 9: limits-config
+        "#]],
+    );
+    check_definition_lines(
+        &files.replace(", NAMESPACE", ""),
+        expect![[r#"
+            file 1 line 3: limits-config
+            file 1 line 9: limits-config
+        "#]],
+    );
+    check_definition_lines(
+        &files.replace("NAMESPACE", "namespace: nowhere"),
+        expect![[r#""#]],
     );
 }
 

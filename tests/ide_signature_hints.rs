@@ -1,5 +1,6 @@
 //! Signature-help and inlay-hint fixtures: `$0` marks the cursor (for hints, anywhere: hints of
-//! the whole file are shown, each as `line:text-before-it|label`).
+//! the whole file are shown, each as `line:text-before-it|label`). The active signature is marked
+//! with `>`.
 
 mod ide_support;
 
@@ -15,9 +16,11 @@ fn check_signature(fixture: &str, expect: Expect) {
     {
         Some(help) => {
             let mut out = format!("active parameter {}\n", help.active_parameter);
-            for signature in help.signatures {
+            for (i, signature) in help.signatures.into_iter().enumerate() {
+                let active = help.active_signature == Some(i as u32);
                 out.push_str(&format!(
-                    "{} [{}]\n",
+                    "{}{} [{}]\n",
+                    if active { "> " } else { "" },
                     signature.label,
                     signature.parameters.join(", ")
                 ));
@@ -69,7 +72,7 @@ fn member_call_second_argument_unclosed() {
         ),
         expect![[r#"
             active parameter 1
-            fn string.replace(string, string) -> string [string, string]
+            > fn string.replace(string, string) -> string [string, string]
             fn string.replace(string, string, int) -> string [string, string, int]
         "#]],
     );
@@ -84,7 +87,7 @@ fn global_call_and_outside_calls() {
         expect![[r#"
             active parameter 0
             fn size(bytes) -> int [bytes]
-            fn size(list(A)) -> int [list(A)]
+            > fn size(list(A)) -> int [list(A)]
             fn size(map(A, B)) -> int [map(A, B)]
             fn size(string) -> int [string]
         "#]],
@@ -106,6 +109,152 @@ fn variable_types() {
         expect![[r#"
             9:  - name: replicas|: int
             11:  - {name: names|: list(string)
+        "#]],
+    );
+}
+
+#[test]
+fn expression_types_where_not_obvious() {
+    check_hints(
+        &format!(
+            "{HEAD}  validations:\n  - expression: object.spec.replicas <= 5\n    messageExpression: \"'too many: ' + string(object.spec.replicas)\"\n  - expression: object.metadata.annotations\n  auditAnnotations:\n  - key: replicas\n    valueExpression: |\n      string(object.spec.replicas)\n  matchConditions:\n  - {{name: any, expression: 'true'}}$0\n"
+        ),
+        expect![[r#"
+            10:    messageExpression: "'too many: ' + string(object.spec.replicas)"|: string
+            11:  - expression: object.metadata.annotations|: map(string, string)
+            15:      string(object.spec.replicas)|: string
+        "#]],
+    );
+}
+
+#[test]
+fn mutation_expression_types() {
+    check_hints(
+        "
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{spec: Object.spec{replicas: 1}}'
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: >
+        [JSONPatch{op: 'add', path: '/spec/paused', value: true}]$0
+",
+        expect![[r#"
+            12:      expression: 'Object{spec: Object.spec{replicas: 1}}'|: Object
+            16:        [JSONPatch{op: 'add', path: '/spec/paused', value: true}]|: list(JSONPatch)
+        "#]],
+    );
+}
+
+#[test]
+fn overload_from_the_receiver_type() {
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: \"object.spec.template.spec.containers.map(c, c.name).indexOf($0\"\n"
+        ),
+        expect![[r#"
+            active parameter 0
+            fn string.indexOf(string) -> int [string]
+            fn string.indexOf(string, int) -> int [string, int]
+            > fn list(A).indexOf(A) -> int [A]
+        "#]],
+    );
+    check_signature(
+        &format!("{HEAD}  validations:\n  - expression: \"object.metadata.name.indexOf($0\"\n"),
+        expect![[r#"
+            active parameter 0
+            > fn string.indexOf(string) -> int [string]
+            fn string.indexOf(string, int) -> int [string, int]
+            fn list(A).indexOf(A) -> int [A]
+        "#]],
+    );
+}
+
+#[test]
+fn overload_from_the_finished_arguments() {
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: \"object.metadata.name.indexOf('a', $0\"\n"
+        ),
+        expect![[r#"
+            active parameter 1
+            fn string.indexOf(string) -> int [string]
+            > fn string.indexOf(string, int) -> int [string, int]
+            fn list(A).indexOf(A) -> int [A]
+        "#]],
+    );
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: \"size(object.metadata.name.replace('a', 'b', $0)) > 0\"\n"
+        ),
+        expect![[r#"
+            active parameter 2
+            fn string.replace(string, string) -> string [string, string]
+            > fn string.replace(string, string, int) -> string [string, string, int]
+        "#]],
+    );
+    check_signature(
+        &format!("{HEAD}  validations:\n  - expression: \"[1, quantity($0\"\n"),
+        expect![[r#"
+            active parameter 0
+            > fn quantity(string) -> kubernetes.Quantity [string]
+        "#]],
+    );
+}
+
+#[test]
+fn overload_of_a_global_by_argument_type() {
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: \"object.spec.template.spec.containers.all(c, string(c.ports[0].containerPort$0\"\n"
+        ),
+        expect![[r#"
+            active parameter 0
+            fn string(string) -> string [string]
+            fn string(bool) -> string [bool]
+            > fn string(int) -> string [int]
+            fn string(uint) -> string [uint]
+            fn string(double) -> string [double]
+            fn string(bytes) -> string [bytes]
+            fn string(timestamp) -> string [timestamp]
+            fn string(duration) -> string [duration]
+            fn string(net.IP) -> string [net.IP]
+            fn string(net.CIDR) -> string [net.CIDR]
+        "#]],
+    );
+    check_signature(
+        &format!("{HEAD}  validations:\n  - expression: \"int(object.spec.replicas, $0\"\n"),
+        expect![[r#"
+            active parameter 1
+            fn int(int) -> int [int]
+            fn int(uint) -> int [uint]
+            fn int(double) -> int [double]
+            fn int(string) -> int [string]
+            fn int(timestamp) -> int [timestamp]
+            fn int(duration) -> int [duration]
+        "#]],
+    );
+}
+
+#[test]
+fn overload_of_a_kubernetes_library_function() {
+    check_signature(
+        &format!(
+            "{HEAD}  validations:\n  - expression: \"cidr('10.0.0.0/8').containsIP(ip('10.1.2.3')$0\"\n"
+        ),
+        expect![[r#"
+            active parameter 0
+            fn net.CIDR.containsIP(string) -> bool [string]
+            > fn net.CIDR.containsIP(net.IP) -> bool [net.IP]
         "#]],
     );
 }

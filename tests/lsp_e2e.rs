@@ -535,6 +535,60 @@ fn signature_help_inside_a_call() {
 }
 
 #[test]
+fn signature_help_picks_the_overload_of_the_arguments() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/overload.yaml";
+    let text = EMOJI_POLICY.replace(
+        " && object.spec.\"",
+        " && object.metadata.name.indexOf('a', \"",
+    );
+    open(&mut client, uri, 1, &text);
+    let cursor = text.find("'a', ").unwrap_or(0) + "'a', ".len();
+    let at = LineIndex::new(&text).line_col(TextSize::from(cursor as u32), Encoding::Utf16);
+    let params = json!({"textDocument": {"uri": uri},
+        "position": {"line": at.line, "character": at.col}});
+    let result = client.request("textDocument/signatureHelp", params)["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(result["activeParameter"], 1, "{result}");
+    let active = result["activeSignature"].as_u64().unwrap_or(u64::MAX) as usize;
+    assert_eq!(
+        result["signatures"][active]["label"], "fn string.indexOf(string, int) -> int",
+        "{result}"
+    );
+}
+
+#[test]
+fn code_action_rewrites_an_optional_field_as_an_optional_chain() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/features/optional.yaml";
+    let text = EMOJI_POLICY.replace(
+        " && object.spec.\"",
+        " && object.spec.template.spec.securityContext.runAsNonRoot\"",
+    );
+    open(&mut client, uri, 1, &text);
+    let cursor = text.find("runAsNonRoot").unwrap_or(0);
+    let at = LineIndex::new(&text).line_col(TextSize::from(cursor as u32), Encoding::Utf16);
+    let position = json!({"line": at.line, "character": at.col});
+    let params = json!({"textDocument": {"uri": uri}, "range": {"start": position, "end": position},
+        "context": {"diagnostics": []}});
+    let result = client.request("textDocument/codeAction", params)["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let actions = result.as_array().cloned().unwrap_or_default();
+    let chain = actions
+        .iter()
+        .find(|a| a["title"] == "Rewrite as an optional chain with orValue()");
+    let edit = chain.map(|a| a["edit"]["changes"][uri][0].clone());
+    let new_text = edit.as_ref().map(|e| e["newText"].clone());
+    assert_eq!(
+        new_text,
+        Some(json!(
+            "object.spec.template.?spec.?securityContext.?runAsNonRoot.orValue(false)"
+        )),
+        "{result}"
+    );
+}
+
+#[test]
 fn inlay_hint_shows_the_variable_type() {
     let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}});
     let result = feature_request("textDocument/inlayHint", json!({"range": range}));

@@ -69,6 +69,7 @@ impl Analysis {
             range,
             minor,
         ));
+        out.extend(self.optional_guard_actions(file, range.start(), config));
         out
     }
 }

@@ -1,8 +1,16 @@
-//! Inlay hints: the type of each policy variable, shown after its name, from the same typed
-//! check as hover (first matched kind, else the acceptance environment).
+//! Inlay hints, from the same typed check as hover (first matched kind, else the acceptance
+//! environment):
+//!
+//! - the type of each policy variable, after its name;
+//! - the type of each expression whose result is not fixed by its field, after the expression:
+//!   `messageExpression`, `auditAnnotations[].valueExpression` and mutation expressions (where
+//!   the schema decides what `object.x` is), and a validation or match condition only when its
+//!   type is not `bool` (a `dyn` the schema could not resolve, say). A `bool` validation is the
+//!   rule, so hinting it would be noise.
 
 use crate::cel::ast::Ast;
-use crate::policy::{PolicyDocument, SiteRole};
+use crate::cel::types::Type;
+use crate::policy::{ExpressionSite, PolicyDocument, SiteRole};
 use crate::text::{TextRange, TextSize};
 
 use super::{Analysis, DiagnosticsConfig, FileId};
@@ -34,23 +42,23 @@ impl Analysis {
         let yaml = crate::yaml::parse(&text);
         let mut out = Vec::new();
         for document in crate::policy::read_file(&text, &yaml) {
-            out.extend(variable_hints(&document, minor, &workspace));
+            out.extend(site_hints(&text, &document, minor, &workspace));
         }
         out.retain(|hint| range.contains_inclusive(hint.offset));
         out
     }
 }
 
-fn variable_hints(
+fn site_hints(
+    text: &str,
     document: &PolicyDocument,
     minor: u32,
     workspace: &crate::policy::Workspace,
 ) -> Vec<InlayHint> {
-    let names = variable_names(document);
-    if names.is_empty() {
+    let sites = document.expression_sites();
+    if sites.is_empty() {
         return Vec::new();
     }
-    let sites = document.expression_sites();
     let parsed: Vec<Option<Ast>> = sites
         .iter()
         .map(|site| {
@@ -59,23 +67,49 @@ fn variable_hints(
         })
         .collect();
     let results = crate::policy::site_results(document, &sites, &parsed, minor, workspace);
+    let names = variable_names(document);
     let mut out = Vec::new();
     for (site, checked) in sites.iter().zip(&results) {
-        let (Some(name), Some(checked)) = (&site.name, checked) else {
-            continue;
-        };
-        if site.role != SiteRole::Variable || checked.result.is_error() {
+        let Some(checked) = checked else { continue };
+        if checked.result.is_error() {
             continue;
         }
-        let Some((_, at)) = names.iter().find(|(n, _)| n == name) else {
-            continue;
+        let label = format!(": {}", checked.result.short());
+        let at = match site.role {
+            SiteRole::Variable => variable_name_end(&names, site),
+            SiteRole::Validation | SiteRole::MatchCondition => {
+                (checked.result != Type::Bool).then(|| expression_end(text, site))
+            }
+            SiteRole::MessageExpression
+            | SiteRole::AuditAnnotation
+            | SiteRole::ApplyConfiguration
+            | SiteRole::JsonPatch => Some(expression_end(text, site)),
         };
-        out.push(InlayHint {
-            offset: *at,
-            label: format!(": {}", checked.result.short()),
-        });
+        if let Some(offset) = at {
+            out.push(InlayHint { offset, label });
+        }
     }
     out
+}
+
+/// The end of the name of the variable `site` defines.
+fn variable_name_end(names: &[(String, TextSize)], site: &ExpressionSite) -> Option<TextSize> {
+    let name = site.name.as_ref()?;
+    names.iter().find(|(n, _)| n == name).map(|(_, at)| *at)
+}
+
+/// Just after the expression: after the closing quote of a one-line quoted scalar, else after the
+/// expression's last character (a block scalar's value ends on the next line).
+fn expression_end(text: &str, site: &ExpressionSite) -> TextSize {
+    let len = TextSize::of(site.text.as_str());
+    let last = site
+        .to_file_range(TextRange::new(TextSize::from(0), len))
+        .end();
+    let tail = text.get(usize::from(last)..usize::from(site.range.end()));
+    match tail {
+        Some(tail) if !tail.contains('\n') => site.range.end(),
+        _ => last,
+    }
 }
 
 /// Each variable's name and the end of its name's value.

@@ -1,6 +1,7 @@
 //! Go to definition: from `variables.x` to the variable's name, from a binding's `policyName` to
 //! the policy (in any file of the workspace), from a `paramKind` to the CustomResourceDefinition
-//! that defines the kind.
+//! that defines the kind, from a binding's `paramRef.name` to the param object
+//! ([`super::param_objects`]).
 
 use crate::cel::check::Reference;
 use crate::policy::{PolicyDocument, PolicyKind};
@@ -62,11 +63,14 @@ impl Analysis {
             match document {
                 PolicyDocument::ValidatingBinding(_, spec)
                 | PolicyDocument::MutatingBinding(_, spec) => {
+                    let kind = policy_kind_of(document);
+                    if let Some(targets) = self.param_ref_definition(&spec.value, kind, offset) {
+                        return targets;
+                    }
                     let Some(name) = &spec.value.policy_name else {
                         continue;
                     };
                     if inside(name.value.range) {
-                        let kind = policy_kind_of(document);
                         return self.policies_named(kind, &name.value.value);
                     }
                 }

@@ -1,12 +1,15 @@
 //! Signature help inside a CEL call: the overloads of the function being called (member or
 //! global style, as written) and the argument the cursor is on. Works on unclosed calls: the
-//! call is found by lexing back from the cursor to the unmatched `(`.
+//! call is found by lexing back from the cursor to the unmatched `(`. The active overload is the
+//! first whose receiver and parameters accept the types of the receiver and of the arguments
+//! finished so far (see [`super::signature_types`]).
 
 use crate::cel::library;
 use crate::cel::token::{Token, TokenKind};
 use crate::text::TextSize;
 
 use super::cursor::cel_at;
+use super::signature_types::{call_types, fits};
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// The signatures of the call around the cursor.
@@ -16,6 +19,8 @@ pub struct SignatureHelp {
     pub signatures: Vec<Signature>,
     /// The index of the argument the cursor is in (receiver excluded).
     pub active_parameter: u32,
+    /// The overload that fits the receiver and the arguments typed so far, if one does.
+    pub active_signature: Option<u32>,
 }
 
 /// One overload.
@@ -54,25 +59,36 @@ impl Analysis {
             .checked_sub(2)
             .and_then(|i| tokens.get(i))
             .is_some_and(|t| t.kind == TokenKind::Dot);
-        let signatures: Vec<Signature> = library::lookup(name, &cursor.env.libraries)
-            .flat_map(|decl| {
-                decl.overloads
+        let overloads: Vec<(&library::FunctionDecl, &library::Overload)> =
+            library::lookup(name, &cursor.env.libraries)
+                .flat_map(|decl| {
+                    decl.overloads
+                        .iter()
+                        .filter(move |o| o.member == member)
+                        .map(move |o| (decl, o))
+                })
+                .collect();
+        let typed = call_types(&cursor, before, &tokens, open, name_token.range.start());
+        let active_signature = overloads
+            .iter()
+            .position(|(_, o)| fits(o, &typed, active))
+            .and_then(|i| u32::try_from(i).ok());
+        let signatures: Vec<Signature> = overloads
+            .iter()
+            .map(|(decl, o)| Signature {
+                label: o.signature(decl.name),
+                parameters: o
+                    .arguments()
                     .iter()
-                    .filter(move |o| o.member == member)
-                    .map(move |o| Signature {
-                        label: o.signature(decl.name),
-                        parameters: o
-                            .arguments()
-                            .iter()
-                            .map(|t| t.short().to_string())
-                            .collect(),
-                        documentation: decl.doc.to_owned(),
-                    })
+                    .map(|t| t.short().to_string())
+                    .collect(),
+                documentation: decl.doc.to_owned(),
             })
             .collect();
         (!signatures.is_empty()).then_some(SignatureHelp {
             signatures,
             active_parameter: active,
+            active_signature,
         })
     }
 }

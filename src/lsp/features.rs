@@ -119,7 +119,7 @@ impl Request {
             .collect();
         Some(lsp::SignatureHelp {
             signatures,
-            active_signature: Some(0),
+            active_signature: Some(help.active_signature.unwrap_or(0)),
             active_parameter: Some(help.active_parameter),
         })
     }

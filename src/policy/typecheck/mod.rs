@@ -119,6 +119,13 @@ pub(crate) fn site_results(
     }
 }
 
+/// The schema registry the editor's typing of target 1.`minor` reads fields from (the nearest
+/// bundled version, with the workspace's CRDs), for facts the checker's types do not carry, such as
+/// whether a field is required.
+pub(crate) fn editor_schema_types(workspace: &Workspace, minor: u32) -> Arc<SchemaTypes> {
+    workspace.types(schema_minor(minor))
+}
+
 /// The typing the editor features show: the first matched kind with a schema, else `dyn`.
 fn editor_typing(
     document: &PolicyDocument,

@@ -1,0 +1,213 @@
+//! The `LanguageServer` implementation: one handler per LSP method, each short. Document
+//! notifications change the state synchronously before their first `.await` (tower-lsp #284:
+//! handlers run concurrently, so an `.await` first would let edits overtake each other); diagnostics
+//! run later on a snapshot. The parts: [`sync`] (the document store), [`settings`] (initialize,
+//! configuration, workspace scan) and [`schedule`] (when diagnostics run and are published).
+
+mod schedule;
+mod settings;
+mod sync;
+
+pub use schedule::DEBOUNCE;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use super::code_lens::code_lenses;
+use super::commands;
+use super::diagnostics::{Guard, Publish, PublishSender};
+use super::documents::Document;
+use super::state::State;
+use schedule::publish_loop;
+
+/// The server: shared state plus the channel to the publisher task.
+#[derive(Debug, Clone)]
+pub struct Server {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    client: Client,
+    state: Mutex<State>,
+    publisher: PublishSender,
+    shutdown_requested: Arc<AtomicBool>,
+}
+
+impl Server {
+    /// A server talking to `client`; sets `shutdown_requested` when the client asks for shutdown.
+    /// Must be called inside the Tokio runtime: it starts the publisher task.
+    pub fn new(client: Client, shutdown_requested: Arc<AtomicBool>) -> Server {
+        let (publisher, results) = mpsc::unbounded_channel();
+        let state = Mutex::new(State::new());
+        let shared = Arc::new(Shared {
+            client,
+            state,
+            publisher,
+            shutdown_requested,
+        });
+        tokio::spawn(publish_loop(shared.clone(), results));
+        Server { shared }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.shared.lock()
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while the lock was held can only have come from a bug between two statements of
+        // a handler; the state is still usable, so keep serving rather than poison every request.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        Ok(self.initialize_state(params))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let server = self.clone();
+        tokio::spawn(async move { server.scan_workspace().await });
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.shared.shutdown_requested.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        self.open_document(params);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        self.change_document(params);
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        self.save_document(params);
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        self.close_document(params);
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.change_configuration(params).await;
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let (text, encoding) = {
+            let state = self.state();
+            let text = state.documents.get(&uri).map(Document::text);
+            (text, state.encoding)
+        };
+        Ok(text.map(|text| code_lenses(&uri, &text, encoding)))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.hover(position.position)))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let position = params.text_document_position;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.completion(position.position)))
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.definition(position.position)))
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.document_symbols()))
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.semantic_tokens()))
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let position = params.text_document_position_params;
+        let request = self.state().request(&position.text_document.uri);
+        Ok(request.and_then(|r| r.signature_help(position.position)))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let request = self.state().request(&params.text_document.uri);
+        Ok(request.and_then(|r| r.inlay_hints(params.range)))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let request = self.state().request(&uri);
+        Ok(request.and_then(|r| r.code_actions(&uri, params.range)))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let position = params.text_document_position;
+        let uri = position.text_document.uri;
+        let request = self.state().request(&uri);
+        Ok(request.and_then(|r| r.references(&uri, position.position)))
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let request = self.state().workspace_request();
+        let symbols = request.workspace_symbols(&params.query);
+        Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let request = self.state().request(&params.text_document.uri);
+        let empty = DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
+            RelatedFullDocumentDiagnosticReport::default(),
+        ));
+        Ok(request.and_then(|r| r.diagnostics()).unwrap_or(empty))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let (open, encoding) = self.open_texts();
+        let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
+            .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
+        if let Some((uri, diagnostics)) = outcome.publish {
+            let version = self.state().documents.get(&uri).map(|d| d.version);
+            let guard = version.map_or(Guard::NotOpen, Guard::OpenAt);
+            let _ = self.shared.publisher.send(Publish {
+                uri,
+                diagnostics,
+                guard,
+            });
+        }
+        Ok(Some(outcome.result))
+    }
+}

@@ -1,0 +1,155 @@
+//! Configuration of the server: what `initialize` negotiates and reads (position encoding, pull
+//! diagnostics, settings, workspace roots), settings changes, and the scan of the workspace
+//! folders and schema paths.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tower_lsp_server::ls_types::*;
+
+use super::Server;
+use crate::lsp::capabilities::initialize_result;
+use crate::lsp::{config, encoding, workspace};
+
+impl Server {
+    /// `initialize`: the negotiated encoding, the pull-diagnostics capability, the settings and
+    /// the workspace roots.
+    pub(super) fn initialize_state(&self, params: InitializeParams) -> InitializeResult {
+        let encoding = encoding::negotiate(&params);
+        let pull = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .is_some_and(|t| t.diagnostic.is_some());
+        let (config, problems) = params
+            .initialization_options
+            .as_ref()
+            .map(config::parse)
+            .unwrap_or_default();
+        let roots = workspace_roots(&params);
+        let (schema_paths, schema_problems) = params
+            .initialization_options
+            .as_ref()
+            .map(|options| config::schema_paths(options, roots.first().map(PathBuf::as_path)))
+            .unwrap_or_default();
+        {
+            let mut state = self.state();
+            state.encoding = encoding;
+            state.pull = pull;
+            state.config = config;
+            state.roots = roots;
+            state.schema_paths = schema_paths;
+        }
+        for problem in problems.into_iter().chain(schema_problems) {
+            eprintln!("admission-ls: {problem}");
+        }
+        initialize_result(encoding, pull)
+    }
+
+    /// `workspace/didChangeConfiguration`: new settings (asked for when the notification has none),
+    /// a rescan when the schema paths changed, and diagnostics again.
+    pub(super) async fn change_configuration(&self, params: DidChangeConfigurationParams) {
+        let settings = match params.settings {
+            Value::Null => self.pull_settings().await,
+            settings => settings,
+        };
+        let (config, mut problems) = config::parse(&settings);
+        let (open, rescan) = {
+            let mut state = self.state();
+            let base = state.roots.first().cloned();
+            let (schema_paths, schema_problems) = config::schema_paths(&settings, base.as_deref());
+            problems.extend(schema_problems);
+            let rescan = schema_paths != state.schema_paths;
+            state.schema_paths = schema_paths;
+            state.config = config;
+            (state.open_documents(), rescan)
+        };
+        if rescan {
+            let server = self.clone();
+            tokio::spawn(async move { server.scan_workspace().await });
+        }
+        for (uri, version) in open {
+            self.schedule(uri, version, Duration::ZERO);
+        }
+        self.schedule_workspace();
+        self.warn(problems).await;
+    }
+
+    /// Logs each problem of the settings and shows it to the user.
+    pub(super) async fn warn(&self, problems: Vec<String>) {
+        for problem in problems {
+            eprintln!("admission-ls: {problem}");
+            self.shared
+                .client
+                .show_message(MessageType::WARNING, problem)
+                .await;
+        }
+    }
+
+    /// Reads the workspace folders, loads the admission files found and publishes their diagnostics.
+    pub(super) async fn scan_workspace(&self) {
+        let (roots, schemas) = {
+            let state = self.state();
+            (state.roots.clone(), state.schema_paths.clone())
+        };
+        if roots.is_empty() && schemas.is_empty() {
+            return;
+        }
+        let scan = move || {
+            let mut files = workspace::scan(&roots);
+            files.extend(workspace::scan(&schemas));
+            files
+        };
+        let Ok(files) = tokio::task::spawn_blocking(scan).await else {
+            eprintln!("admission-ls: workspace scan failed");
+            return;
+        };
+        {
+            let mut state = self.state();
+            for file in files {
+                let Some(uri) = Uri::from_file_path(&file.path) else {
+                    continue;
+                };
+                let id = state.file_ids.get_or_insert(&uri);
+                if !state.documents.contains_key(&uri) {
+                    state.host.set_file(id, Arc::from(file.text));
+                }
+                state.workspace.insert(uri, id);
+            }
+        }
+        self.schedule_workspace();
+    }
+
+    /// Asks the client for the settings section when a change notification came without them.
+    async fn pull_settings(&self) -> Value {
+        let item = ConfigurationItem {
+            scope_uri: None,
+            section: Some(config::SECTION.to_owned()),
+        };
+        match self.shared.client.configuration(vec![item]).await {
+            Ok(mut values) if !values.is_empty() => values.swap_remove(0),
+            _ => Value::Null,
+        }
+    }
+}
+
+/// The local folders of the workspace: its folders, or else the root URI.
+fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
+    #[allow(deprecated)] // `root_uri` is how clients without workspace folders name the root.
+    let root = params.root_uri.iter();
+    let folders = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .map(|folder| &folder.uri);
+    let uris: Vec<&Uri> = if params.workspace_folders.is_some() {
+        folders.collect()
+    } else {
+        root.collect()
+    };
+    uris.into_iter()
+        .filter_map(|uri| uri.to_file_path().map(|p| p.into_owned()))
+        .collect()
+}

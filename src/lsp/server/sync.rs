@@ -1,0 +1,97 @@
+//! The document store side of the server: `didOpen`, `didChange`, `didSave` and `didClose`
+//! change the state synchronously (these functions never `.await`; tower-lsp #284), then schedule
+//! diagnostics.
+
+use std::time::Duration;
+
+use tower_lsp_server::ls_types::*;
+
+use super::{DEBOUNCE, Server};
+use crate::lsp::commands::OpenTexts;
+use crate::lsp::diagnostics::{Guard, Publish};
+use crate::lsp::documents::Document;
+
+impl Server {
+    /// `textDocument/didOpen`.
+    pub(super) fn open_document(&self, params: DidOpenTextDocumentParams) {
+        let document = params.text_document;
+        {
+            let mut state = self.state();
+            let file = state.file_ids.get_or_insert(&document.uri);
+            let opened = Document::new(&document.text, document.version, file);
+            state.documents.insert(document.uri.clone(), opened);
+        }
+        self.schedule(document.uri, document.version, Duration::ZERO);
+    }
+
+    /// `textDocument/didChange`.
+    pub(super) fn change_document(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        let defines_crd;
+        {
+            let mut state = self.state();
+            let encoding = state.encoding;
+            let Some(document) = state.documents.get_mut(&uri) else {
+                eprintln!(
+                    "admission-ls: didChange for a document that is not open: {}",
+                    uri.as_str()
+                );
+                return;
+            };
+            for change in &params.content_changes {
+                document.apply_change(change, encoding);
+            }
+            document.version = version;
+            defines_crd = document.text().contains("CustomResourceDefinition");
+        }
+        self.schedule(uri.clone(), version, DEBOUNCE);
+        if defines_crd {
+            self.schedule_dependents(&uri);
+        }
+    }
+
+    /// `textDocument/didSave`.
+    pub(super) fn save_document(&self, params: DidSaveTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let version = self.state().documents.get(&uri).map(|d| d.version);
+        if let Some(version) = version {
+            self.schedule(uri, version, Duration::ZERO);
+        }
+    }
+
+    /// `textDocument/didClose`.
+    pub(super) fn close_document(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        {
+            let mut state = self.state();
+            let Some(document) = state.documents.remove(&uri) else {
+                return;
+            };
+            // A scanned workspace file stays an input (its last text); others leave the analysis.
+            if !state.workspace.contains_key(&uri) {
+                state.host.remove_file(document.file);
+            }
+        }
+        // Through the publisher, so that the empty list can't overtake a result already queued.
+        let _ = self.shared.publisher.send(Publish {
+            uri,
+            diagnostics: Vec::new(),
+            guard: Guard::NotOpen,
+        });
+    }
+
+    /// The open documents by file path (commands read them instead of the saved files).
+    pub(super) fn open_texts(&self) -> (OpenTexts, crate::ide::Encoding) {
+        let state = self.state();
+        let open = state
+            .documents
+            .iter()
+            .filter_map(|(uri, doc)| {
+                let path = uri.to_file_path()?.into_owned();
+                Some((path, doc.text().to_string()))
+            })
+            .collect();
+        (open, state.encoding)
+    }
+}
