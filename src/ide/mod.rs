@@ -76,13 +76,28 @@ type FactsCache = BTreeMap<FileId, Arc<FileFacts>>;
 
 impl FileFacts {
     fn read(text: &Arc<str>) -> FileFacts {
-        let mut workspace = Workspace::new();
-        let mut diagnostics = Vec::new();
         // Files that mention no kind we read are not parsed at all.
-        if affects_other_files(text) {
-            let yaml = crate::yaml::parse(text);
-            diagnostics = crate::policy::index_file(&yaml, &mut workspace);
+        if !affects_other_files(text) {
+            return FileFacts::empty(text);
         }
+        FileFacts::of_tree(text, &crate::yaml::parse(text))
+    }
+
+    fn empty(text: &Arc<str>) -> FileFacts {
+        FileFacts {
+            text: text.clone(),
+            workspace: Workspace::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The facts of `text`, already parsed into `yaml`.
+    fn of_tree(text: &Arc<str>, yaml: &crate::yaml::YamlFile) -> FileFacts {
+        if !affects_other_files(text) {
+            return FileFacts::empty(text);
+        }
+        let mut workspace = Workspace::new();
+        let diagnostics = crate::policy::index_file(yaml, &mut workspace);
         FileFacts {
             text: text.clone(),
             workspace,
@@ -147,15 +162,23 @@ struct Index {
     crd_diagnostics: BTreeMap<FileId, Vec<Diagnostic>>,
 }
 
-/// The facts of `file`, from the cache when its text is the same allocation as last time.
-fn file_facts(cache: &Mutex<FactsCache>, file: FileId, text: &Arc<str>) -> Arc<FileFacts> {
-    let cached = cache
+/// The cached facts of `file`, if they were read from this very text (the same allocation).
+fn cached_facts(
+    cache: &Mutex<FactsCache>,
+    file: FileId,
+    text: &Arc<str>,
+) -> Option<Arc<FileFacts>> {
+    cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get(&file)
         .filter(|facts| Arc::ptr_eq(&facts.text, text))
-        .cloned();
-    if let Some(facts) = cached {
+        .cloned()
+}
+
+/// The facts of `file`, from the cache when its text is the same allocation as last time.
+fn file_facts(cache: &Mutex<FactsCache>, file: FileId, text: &Arc<str>) -> Arc<FileFacts> {
+    if let Some(facts) = cached_facts(cache, file, text) {
         return facts;
     }
     // Read outside the lock: another snapshot may be indexing at the same time.
@@ -196,6 +219,7 @@ impl Analysis {
         let Some(text) = self.files.get(&file) else {
             return Vec::new();
         };
+        let primed = self.prime_facts(file, text);
         let index = self
             .index
             .get_or_init(|| Index::build(&self.files, &self.facts));
@@ -204,7 +228,24 @@ impl Analysis {
             .get(&file)
             .cloned()
             .unwrap_or_default();
-        diagnostics_in(text, config, &index.workspace, extra)
+        let yaml = primed.unwrap_or_else(|| crate::yaml::parse(text));
+        diagnostics_of(text, &yaml, config, &index.workspace, extra)
+    }
+
+    /// When the facts of `file` are not cached yet (a file just opened or edited), reads them from
+    /// a tree parsed here and returns the tree, so that its diagnostics do not parse the text a
+    /// second time (parsing was a quarter of the time from an edit to its diagnostics).
+    fn prime_facts(&self, file: FileId, text: &Arc<str>) -> Option<crate::yaml::YamlFile> {
+        if self.index.get().is_some() || cached_facts(&self.facts, file, text).is_some() {
+            return None;
+        }
+        let yaml = crate::yaml::parse(text);
+        let facts = Arc::new(FileFacts::of_tree(text, &yaml));
+        self.facts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(file, facts);
+        Some(yaml)
     }
 
     /// The cross-file facts of the snapshot: CRDs and policy names of every file.
@@ -244,16 +285,6 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
     let mut workspace = Workspace::new();
     let extra = crate::policy::index_file(&yaml, &mut workspace);
     diagnostics_of(text, &yaml, config, &workspace, extra)
-}
-
-fn diagnostics_in(
-    text: &str,
-    config: &DiagnosticsConfig,
-    workspace: &Workspace,
-    extra: Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    let yaml = crate::yaml::parse(text);
-    diagnostics_of(text, &yaml, config, workspace, extra)
 }
 
 fn diagnostics_of(

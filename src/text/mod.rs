@@ -4,6 +4,8 @@
 //! Every position inside the core is a UTF-8 byte offset (`TextSize`) into the file text; only the
 //! front-ends convert to lines and columns. Line breaks are LF, CRLF and a lone CR, as in YAML and LSP.
 
+pub mod parallel;
+
 pub use text_size::{TextRange, TextSize};
 
 /// Line and column, both 0-based; the column counts code units of the encoding asked for.

@@ -131,8 +131,26 @@ pub fn parse(text: &str) -> YamlFile {
         documents: Vec::new(),
         errors: Vec::new(),
     };
-    for piece in split::split_documents(text) {
-        build::parse_piece(text, piece, &mut file.documents, &mut file.errors);
+    let pieces = split::split_documents(text);
+    // Pieces are independent; a large file's are read on several threads.
+    let per_thread = if text.len() >= PARALLEL_BYTES {
+        16
+    } else {
+        usize::MAX
+    };
+    let parsed = crate::text::parallel::map_chunks(&pieces, per_thread, |piece| {
+        let mut documents = Vec::new();
+        let mut errors = Vec::new();
+        build::parse_piece(text, *piece, &mut documents, &mut errors);
+        (documents, errors)
+    });
+    for (mut documents, mut errors) in parsed {
+        file.documents.append(&mut documents);
+        file.errors.append(&mut errors);
     }
     file
 }
+
+/// Files at least this large (in bytes) are parsed on several threads when they hold many
+/// documents; smaller ones parse faster than threads start.
+const PARALLEL_BYTES: usize = 256 * 1024;
