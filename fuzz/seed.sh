@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 conformance="${CONFORMANCE:-$root/../shared/conformance/cel-spec/json}"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{yaml_policy,cel_parse,cel_check,cel_eval,lsp_edits,admit_eval}
+mkdir -p "$corpus"/{yaml_policy,cel_parse,cel_check,cel_eval,lsp_edits,admit_eval,ide_cursor}
 
 put() { # put <target> <file-with-content>
   local sum; sum="$(sha1sum "$2" | cut -c1-16)"
@@ -19,6 +19,13 @@ for f in "$root"/examples/*.yaml "$root"/examples/crds/*.yaml; do
   [ -f "$f" ] && put yaml_policy "$f" && put lsp_edits "$f"
   # admit_eval: the policy file alone (the target supplies a Deployment).
   [ -f "$f" ] && put admit_eval "$f"
+  # ide_cursor: two offset bytes, then the file.
+  if [ -f "$f" ]; then
+    for at in 0 1 2 3; do
+      { head -c 2 /dev/urandom; cat "$f"; } > "$tmp/cursor$at"
+      put ide_cursor "$tmp/cursor$at"
+    done
+  fi
 done
 # Expressions: the examples' `expression:` lines and the conformance suite.
 {
