@@ -230,7 +230,8 @@ impl Ctx {
             let doc = self.doc(&prop, &pending.ancestors);
             let resolved = str_at(&prop, "$ref").and_then(|r| bundled::definition(self.minor, r));
             let is_required = required.contains(raw.as_str());
-            let info = FieldInfo::new(ty, doc, is_required, &raw, &prop, resolved.as_deref());
+            let mut info = FieldInfo::new(ty, doc, is_required, &raw, &prop, resolved.as_deref());
+            info.max_sizes = super::sizes::max_sizes(self.minor, &prop);
             object.fields.insert(Arc::from(escaped), info);
         }
         object

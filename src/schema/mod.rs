@@ -7,6 +7,7 @@
 //! - [`escape`]: the API server's property-name escaping.
 //! - [`SchemaTypes`]: a [`crate::cel::types::TypeProvider`] over schema-derived object types, built
 //!   lazily as the checker asks for fields.
+//! - [`sizes`]: the largest sizes schemas allow, for cost estimation.
 //! - [`from_crd_json`]: the served versions of a `CustomResourceDefinition`.
 //!
 //! Type names: a kind's root object type is `<group>.<version>.<Kind>` with the core group spelled
@@ -22,6 +23,7 @@ mod crd;
 pub mod escape;
 mod registry;
 pub mod resources;
+pub mod sizes;
 
 pub use crd::{CrdError, CrdKind, Scope, from_crd_json};
 pub use registry::{FieldInfo, ListType, SchemaTypes};

@@ -69,15 +69,21 @@ pub(super) fn estimate(w: &mut Walker, call: &Call) -> Estimate {
 
 fn arg_size(w: &mut Walker, call: &Call, i: usize) -> Size {
     match call.args.get(i) {
-        Some(&id) => w.size_or_unknown(id),
-        None => Size::UNKNOWN,
+        Some(&id) => w.size_for_cost(id),
+        None => {
+            w.used_unknown();
+            Size::UNKNOWN
+        }
     }
 }
 
 fn target_size(w: &mut Walker, call: &Call) -> Size {
     match call.target {
-        Some(id) => w.size_or_unknown(id),
-        None => Size::UNKNOWN,
+        Some(id) => w.size_for_cost(id),
+        None => {
+            w.used_unknown();
+            Size::UNKNOWN
+        }
     }
 }
 
@@ -181,7 +187,7 @@ fn traversal(w: &mut Walker, call: &Call) -> Cost {
         return Cost::default();
     };
     let target_ty = w.checked.type_of(target).clone();
-    let size = w.size_or_unknown(target);
+    let size = w.size_for_cost(target);
     let Type::List(elem) = target_ty else {
         return size.scale(TRAVERSAL);
     };
@@ -193,13 +199,23 @@ fn traversal(w: &mut Walker, call: &Call) -> Cost {
     size.times(per_element)
 }
 
-/// The estimator's size of an element of the list `list` (its path with `@items`).
+/// The estimator's size of an element of the list `list` (its path with `@items`), or the one
+/// the expression computed if the estimator prefers it.
 fn element_size(w: &mut Walker, list: ExprId, elem: &Type) -> Size {
+    if w.sizes.computed_elements() {
+        if let Some(entry) = w.entry(list).filter(|e| e.value.max != u64::MAX) {
+            return entry.value;
+        }
+    }
     let path = w.path(list).map(|mut p: Path| {
         p.steps.push(Step::Items);
         p
     });
-    w.sizes.size(path.as_ref(), elem).unwrap_or(Size::UNKNOWN)
+    let size = w.sizes.size(path.as_ref(), elem).unwrap_or(Size::UNKNOWN);
+    if size.max == u64::MAX {
+        w.used_unknown();
+    }
+    size
 }
 
 fn replace(w: &mut Walker, call: &Call) -> Estimate {
@@ -242,7 +258,7 @@ fn join(w: &mut Walker, call: &Call) -> Estimate {
     let Some(target) = call.target else {
         return Estimate::cost(Cost::default());
     };
-    let list = w.size_or_unknown(target);
+    let list = w.size_for_cost(target);
     let mut size = Size::fixed(0);
     if let Type::List(elem) = w.checked.type_of(target).clone() {
         size = list.mul(element_size(w, target, &elem));
@@ -383,7 +399,7 @@ fn concatenation(w: &mut Walker, call: &Call) -> Estimate {
     let (Some(&lhs), Some(&rhs)) = (call.args.first(), call.args.get(1)) else {
         return Estimate::cost(Cost::fixed(1));
     };
-    let size = w.size_or_unknown(lhs).add(w.size_or_unknown(rhs));
+    let size = w.size_for_cost(lhs).add(w.size_for_cost(rhs));
     if let (Some(a), Some(b)) = (w.entry(lhs), w.entry(rhs)) {
         let merged = super::walk::Entry {
             list: a.list,
@@ -401,8 +417,15 @@ fn concatenation(w: &mut Walker, call: &Call) -> Estimate {
 
 /// Equality and string/bytes ordering: a traversal of the shorter side (1 for scalars).
 fn comparison(w: &mut Walker, call: &Call) -> Estimate {
-    let lhs = arg_size(w, call, 0);
-    let rhs = arg_size(w, call, 1);
+    // Only the shorter side counts, so one unknown side does not make the cost unknown.
+    let size = |w: &mut Walker, i: usize| call.args.get(i).and_then(|&id| w.size(id));
+    let (lhs, rhs) = (
+        size(w, 0).unwrap_or(Size::UNKNOWN),
+        size(w, 1).unwrap_or(Size::UNKNOWN),
+    );
+    if lhs.max.min(rhs.max) == u64::MAX {
+        w.used_unknown();
+    }
     let smallest = lhs.max.min(rhs.max);
     let range = Size {
         min: u64::from(smallest > 0),

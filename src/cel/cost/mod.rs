@@ -175,6 +175,13 @@ pub trait SizeEstimator {
     /// The size of a value of type `ty` reached by `path` (`None` when the value has no path, such
     /// as a call result), or `None` when unknown.
     fn size(&self, path: Option<&Path>, ty: &Type) -> Option<Size>;
+
+    /// Whether list functions (`join`, `isSorted`, `sum`…) should use the element sizes the
+    /// expression computes (`['a', 'b'].join()`, `l.map(x, x.name).join()`) before asking
+    /// [`SizeEstimator::size`]. Kubernetes asks only by path and type, so the default is no.
+    fn computed_elements(&self) -> bool {
+        false
+    }
 }
 
 /// An estimator that knows no sizes: everything not fixed by the expression is unknown.
@@ -190,5 +197,25 @@ impl SizeEstimator for NoSizes {
 /// The estimated cost of the checked expression `ast`; sizes not fixed by the expression come
 /// from `sizes`. Presence tests (`has`) cost nothing, as Kubernetes configures cel-go.
 pub fn estimate(ast: &Ast, checked: &Checked, sizes: &dyn SizeEstimator) -> Cost {
+    estimate_value(ast, checked, sizes).cost
+}
+
+/// An expression's estimated cost and the estimated size of its value (and of its elements), so
+/// that a later expression that reads the value (a policy variable) can be estimated with them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// The cost range.
+    pub cost: Cost,
+    /// The size of a string, bytes, list or map result.
+    pub size: Option<Size>,
+    /// The size of the elements (values) of a list or map result, when the expression fixes it.
+    pub elements: Option<Size>,
+    /// Whether a size that neither the expression nor the estimator bounds went into the cost or
+    /// the sizes (cel-go's "unknown" size, `[0, u64::MAX]`): the maximum is then not meaningful.
+    pub unknown: bool,
+}
+
+/// [`estimate`] with the size of the result.
+pub fn estimate_value(ast: &Ast, checked: &Checked, sizes: &dyn SizeEstimator) -> Estimate {
     walk::Walker::new(ast, checked, sizes).run()
 }

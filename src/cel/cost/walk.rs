@@ -61,6 +61,8 @@ pub(crate) struct Walker<'a> {
     paths: Vec<Option<Path>>,
     locals: Vec<Local>,
     depth: u32,
+    /// Set when an unknown size was used.
+    unknown: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -74,11 +76,19 @@ impl<'a> Walker<'a> {
             paths: vec![None; ast.len()],
             locals: Vec::new(),
             depth: 0,
+            unknown: false,
         }
     }
 
-    pub fn run(mut self) -> Cost {
-        self.cost(self.ast.root)
+    pub fn run(mut self) -> super::Estimate {
+        let root = self.ast.root;
+        let cost = self.cost(root);
+        super::Estimate {
+            cost,
+            size: self.size(root),
+            elements: self.entry(root).map(|e| e.value),
+            unknown: self.unknown,
+        }
     }
 
     /// The cost of `id` and everything under it.
@@ -197,8 +207,7 @@ impl<'a> Walker<'a> {
 
     fn call(&mut self, id: ExprId, target: Option<ExprId>, args: &[ExprId]) -> Cost {
         let Some(Reference::Function { name, overloads }) = self.checked.reference(id) else {
-            self.sum(args);
-            return Cost::default();
+            return self.unresolved_call(id, target, args);
         };
         let name = name.clone();
         let overloads = overloads.clone();
@@ -236,6 +245,27 @@ impl<'a> Walker<'a> {
             self.set_size(id, result);
         }
         target_cost.add(fn_cost.unwrap_or_default())
+    }
+
+    /// A call the checker could not resolve (a type error elsewhere): costed as an O(1) call, and
+    /// a `+` keeps the sum of its operands' sizes, so that the error does not hide a size.
+    fn unresolved_call(&mut self, id: ExprId, target: Option<ExprId>, args: &[ExprId]) -> Cost {
+        let mut cost = self.sum(args).add(Cost::fixed(1));
+        if let Some(target) = target {
+            cost = cost.add(self.cost(target));
+        }
+        let is_add = matches!(
+            self.ast.expr(id).kind,
+            ExprKind::Binary {
+                op: crate::cel::ast::BinaryOp::Add,
+                ..
+            }
+        );
+        if let (true, [lhs, rhs]) = (is_add, args) {
+            let size = self.size(*lhs).zip(self.size(*rhs)).map(|(a, b)| a.add(b));
+            self.set_size(id, size);
+        }
+        cost
     }
 
     fn conditional(&mut self, id: ExprId, cond: ExprId, then: ExprId, otherwise: ExprId) -> Cost {
@@ -361,12 +391,15 @@ impl<'a> Walker<'a> {
         let body_id = call.body();
         let body = body_id.map_or(Cost::default(), |b| self.cost(b));
         let body_size = body_id.map(|b| self.size_or_unknown(b));
-        let element_size = self.local_size(call, range).unwrap_or(Size::UNKNOWN);
+        let element_size = match call.kind {
+            MacroKind::Filter => self.local_size(call, range).unwrap_or(Size::UNKNOWN),
+            _ => Size::UNKNOWN,
+        };
         for _ in 0..pushed {
             self.locals.pop();
         }
         let shape = Shape::of(call.kind);
-        let range_size = self.size_or_unknown(range);
+        let range_size = self.size_for_cost(range);
         let step = shape.step(body, filter_cost);
         let total = range_cost
             .add(Cost::fixed(shape.init))
@@ -529,8 +562,23 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// [`Walker::size`], or the unknown size, for bookkeeping (element sizes, results).
     pub fn size_or_unknown(&mut self, id: ExprId) -> Size {
         self.size(id).unwrap_or(Size::UNKNOWN)
+    }
+
+    /// [`Walker::size`] of a value a cost depends on; an unknown size is noted in the result.
+    pub fn size_for_cost(&mut self, id: ExprId) -> Size {
+        let size = self.size_or_unknown(id);
+        if size.max == u64::MAX {
+            self.unknown = true;
+        }
+        size
+    }
+
+    /// Notes that an unknown size was used.
+    pub fn used_unknown(&mut self) {
+        self.unknown = true;
     }
 }
 
