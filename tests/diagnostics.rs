@@ -5,6 +5,7 @@
 mod diagnostics {
     pub mod binding;
     pub mod cel;
+    pub mod cost;
     pub mod decode;
     pub mod map;
     pub mod typed;

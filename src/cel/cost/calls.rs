@@ -54,15 +54,16 @@ pub(super) fn estimate(w: &mut Walker, call: &Call) -> Estimate {
     let args = call
         .arg_costs
         .iter()
-        .fold(Cost::default(), |acc, &c| acc.add(c));
+        .fold(Cost::default(), |acc, &c| acc.plus(c));
     let own = sets(w, call)
+        .or_else(|| lists(w, call))
         .or_else(|| kubernetes(w, call))
         .unwrap_or_else(|| cel_default(w, call));
     if matches!(call.overload, "logical_and" | "logical_or") {
         return own;
     }
     Estimate {
-        cost: own.cost.add(args),
+        cost: own.cost.plus(args),
         size: own.size,
     }
 }
@@ -94,9 +95,38 @@ fn sets(w: &mut Walker, call: &Call) -> Option<Estimate> {
         "sets.equivalent" => 2,
         _ => return None,
     };
-    let product = arg_size(w, call, 0).mul(arg_size(w, call, 1));
-    let cost = Cost::fixed(1).add(product.times(Cost::fixed(pairs)));
+    let product = arg_size(w, call, 0).product(arg_size(w, call, 1));
+    let cost = Cost::fixed(1).plus(product.times(Cost::fixed(pairs)));
     Some(Estimate::cost(cost))
+}
+
+/// ext.Lists, as the runtime tracker charges them (`cel::eval` `call_cost`): a new list costs
+/// 1 + 10 plus its elements (times the depth for `flatten`); `distinct` and `sort` compare every
+/// pair (2 per pair, 2.1 for strings and bytes).
+fn lists(w: &mut Walker, call: &Call) -> Option<Estimate> {
+    let receiver = call.target.or(call.args.first().copied())?;
+    let allocating = |size: Size, factor: f64| {
+        Cost::fixed(1 + super::walk::LIST_CREATE).plus(size.scale(factor))
+    };
+    match call.name {
+        "slice" | "reverse" | "flatten" if matches!(w.checked.type_of(receiver), Type::List(_)) => {
+            let size = w.size_for_cost(receiver);
+            Some(Estimate::sized(allocating(size, 1.0), size))
+        }
+        "distinct" | "sort" => {
+            let text = matches!(
+                w.checked.type_of(receiver),
+                Type::List(elem) if matches!(**elem, Type::String | Type::Bytes)
+            );
+            let size = w.size_for_cost(receiver);
+            let factor = if text { 2.0 + TRAVERSAL } else { 2.0 };
+            Some(Estimate::sized(
+                allocating(size.product(size), factor),
+                size,
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// The Kubernetes estimates (`pkg/cel/library/cost.go` `EstimateCallCost`), without arguments.
@@ -177,7 +207,9 @@ fn selector(length: Size) -> Cost {
         min: super::scale(requirements.min, per_requirement),
         max: super::scale(requirements.max, per_requirement),
     };
-    Cost::fixed(super::walk::LIST_CREATE).add(parse).add(build)
+    Cost::fixed(super::walk::LIST_CREATE)
+        .plus(parse)
+        .plus(build)
 }
 
 /// One pass over the receiver: a unit per element, plus a traversal of string or bytes elements;
@@ -194,7 +226,7 @@ fn traversal(w: &mut Walker, call: &Call) -> Cost {
     let mut per_element = Cost::fixed(1);
     if matches!(*elem, Type::String | Type::Bytes) {
         let elem_size = element_size(w, target, &elem);
-        per_element = per_element.add(elem_size.scale(TRAVERSAL));
+        per_element = per_element.plus(elem_size.scale(TRAVERSAL));
     }
     size.times(per_element)
 }
@@ -202,10 +234,10 @@ fn traversal(w: &mut Walker, call: &Call) -> Cost {
 /// The estimator's size of an element of the list `list` (its path with `@items`), or the one
 /// the expression computed if the estimator prefers it.
 fn element_size(w: &mut Walker, list: ExprId, elem: &Type) -> Size {
-    if w.sizes.computed_elements() {
-        if let Some(entry) = w.entry(list).filter(|e| e.value.max != u64::MAX) {
-            return entry.value;
-        }
+    if w.sizes.computed_elements()
+        && let Some(entry) = w.entry(list).filter(|e| e.value.max != u64::MAX)
+    {
+        return entry.value;
     }
     let path = w.path(list).map(|mut p: Path| {
         p.steps.push(Step::Items);
@@ -239,17 +271,17 @@ fn replace(w: &mut Walker, call: &Call) -> Estimate {
     } else {
         count.min = (size.min as f64 / from.max as f64).ceil() as u64;
     }
-    let result = count.mul(to).add(kept);
+    let result = count.product(to).plus(kept);
     Estimate::sized(size.scale(2.0 * TRAVERSAL), result)
 }
 
 fn split(w: &mut Walker, call: &Call) -> Estimate {
     let size = target_size(w, call);
     let mut max = size.max;
-    if let Some(&limit) = call.args.get(1) {
-        if let ExprKind::Literal(Literal::Int(n)) = w.ast.expr(limit).kind {
-            max = u64::try_from(n).unwrap_or(max);
-        }
+    if let Some(&limit) = call.args.get(1)
+        && let ExprKind::Literal(Literal::Int(n)) = w.ast.expr(limit).kind
+    {
+        max = u64::try_from(n).unwrap_or(max);
     }
     Estimate::sized(size.scale(2.0 * TRAVERSAL), Size { min: 0, max })
 }
@@ -261,14 +293,14 @@ fn join(w: &mut Walker, call: &Call) -> Estimate {
     let list = w.size_for_cost(target);
     let mut size = Size::fixed(0);
     if let Type::List(elem) = w.checked.type_of(target).clone() {
-        size = list.mul(element_size(w, target, &elem));
+        size = list.product(element_size(w, target, &elem));
     }
     if !call.args.is_empty() {
         let separators = Size {
             min: list.min.saturating_sub(1),
             max: list.max.saturating_sub(1),
         };
-        size = size.add(arg_size(w, call, 0).mul(separators));
+        size = size.plus(arg_size(w, call, 0).product(separators));
     }
     Estimate::sized(size.scale(TRAVERSAL), size)
 }
@@ -277,12 +309,12 @@ fn join(w: &mut Walker, call: &Call) -> Estimate {
 /// string argument.
 fn contains_address(w: &mut Walker, call: &Call) -> Cost {
     let bytes = Size { min: 4, max: 16 };
-    let mut cost = bytes.add(bytes).scale(TRAVERSAL);
+    let mut cost = bytes.plus(bytes).scale(TRAVERSAL);
     if call.name == "containsCIDR" {
-        cost = cost.add(bytes.scale(TRAVERSAL)).add(Cost::fixed(1));
+        cost = cost.plus(bytes.scale(TRAVERSAL)).plus(Cost::fixed(1));
     }
     if call.overload.ends_with("_string") {
-        cost = cost.add(arg_size(w, call, 0).scale(TRAVERSAL));
+        cost = cost.plus(arg_size(w, call, 0).scale(TRAVERSAL));
     }
     cost
 }
@@ -321,8 +353,8 @@ fn library_equality(w: &mut Walker, call: &Call) -> Option<Estimate> {
 
 /// ⌈0.1 × (size + 1)⌉ × ⌈0.25 × regex⌉: a regular expression run over a string.
 fn regex(size: Size, pattern: Size) -> Cost {
-    let scan = size.add(Size::fixed(1)).scale(TRAVERSAL);
-    scan.mul(pattern.scale(REGEX))
+    let scan = size.plus(Size::fixed(1)).scale(TRAVERSAL);
+    scan.product(pattern.scale(REGEX))
 }
 
 /// cel-go's defaults (`checker/cost.go` `functionCost`), without arguments.
@@ -331,7 +363,7 @@ fn cel_default(w: &mut Walker, call: &Call) -> Estimate {
     match call.overload {
         "string_format" if call.target.is_some() => {
             let size = target_size(w, call);
-            let result = size.add(arg_size(w, call, 0));
+            let result = size.plus(arg_size(w, call, 0));
             Estimate::sized(size.scale(TRAVERSAL), result)
         }
         "string_to_bytes" => {
@@ -368,7 +400,7 @@ fn cel_default(w: &mut Walker, call: &Call) -> Estimate {
         }
         "contains_string" if call.target.is_some() => {
             let text = target_size(w, call).scale(TRAVERSAL);
-            Estimate::cost(text.mul(arg_size(w, call, 0).scale(TRAVERSAL)))
+            Estimate::cost(text.product(arg_size(w, call, 0).scale(TRAVERSAL)))
         }
         "logical_and" | "logical_or" => {
             let lhs = call.arg_costs.first().copied().unwrap_or_default();
@@ -399,7 +431,7 @@ fn concatenation(w: &mut Walker, call: &Call) -> Estimate {
     let (Some(&lhs), Some(&rhs)) = (call.args.first(), call.args.get(1)) else {
         return Estimate::cost(Cost::fixed(1));
     };
-    let size = w.size_for_cost(lhs).add(w.size_for_cost(rhs));
+    let size = w.size_for_cost(lhs).plus(w.size_for_cost(rhs));
     if let (Some(a), Some(b)) = (w.entry(lhs), w.entry(rhs)) {
         let merged = super::walk::Entry {
             list: a.list,

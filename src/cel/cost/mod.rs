@@ -47,7 +47,7 @@ impl Cost {
     }
 
     /// The sum.
-    pub fn add(self, other: Cost) -> Cost {
+    pub fn plus(self, other: Cost) -> Cost {
         Cost {
             min: self.min.saturating_add(other.min),
             max: self.max.saturating_add(other.max),
@@ -55,7 +55,7 @@ impl Cost {
     }
 
     /// The product.
-    pub fn mul(self, other: Cost) -> Cost {
+    pub fn product(self, other: Cost) -> Cost {
         Cost {
             min: self.min.saturating_mul(other.min),
             max: self.max.saturating_mul(other.max),
@@ -84,7 +84,7 @@ impl Size {
     };
 
     /// The sum.
-    pub fn add(self, other: Size) -> Size {
+    pub fn plus(self, other: Size) -> Size {
         Size {
             min: self.min.saturating_add(other.min),
             max: self.max.saturating_add(other.max),
@@ -92,7 +92,7 @@ impl Size {
     }
 
     /// The product.
-    pub fn mul(self, other: Size) -> Size {
+    pub fn product(self, other: Size) -> Size {
         Size {
             min: self.min.saturating_mul(other.min),
             max: self.max.saturating_mul(other.max),

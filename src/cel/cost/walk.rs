@@ -126,7 +126,7 @@ impl<'a> Walker<'a> {
             ExprKind::Map { entries } => self.map(id, entries),
             ExprKind::Struct { fields, .. } => {
                 let values: Vec<ExprId> = fields.iter().map(|f| f.value).collect();
-                self.sum(&values).add(Cost::fixed(STRUCT_CREATE))
+                self.sum(&values).plus(Cost::fixed(STRUCT_CREATE))
             }
             ExprKind::Macro(call) => self.macro_call(id, call),
         }
@@ -134,7 +134,7 @@ impl<'a> Walker<'a> {
 
     fn sum(&mut self, ids: &[ExprId]) -> Cost {
         ids.iter()
-            .fold(Cost::default(), |acc, &id| acc.add(self.cost(id)))
+            .fold(Cost::default(), |acc, &id| acc.plus(self.cost(id)))
     }
 
     fn ident(&mut self, id: ExprId, name: &str) -> Cost {
@@ -172,21 +172,24 @@ impl<'a> Walker<'a> {
         let operand_cost = self.cost(operand);
         if optional {
             // `a.?f` is the call `_?._(a, "f")`: one unit plus its arguments.
-            return operand_cost.add(Cost::fixed(1));
+            return operand_cost.plus(Cost::fixed(1));
         }
         let selectable = matches!(
             self.checked.type_of(operand),
             Type::Map(..) | Type::Object(_) | Type::Param(_)
         );
         if selectable {
-            operand_cost.add(SELECT)
+            operand_cost.plus(SELECT)
         } else {
             operand_cost
         }
     }
 
     fn index(&mut self, id: ExprId, operand: ExprId, index: ExprId) -> Cost {
-        let cost = self.cost(operand).add(self.cost(index)).add(Cost::fixed(1));
+        let cost = self
+            .cost(operand)
+            .plus(self.cost(index))
+            .plus(Cost::fixed(1));
         let step = match self.checked.type_of(operand) {
             Type::List(_) => Some(Step::Items),
             Type::Map(..) => Some(Step::Values),
@@ -218,7 +221,7 @@ impl<'a> Walker<'a> {
             let Some(&arg) = args.first() else {
                 return Cost::fixed(1);
             };
-            let cost = self.cost(arg).add(Cost::fixed(1));
+            let cost = self.cost(arg).plus(Cost::fixed(1));
             self.copy_sizes(id, arg);
             return cost;
         }
@@ -244,15 +247,15 @@ impl<'a> Walker<'a> {
         if result.is_some() {
             self.set_size(id, result);
         }
-        target_cost.add(fn_cost.unwrap_or_default())
+        target_cost.plus(fn_cost.unwrap_or_default())
     }
 
     /// A call the checker could not resolve (a type error elsewhere): costed as an O(1) call, and
     /// a `+` keeps the sum of its operands' sizes, so that the error does not hide a size.
     fn unresolved_call(&mut self, id: ExprId, target: Option<ExprId>, args: &[ExprId]) -> Cost {
-        let mut cost = self.sum(args).add(Cost::fixed(1));
+        let mut cost = self.sum(args).plus(Cost::fixed(1));
         if let Some(target) = target {
-            cost = cost.add(self.cost(target));
+            cost = cost.plus(self.cost(target));
         }
         let is_add = matches!(
             self.ast.expr(id).kind,
@@ -262,7 +265,7 @@ impl<'a> Walker<'a> {
             }
         );
         if let (true, [lhs, rhs]) = (is_add, args) {
-            let size = self.size(*lhs).zip(self.size(*rhs)).map(|(a, b)| a.add(b));
+            let size = self.size(*lhs).zip(self.size(*rhs)).map(|(a, b)| a.plus(b));
             self.set_size(id, size);
         }
         cost
@@ -278,7 +281,7 @@ impl<'a> Walker<'a> {
         if let (Some(a), Some(b)) = (self.entry(then), self.entry(otherwise)) {
             self.set_entry(id, Some(a.union(b)));
         }
-        cond_cost.add(branches)
+        cond_cost.plus(branches)
     }
 
     fn list(&mut self, id: ExprId, items: &[ExprId]) -> Cost {
@@ -292,7 +295,7 @@ impl<'a> Walker<'a> {
         };
         let mut cost = Cost::default();
         for &item in items {
-            cost = cost.add(self.cost(item));
+            cost = cost.plus(self.cost(item));
             value = value.union(self.size_or_unknown(item));
         }
         let entry = Entry {
@@ -301,7 +304,7 @@ impl<'a> Walker<'a> {
             value,
         };
         self.set_entry(id, Some(entry));
-        cost.add(Cost::fixed(LIST_CREATE))
+        cost.plus(Cost::fixed(LIST_CREATE))
     }
 
     fn map(&mut self, id: ExprId, entries: &[crate::cel::ast::MapEntry]) -> Cost {
@@ -317,7 +320,7 @@ impl<'a> Walker<'a> {
         };
         let mut cost = Cost::default();
         for entry in entries {
-            cost = cost.add(self.cost(entry.key)).add(self.cost(entry.value));
+            cost = cost.plus(self.cost(entry.key)).plus(self.cost(entry.value));
             key = key.union(self.size_or_unknown(entry.key));
             value = value.union(self.size_or_unknown(entry.value));
         }
@@ -327,7 +330,7 @@ impl<'a> Walker<'a> {
             value,
         };
         self.set_entry(id, Some(entry));
-        cost.add(Cost::fixed(MAP_CREATE))
+        cost.plus(Cost::fixed(MAP_CREATE))
     }
 
     fn macro_call(&mut self, id: ExprId, call: &MacroCall) -> Cost {
@@ -368,7 +371,7 @@ impl<'a> Walker<'a> {
         let body_cost = self.cost(body);
         self.locals.pop();
         self.copy_sizes(id, body);
-        Cost::fixed(LIST_CREATE).add(init_cost).add(body_cost)
+        Cost::fixed(LIST_CREATE).plus(init_cost).plus(body_cost)
     }
 
     /// `o.optMap(x, e)`: `o.hasValue() ? optional.of(cel.bind(x, o.value(), e)) : optional.none()`.
@@ -377,8 +380,8 @@ impl<'a> Walker<'a> {
         let body = call.body().map_or(Cost::default(), |b| self.cost(b));
         self.set_size(id, None);
         // hasValue (1 + target), then value (1 + target), bind (10), optional.of (1) or none (1).
-        let then = Cost::fixed(1 + 1 + LIST_CREATE).add(target).add(body);
-        Cost::fixed(1).add(target).add(then.union(Cost::fixed(1)))
+        let then = Cost::fixed(1 + 1 + LIST_CREATE).plus(target).plus(body);
+        Cost::fixed(1).plus(target).plus(then.union(Cost::fixed(1)))
     }
 
     fn comprehension(&mut self, id: ExprId, call: &MacroCall) -> Cost {
@@ -402,9 +405,9 @@ impl<'a> Walker<'a> {
         let range_size = self.size_for_cost(range);
         let step = shape.step(body, filter_cost);
         let total = range_cost
-            .add(Cost::fixed(shape.init))
-            .add(Cost::fixed(shape.result))
-            .add(range_size.times(step));
+            .plus(Cost::fixed(shape.init))
+            .plus(Cost::fixed(shape.result))
+            .plus(range_size.times(step));
         if shape.init == 0 {
             self.set_size(id, Some(Size::fixed(1)));
         } else {
@@ -494,10 +497,10 @@ impl<'a> Walker<'a> {
     }
 
     pub fn path(&self, id: ExprId) -> Option<Path> {
-        if let ExprKind::Ident(name) = &self.ast.expr(id).kind {
-            if let Some(local) = self.local(&name.text) {
-                return local.path.clone();
-            }
+        if let ExprKind::Ident(name) = &self.ast.expr(id).kind
+            && let Some(local) = self.local(&name.text)
+        {
+            return local.path.clone();
         }
         self.paths.get(id.index()).cloned().flatten()
     }
@@ -609,14 +612,14 @@ impl Shape {
         let produce = match self.kind {
             MacroKind::All => return short_circuit(3),
             MacroKind::Exists => return short_circuit(4),
-            MacroKind::ExistsOne => return body.add(Cost { min: 1, max: 2 }),
-            MacroKind::Filter => return body.add(Cost { min: 1, max: 13 }),
-            MacroKind::TransformMap => body.add(Cost::fixed(3)),
-            MacroKind::TransformMapEntry => body.add(Cost::fixed(2)),
-            _ => body.add(Cost::fixed(12)),
+            MacroKind::ExistsOne => return body.plus(Cost { min: 1, max: 2 }),
+            MacroKind::Filter => return body.plus(Cost { min: 1, max: 13 }),
+            MacroKind::TransformMap => body.plus(Cost::fixed(3)),
+            MacroKind::TransformMapEntry => body.plus(Cost::fixed(2)),
+            _ => body.plus(Cost::fixed(12)),
         };
         match filter {
-            Some(filter) => filter.add(produce.union(Cost::fixed(1))),
+            Some(filter) => filter.plus(produce.union(Cost::fixed(1))),
             None => produce,
         }
     }

@@ -120,7 +120,7 @@ fn shown(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -200,12 +200,11 @@ impl SchemaSizes<'_> {
         let mut levels = Vec::new();
         let mut name = owner;
         while let Some((parent, field)) = name.rsplit_once('.') {
-            if let Some(info) = self.types.field_info(parent, field) {
-                if let (Type::List(_) | Type::Map(..), Some(size)) =
+            if let Some(info) = self.types.field_info(parent, field)
+                && let (Type::List(_) | Type::Map(..), Some(size)) =
                     (&info.ty, info.max_sizes.first())
-                {
-                    levels.push(*size);
-                }
+            {
+                levels.push(*size);
             }
             name = parent;
         }
