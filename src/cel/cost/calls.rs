@@ -62,9 +62,29 @@ pub(super) fn estimate(w: &mut Walker, call: &Call) -> Estimate {
     if matches!(call.overload, "logical_and" | "logical_or") {
         return own;
     }
+    let size = own.size.or_else(|| conversion_size(w, call));
     Estimate {
         cost: own.cost.plus(args),
-        size: own.size,
+        size,
+    }
+}
+
+/// The size of `string(x)`, which cel-go leaves to the estimator: the size of a string or `dyn`
+/// argument, at most 32 characters for a number, bool, timestamp or duration. (Not in cel-go; it
+/// keeps a value read from the request sized by the request when it is converted.)
+fn conversion_size(w: &mut Walker, call: &Call) -> Option<Size> {
+    let (&arg, None) = (call.args.first()?, call.target) else {
+        return None;
+    };
+    if call.name != "string" || call.args.len() != 1 {
+        return None;
+    }
+    match w.checked.type_of(arg) {
+        Type::String | Type::Dyn => w.size(arg),
+        Type::Int | Type::Uint | Type::Double | Type::Bool | Type::Timestamp | Type::Duration => {
+            Some(Size { min: 1, max: 32 })
+        }
+        _ => None,
     }
 }
 

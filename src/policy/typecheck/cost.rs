@@ -138,8 +138,11 @@ struct SchemaSizes<'a> {
 }
 
 impl SizeEstimator for SchemaSizes<'_> {
+    /// A value without a path is computed (a call result the estimator has no size for): its size
+    /// is unknown, as Kubernetes' estimator has it, rather than the whole request.
     fn size(&self, path: Option<&Path>, ty: &Type) -> Option<Size> {
-        if let Some(size) = path.and_then(|p| self.known_size(p)) {
+        let path = path?;
+        if let Some(size) = self.known_size(path) {
             return Some(size);
         }
         self.request_size(ty).map(|max| Size { min: 0, max })
