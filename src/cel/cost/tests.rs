@@ -429,3 +429,30 @@ fn estimates_match_kubernetes_cost_tests() {
     eprintln!("cost estimation: {passed}/{} upstream cases", cases.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The deepest trees the parser accepts are estimated on a 2 MiB stack (a debug build's thread
+/// default), so a hostile expression cannot overflow the stack through the estimator.
+#[test]
+fn deep_trees_fit_a_small_stack() {
+    let sources = [
+        format!("{}1{}", "[".repeat(240), "]".repeat(240)),
+        format!("{}true", "!".repeat(240)),
+        format!("{}1{}", "int(".repeat(240), ")".repeat(240)),
+        format!("{}true{}", "[1].all(x, ".repeat(120), ")".repeat(120)),
+        format!("{}1{}", "cel.bind(v, ".repeat(80), ", v)".repeat(80)),
+    ];
+    let run = move || {
+        let env = env();
+        for src in &sources {
+            let parsed = parse(src);
+            let checked = check(&parsed.ast, &env);
+            let cost = estimate(&parsed.ast, &checked, &UpstreamSizes);
+            assert!(cost.max >= cost.min, "{src}");
+        }
+    };
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(run)
+        .expect("thread");
+    assert!(handle.join().is_ok());
+}
