@@ -346,3 +346,51 @@ fn test_json_and_junit() {
     "#]],
     );
 }
+
+#[test]
+fn eval_with_a_mocked_authorizer() {
+    let args = |rules: &'static str| {
+        [
+            "eval",
+            "tests/cli_fixtures/authz-policy.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment.yaml",
+            "--authorizer",
+            rules,
+        ]
+    };
+    check(
+        &args("tests/cli_fixtures/authorizer-allow.yaml"),
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy may-scale: allow
+              validation[0]: true
+        "#]],
+    );
+    check(
+        &args("tests/cli_fixtures/authorizer-deny.yaml"),
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy may-scale: deny
+              validation[0]: false: you may not scale deployments here
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' with binding '' denied request: you may not scale deployments here
+        "#]],
+    );
+    check(
+        &args("tests/cli_fixtures/authorizer-bad.yaml"),
+        2,
+        expect![[r#"
+            admission-ls eval: error: --authorizer: entry 1: decision must be allow, deny or noOpinion, got `maybe`
+        "#]],
+    );
+    // Without --authorizer every check has no opinion.
+    check(
+        &args("tests/cli_fixtures/authorizer-deny.yaml")[..4],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy may-scale: deny
+              validation[0]: false: you may not scale deployments here
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' with binding '' denied request: you may not scale deployments here
+        "#]],
+    );
+}

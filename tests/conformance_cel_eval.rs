@@ -4,15 +4,21 @@
 //! requires an error for `eval_error`, prints pass rates per file and fails below the baseline in
 //! `tests/conformance/eval_baseline.json`.
 
+mod conformance_support;
+
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use admission_ls::cel::eval::{Activation, Duration, EvalOptions, MapValue, Value, evaluate};
 use admission_ls::cel::{ParseOptions, parse_with};
 use base64::Engine;
+use conformance_support::{against_flat_baseline, data_path, read_json};
 use serde_json::Value as Json;
+
+/// The baseline of every runner of this file.
+const BASELINE: &str = "eval_baseline.json";
 
 /// Files left out entirely, with the reason.
 const EXCLUDED_FILES: &[(&str, &str)] = &[
@@ -61,10 +67,6 @@ const PROTO_MARKERS: &[&str] = &[
     "proto3",
     "NestedMessage",
 ];
-
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/cel-spec/json")
-}
 
 fn int(s: &Json) -> Option<i128> {
     s.as_str()?.parse().ok()
@@ -243,24 +245,16 @@ fn run(t: &Json) -> Result<(), String> {
     }
 }
 
-fn baseline() -> BTreeMap<String, u64> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/eval_baseline.json");
-    fs::read_to_string(path)
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or_default()
-}
-
 #[test]
 fn cel_spec_evaluation() {
-    let dir = data_dir();
-    let Ok(entries) = fs::read_dir(&dir) else {
-        println!("conformance data not found at {}; skipping", dir.display());
+    let Some(dir) = data_path("cel-spec/json") else {
         return;
+    };
+    let Ok(entries) = fs::read_dir(&dir) else {
+        panic!("reading {}", dir.display());
     };
     let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     files.sort();
-    let base = baseline();
     let (mut total, mut passed) = (0u64, 0u64);
     let mut regressions = Vec::new();
     let mut current = BTreeMap::new();
@@ -274,8 +268,7 @@ fn cel_spec_evaluation() {
             println!("{name:16} excluded: {why}");
             continue;
         }
-        let doc: Json = serde_json::from_str(&fs::read_to_string(&path).unwrap_or_default())
-            .unwrap_or(Json::Null);
+        let doc = read_json(&path);
         let tests = doc
             .get("tests")
             .and_then(Json::as_array)
@@ -303,12 +296,7 @@ fn cel_spec_evaluation() {
             ok as f64 * 100.0 / n as f64
         };
         println!("{name:16} {ok:4}/{n:4} ({rate:5.1}%) skipped {skipped:?}");
-        let floor = base.get(&name).copied().unwrap_or(0);
-        if ok < floor {
-            regressions.push(format!("{name}: {ok} < baseline {floor}"));
-        } else if ok > floor {
-            println!("  notice: {name} above baseline ({ok} > {floor}); update eval_baseline.json");
-        }
+        regressions.extend(against_flat_baseline(BASELINE, &name, ok, n));
         current.insert(name, ok);
         total += n;
         passed += ok;
@@ -428,13 +416,10 @@ fn run_library_case(case: &Json) -> Option<Result<(), String>> {
 
 #[test]
 fn kubernetes_library_cases() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/conformance/kubernetes-cel-library/library_cases.json");
-    let Ok(text) = fs::read_to_string(&path) else {
-        println!("conformance data not found at {}; skipping", path.display());
+    let Some(path) = data_path("kubernetes-cel-library/library_cases.json") else {
         return;
     };
-    let doc: Json = serde_json::from_str(&text).unwrap_or(Json::Null);
+    let doc = read_json(&path);
     let cases = doc
         .get("cases")
         .and_then(Json::as_array)
@@ -468,11 +453,8 @@ fn kubernetes_library_cases() {
         n += total;
     }
     println!("kubernetes library {ok}/{n} (compile-error cases through the checker)");
-    let floor = baseline().get("kubernetes_library").copied().unwrap_or(0);
-    assert!(
-        ok >= floor,
-        "kubernetes library cases below baseline: {ok} < {floor}"
-    );
+    let regression = against_flat_baseline(BASELINE, "kubernetes_library", ok, n);
+    assert!(regression.is_none(), "{regression:?}");
 }
 
 /// Whether a CRD rule reads `self` or `oldSelf` (those need the typed object; not scored here).
@@ -482,13 +464,10 @@ fn uses_self(rule: &str) -> bool {
 
 #[test]
 fn crd_rules_without_self() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/conformance/kubernetes-cel-library/crd_validation_rules.json");
-    let Ok(text) = fs::read_to_string(&path) else {
-        println!("conformance data not found at {}; skipping", path.display());
+    let Some(path) = data_path("kubernetes-cel-library/crd_validation_rules.json") else {
         return;
     };
-    let doc: Json = serde_json::from_str(&text).unwrap_or(Json::Null);
+    let doc = read_json(&path);
     let groups = doc
         .get("groups")
         .and_then(Json::as_array)
@@ -535,9 +514,6 @@ fn crd_rules_without_self() {
         }
     }
     println!("CRD rules without self: {ok}/{n}");
-    let floor = baseline()
-        .get("crd_rules_without_self")
-        .copied()
-        .unwrap_or(0);
-    assert!(ok >= floor, "CRD rules below baseline: {ok} < {floor}");
+    let regression = against_flat_baseline(BASELINE, "crd_rules_without_self", ok, n);
+    assert!(regression.is_none(), "{regression:?}");
 }

@@ -4,15 +4,12 @@
 //! that lists it and of every later release. Prints a pass rate; skips with a notice when the
 //! conformance data is absent.
 
+mod conformance_support;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use admission_ls::cel::library::{NEWEST_MINOR, libraries_for, lookup};
-
-fn data_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/conformance/kubernetes-cel-library/known_functions.json")
-}
+use conformance_support::{data_path, read_json};
 
 /// `"1.31"` → 31.
 fn minor_of(release: &str) -> Option<u32> {
@@ -37,12 +34,10 @@ fn declared_from(name: &str, minor: u32) -> Result<(), String> {
 
 #[test]
 fn known_functions_are_declared_from_their_release() {
-    let path = data_path();
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("conformance data not found at {}; skipping", path.display());
+    let Some(path) = data_path("kubernetes-cel-library/known_functions.json") else {
         return;
     };
-    let json: serde_json::Value = serde_json::from_str(&text).expect("known_functions.json parses");
+    let json = read_json(&path);
     let by_release = json["by_release"]
         .as_object()
         .expect("by_release is an object");

@@ -10,23 +10,12 @@
 //! Prints pass rates; fails under the baseline in `tests/conformance/typecheck_baseline.json`;
 //! skips with a notice when the data is absent.
 
-use std::path::PathBuf;
+mod conformance_support;
 
 use admission_ls::ide::{AnalysisHost, DiagnosticsConfig, FileId};
 use admission_ls::policy::{PolicyDocument, Workspace, matched_kinds, read_file, yaml_to_json};
+use conformance_support::{against_flat_baseline, data_path, read_text};
 use serde_json::{Value, json};
-
-fn data_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/conformance/kubernetes-typecheck/typechecking_test_cases.yaml")
-}
-
-fn baseline() -> Value {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/typecheck_baseline.json");
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    serde_json::from_str(&text).unwrap_or(Value::Null)
-}
 
 /// A CRD serving `group/version` `kind` with `schema` as its root schema.
 fn crd(group: &str, version: &str, kind: &str, plural: &str, schema: &Value) -> Value {
@@ -185,7 +174,8 @@ fn extract_case(case: &Value) -> Result<(), String> {
     }
 }
 
-fn run(table: &Value, name: &str, check: fn(&Value) -> Result<(), String>) -> usize {
+/// Runs the cases of table `name`; a failure line if fewer pass than the baseline records.
+fn run(table: &Value, name: &str, check: fn(&Value) -> Result<(), String>) -> Option<String> {
     let cases = table[name].as_array().cloned().unwrap_or_default();
     let mut passed = 0;
     for case in &cases {
@@ -194,17 +184,16 @@ fn run(table: &Value, name: &str, check: fn(&Value) -> Result<(), String>) -> us
             Err(why) => println!("  FAIL {name} / {}: {why}", case["name"]),
         }
     }
-    println!("{name}: {passed}/{} passed", cases.len());
-    passed
+    let total = cases.len() as u64;
+    against_flat_baseline("typecheck_baseline.json", name, passed, total)
 }
 
 #[test]
 fn status_type_check_table() {
-    let path = data_path();
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("conformance data not found at {}; skipping", path.display());
+    let Some(path) = data_path("kubernetes-typecheck/typechecking_test_cases.yaml") else {
         return;
     };
+    let text = read_text(&path);
     let yaml = admission_ls::yaml::parse(&text);
     let table = yaml
         .documents
@@ -212,16 +201,16 @@ fn status_type_check_table() {
         .and_then(|d| d.root.as_ref())
         .and_then(yaml_to_json)
         .unwrap_or(Value::Null);
-    let baseline = baseline();
-    for (name, check) in [
+    let tables = [
         (
             "TestTypeCheck",
             type_check_case as fn(&Value) -> Result<(), String>,
         ),
         ("TestExtractTypeNames", extract_case),
-    ] {
-        let passed = run(&table, name, check);
-        let floor = baseline[name].as_u64().unwrap_or(0) as usize;
-        assert!(passed >= floor, "{name}: {passed} passed, baseline {floor}");
-    }
+    ];
+    let regressions: Vec<String> = tables
+        .into_iter()
+        .filter_map(|(name, check)| run(&table, name, check))
+        .collect();
+    assert!(regressions.is_empty(), "below baseline: {regressions:?}");
 }

@@ -6,6 +6,7 @@ mod diagnostics {
     pub mod binding;
     pub mod cel;
     pub mod crd;
+    pub mod cost;
     pub mod decode;
     pub mod map;
     pub mod typed;

@@ -15,6 +15,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod cost;
 mod debug;
 pub mod eval;
 pub mod kube;

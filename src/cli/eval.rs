@@ -42,6 +42,11 @@ pub struct EvalArgs {
     /// Target Kubernetes version, such as 1.33 (default: the newest supported).
     #[arg(long, value_name = "1.NN")]
     pub kube_version: Option<String>,
+    /// Mocked authorizer decisions: a YAML list of {verb, resource, group, namespace, name,
+    /// subresource, path, decision: allow|deny|noOpinion}; the first matching entry answers
+    /// (default: no opinion on every check).
+    #[arg(long, value_name = "FILE")]
+    pub authorizer: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
     pub format: EvalFormat,
@@ -90,6 +95,7 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
         user: args.user.clone(),
         groups: args.groups.clone(),
         kube_minor,
+        authorizer: read(&args.authorizer, "--authorizer")?,
     })
 }
 

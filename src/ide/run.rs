@@ -40,6 +40,9 @@ pub struct EvalRequest {
     pub groups: Vec<String>,
     /// Target Kubernetes minor version.
     pub kube_minor: Option<u32>,
+    /// The mocked authorizer's YAML or JSON: a list of checks with their decision (see
+    /// [`suite::run::authorizer_rules`]); `None` answers every check with no opinion.
+    pub authorizer: Option<String>,
 }
 
 fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, String> {
@@ -96,10 +99,21 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         params: if by_ref { None } else { pool.first().cloned() },
         param_pool: pool,
         schemas: world.schemas.clone(),
-        authorizer: None,
+        authorizer: authorizer(request.authorizer.as_ref())?,
         ignore_matching: false,
     };
     Ok(evaluate_policy(policy, binding, &input))
+}
+
+/// The mocked authorizer of `eval`, from the text of its rules.
+fn authorizer(
+    text: Option<&String>,
+) -> Result<Option<std::sync::Arc<dyn crate::cel::eval::Authorizer>>, String> {
+    let Some(text) = text else { return Ok(None) };
+    let docs = documents(text).map_err(|e| format!("--authorizer: {e}"))?;
+    let list = docs.into_iter().next().unwrap_or(Json::Array(Vec::new()));
+    let rules = suite::run::authorizer_rules(&list).map_err(|e| format!("--authorizer: {e}"))?;
+    Ok(Some(suite::run::mock_authorizer(rules)))
 }
 
 /// The message for a Kubernetes version without bundled schemas.

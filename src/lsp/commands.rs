@@ -111,6 +111,7 @@ fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
             .unwrap_or_default(),
         kube_minor: string("kubeVersion")
             .and_then(|v| v.strip_prefix("1.").and_then(|m| m.parse().ok())),
+        authorizer: text("authorizer")?,
     };
     let outcome = evaluate(&request)?;
     Ok(Outcome {

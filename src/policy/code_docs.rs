@@ -221,12 +221,21 @@ Fix: raise the target version if every cluster runs a newer one, or rewrite with
 ";
 
 const CEL_COST: &str = "\
-cel-cost (error): the estimated cost of the expression exceeds the Kubernetes limit.
+cel-cost (warning): the estimated cost of the expression exceeds the Kubernetes limit.
 
-Lists and strings without a maxItems or maxLength in their schema are assumed to be huge, so
-iterating over them with nested macros can exceed the per-expression limit.
+The API server stops an expression once its runtime cost passes 1,000,000 (PerCallLimit) and the
+request then fails with \"operation cancelled: actual cost limit exceeded\" (or is let through,
+with failurePolicy: Ignore). It estimates nothing when the policy is written, so this is found
+only when a large enough object arrives. admission-ls estimates the cost as cel-go does (lists,
+maps and strings sized by maxItems, maxProperties and maxLength, else by what fits in the
+request) and warns when a 64 KiB request would pass the limit; the message also gives the
+estimate for the largest request (3 MiB). A single pass over a list stays far below it; an
+iteration inside an iteration over the same unbounded list does not.
 
-Fix: add maxItems/maxLength to the schema of params, or restructure the expression.
+Example (Pods):
+    - expression: object.spec.containers.all(c, object.spec.containers.all(d, c == d || c.name != d.name))
+Fix: restructure the expression so that the list is iterated once, or bound the list with
+maxItems (maxLength for strings) in the schema of your own kinds and params.
 ";
 
 const UNRESOLVED_REFERENCE: &str = "\

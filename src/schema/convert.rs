@@ -238,6 +238,7 @@ impl Ctx {
             let is_required = required.contains(raw.as_str());
             let mut info = FieldInfo::new(ty, doc, is_required, &raw, &prop, resolved.as_deref());
             info.item_map_type = self.item_map_type(&prop, resolved.as_deref());
+            info.max_sizes = super::sizes::max_sizes(self.minor, &prop);
             object.fields.insert(Arc::from(escaped), info);
         }
         object

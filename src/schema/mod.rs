@@ -8,6 +8,7 @@
 //! - [`escape`]: the API server's property-name escaping.
 //! - [`SchemaTypes`]: a [`crate::cel::types::TypeProvider`] over schema-derived object types, built
 //!   lazily as the checker asks for fields.
+//! - [`sizes`]: the largest sizes schemas allow, for cost estimation.
 //! - [`from_crd_json`]: the served versions of a `CustomResourceDefinition`;
 //!   [`crd_check`]: the API server's rules for CRD schemas (`$ref` forbidden…), so that a broken
 //!   CRD gets a diagnostic on itself.
@@ -27,6 +28,7 @@ pub mod crd_check;
 pub mod escape;
 mod registry;
 pub mod resources;
+pub mod sizes;
 
 pub use crd::{CrdError, CrdKind, Scope, from_crd_json};
 pub use registry::{FieldInfo, ListType, SchemaTypes};

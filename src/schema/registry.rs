@@ -47,6 +47,8 @@ pub struct FieldInfo {
     pub patch_strategy: Option<Arc<str>>,
     /// `x-kubernetes-patch-merge-key`.
     pub patch_merge_key: Option<Arc<str>>,
+    /// The largest size of the value and of its nested elements ([`super::sizes::max_sizes`]).
+    pub max_sizes: Vec<super::sizes::MaxSize>,
 }
 
 impl FieldInfo {
@@ -75,6 +77,7 @@ impl FieldInfo {
             item_map_type: None,
             patch_strategy: ext("x-kubernetes-patch-strategy"),
             patch_merge_key: ext("x-kubernetes-patch-merge-key"),
+            max_sizes: Vec::new(),
         }
     }
 }

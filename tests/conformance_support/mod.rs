@@ -2,6 +2,9 @@
 //! when it is absent), reading its JSON, comparing pass counts with a recorded baseline, and
 //! cel-go's 1-based line:column.
 
+// Each runner uses a different part of this module.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -14,6 +17,25 @@ pub fn data_dir() -> Option<PathBuf> {
         println!("conformance data not found at {}; skipping", dir.display());
         None
     }
+}
+
+/// `../shared/conformance/<relative>` (a file or folder), or `None` with a notice when it is
+/// absent, so that the runner skips.
+pub fn data_path(relative: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/conformance")
+        .join(relative);
+    if path.exists() {
+        Some(path)
+    } else {
+        println!("conformance data not found at {}; skipping", path.display());
+        None
+    }
+}
+
+/// The text of a data file (a test failure when it cannot be read).
+pub fn read_text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
 pub fn read_json(path: &Path) -> Value {
@@ -46,6 +68,17 @@ pub fn against_baseline(
         println!("  notice: {section}/{key} rose above the baseline; raise it to {passed}");
     }
     (passed < recorded).then(|| format!("{section}/{key}: {passed} < baseline {recorded}"))
+}
+
+/// Compares `passed` with the flat baseline `tests/conformance/<file>` (`{"key": passed}`);
+/// returns a failure line if it dropped.
+pub fn against_flat_baseline(file: &str, key: &str, passed: u64, total: u64) -> Option<String> {
+    let recorded = baseline(file)[key].as_u64().unwrap_or(0);
+    println!("{key}: {passed}/{total} (baseline {recorded})");
+    if passed > recorded {
+        println!("  notice: {key} rose above the baseline; raise it to {passed} in {file}");
+    }
+    (passed < recorded).then(|| format!("{key}: {passed} < baseline {recorded}"))
 }
 
 /// 1-based line and column in code points, as cel-go reports them.

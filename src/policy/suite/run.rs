@@ -127,8 +127,8 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
     };
     request.user = case.user.clone();
     request.groups = case.groups.clone();
-    let authorizer: Option<Arc<dyn Authorizer>> = (!case.authorizer.is_empty())
-        .then(|| Arc::new(Mock(case.authorizer.clone())) as Arc<dyn Authorizer>);
+    let authorizer: Option<Arc<dyn Authorizer>> =
+        (!case.authorizer.is_empty()).then(|| mock_authorizer(case.authorizer.clone()));
     let input = Input {
         request,
         params,
@@ -273,6 +273,39 @@ fn compare(case: &Case, outcome: &Outcome) -> Vec<String> {
         }
     }
     failures
+}
+
+/// The authorizer a case's (or `eval --authorizer`'s) rules describe.
+pub fn mock_authorizer(rules: Vec<AuthzRule>) -> Arc<dyn Authorizer> {
+    Arc::new(Mock(rules))
+}
+
+/// The rules of an authorizer file: a list of checks with their `decision` (`allow`, `deny` or
+/// `noOpinion`); `verb`, `resource`, `group`, `namespace`, `name`, `subresource` and `path` select
+/// the checks a rule answers (absent: any). `Err` names the first entry that is not one.
+pub fn authorizer_rules(document: &Json) -> Result<Vec<AuthzRule>, String> {
+    let entries = document
+        .as_array()
+        .ok_or("expected a list of {verb, resource, …, decision} entries")?;
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            if !entry.is_object() {
+                return Err(format!("entry {}: expected a mapping", i + 1));
+            }
+            match str_at(entry, &["decision"]) {
+                "allow" | "deny" | "noOpinion" => Ok(AuthzRule {
+                    pattern: entry.clone(),
+                    allowed: str_at(entry, &["decision"]) == "allow",
+                }),
+                other => Err(format!(
+                    "entry {}: decision must be allow, deny or noOpinion, got `{other}`",
+                    i + 1
+                )),
+            }
+        })
+        .collect()
 }
 
 /// Answers authorizer checks from a case's rules: the first rule whose given fields all match.

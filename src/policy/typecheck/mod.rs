@@ -11,6 +11,7 @@
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
 mod atomic;
+mod cost;
 mod guards;
 mod jsonpatch;
 mod kinds;
@@ -243,6 +244,7 @@ impl Typed<'_> {
         out: &mut Vec<Diagnostic>,
     ) {
         let mut found: BTreeMap<ErrorKey, Vec<String>> = BTreeMap::new();
+        let mut costs = cost::Costs::new();
         let kinds = matched_kinds(self.types.minor(), constraints, workspace);
         let mut passes = 0;
         for gvk in &kinds {
@@ -252,6 +254,14 @@ impl Typed<'_> {
             passes += 1;
             let results = pass::run(self.sites, self.parsed, self.minor, &typing);
             lints.add(self.parsed, &results);
+            let pass = (&**self.types, gvk.type_name());
+            cost::add(
+                self.sites,
+                self.parsed,
+                &results,
+                (pass.0, &pass.1),
+                &mut costs,
+            );
             self.collect(&results, &kind_label(gvk), reported, &mut found);
             if self.mutating {
                 self.json_patches(&results, gvk, &mut found);
@@ -269,6 +279,7 @@ impl Typed<'_> {
             lints.add(self.parsed, &results);
             self.collect(&results, "", reported, &mut found);
         }
+        cost::report(self.sites, &costs, out);
         for (key, labels) in found {
             let (i, start, end, kind, message) = key;
             let span = crate::text::TextRange::new(start.into(), end.into());

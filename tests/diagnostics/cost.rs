@@ -1,0 +1,130 @@
+//! `cel-cost`: the estimated cost of an expression against the per-expression runtime limit, with
+//! sizes from the matched kind's schema and the request-size rule. A nested iteration over the
+//! same unbounded data is reported; single passes, passes over nested data and iterations bounded
+//! by `maxItems` are not.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+#[test]
+fn nested_iteration_over_unbounded_containers() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: unique-names}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: object.spec.containers.all(c, object.spec.containers.all(d, c == d || c.name != d.name))
+"#,
+        expect![[r#"
+            policy.yaml:9:17: warning[cel-cost]: spec.validations[0].expression: the estimated cost 355,798,825 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (819,748,628,626 for the largest, 3 MiB, request); such a request fails with 'operation cancelled: actual cost limit exceeded'. Avoid iterating inside an iteration, or bound the lists with maxItems
+              |
+            9 |   - expression: object.spec.containers.all(c, object.spec.containers.all(d, c == d || c.name != d.name))
+              |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn nested_iteration_over_label_keys() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: distinct-labels}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: >-
+      object.metadata.labels.all(k,
+        object.metadata.labels.exists_one(j, j.lowerAscii() == k.lowerAscii()))
+"#,
+        expect![[r#"
+            policy.yaml:10:7: warning[cel-cost]: spec.validations[0].expression: the estimated cost 469,827,588 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (1,082,329,399,299 for the largest, 3 MiB, request); such a request fails with 'operation cancelled: actual cost limit exceeded'. Avoid iterating inside an iteration, or bound the lists with maxItems
+               |
+            10 |       object.metadata.labels.all(k,
+               |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+#[test]
+fn single_passes_and_passes_over_nested_data_are_clean() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: passes}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  variables:
+  - name: names
+    expression: object.spec.containers.map(c, c.name)
+  validations:
+  - expression: object.spec.containers.all(c, c.image.matches('^registry[.]example[.]com/'))
+  - expression: object.spec.containers.all(c, !has(c.env) || c.env.all(e, e.name != 'TOKEN'))
+  - expression: request.userInfo.groups.exists(g, g == 'system:masters')
+  - expression: variables.names.join(',').size() < 1000
+"#,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn max_items_bounds_a_nested_iteration() {
+    check_diagnostics(
+        r#"
+#- /crds/widgets.yaml
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              bounded:
+                type: array
+                maxItems: 100
+                items: {type: string, maxLength: 63}
+              open:
+                type: array
+                items: {type: string}
+#- /policy.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: distinct}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}
+  validations:
+  - expression: object.spec.bounded.all(a, object.spec.bounded.exists_one(b, a == b))
+  - expression: object.spec.open.all(a, object.spec.open.exists_one(b, a == b))
+"#,
+        expect![[r#"
+            policy.yaml:10:17: warning[cel-cost]: spec.validations[1].expression: the estimated cost 2,386,194,889 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (5,497,556,041,729 for the largest, 3 MiB, request); such a request fails with 'operation cancelled: actual cost limit exceeded'. Avoid iterating inside an iteration, or bound the lists with maxItems
+               |
+            10 |   - expression: object.spec.open.all(a, object.spec.open.exists_one(b, a == b))
+               |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
