@@ -13,7 +13,6 @@ mod key_hover;
 pub mod lenses;
 mod navigation;
 mod optional_guard;
-mod param_objects;
 mod references;
 mod render;
 pub mod run;

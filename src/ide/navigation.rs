@@ -1,9 +1,10 @@
 //! Go to definition: from `variables.x` to the variable's name, from a binding's `policyName` to
 //! the policy (in any file of the workspace), from a `paramKind` to the CustomResourceDefinition
-//! that defines the kind, from a binding's `paramRef.name` to the param object
-//! ([`super::param_objects`]).
+//! that defines the kind, from a binding's `paramRef.name` to the param object (found in the
+//! workspace's index of objects, [`crate::policy::Workspace::param_objects`]).
 
 use crate::cel::check::Reference;
+use crate::policy::model_kinds::BindingSpec;
 use crate::policy::{PolicyDocument, PolicyKind};
 use crate::text::{TextRange, TextSize};
 use crate::yaml::Node;
@@ -64,7 +65,9 @@ impl Analysis {
                 PolicyDocument::ValidatingBinding(_, spec)
                 | PolicyDocument::MutatingBinding(_, spec) => {
                     let kind = policy_kind_of(document);
-                    if let Some(targets) = self.param_ref_definition(&spec.value, kind, offset) {
+                    let binding = document.header().kind;
+                    if let Some(targets) = self.param_ref_definition(&spec.value, binding, offset)
+                    {
                         return targets;
                     }
                     let Some(name) = &spec.value.policy_name else {
@@ -85,6 +88,39 @@ impl Analysis {
             }
         }
         Vec::new()
+    }
+
+    /// The param objects a binding's `paramRef.name` at `offset` names: objects of the bound
+    /// policy's `paramKind` with that `metadata.name` (and that `metadata.namespace` when
+    /// `paramRef.namespace` is set), in file order; `None` when the cursor is not on that name.
+    fn param_ref_definition(
+        &self,
+        spec: &BindingSpec,
+        binding: PolicyKind,
+        offset: TextSize,
+    ) -> Option<Vec<NavigationTarget>> {
+        let param_ref = &spec.param_ref.as_ref()?.value;
+        let name = &param_ref.name.as_ref()?.value;
+        if !name.range.contains_inclusive(offset) {
+            return None;
+        }
+        let policy_name = &spec.policy_name.as_ref()?.value.value;
+        let workspace = self.workspace();
+        let Some(gvk) = workspace.param_kind_for(binding, policy_name) else {
+            return Some(Vec::new());
+        };
+        let namespace = param_ref.namespace.as_ref().map(|n| &n.value.value);
+        let targets = workspace
+            .param_objects(gvk)
+            .into_iter()
+            .filter(|object| object.name == name.value)
+            .filter(|object| namespace.is_none_or(|ns| object.namespace.as_ref() == Some(ns)))
+            .map(|object| NavigationTarget {
+                file: FileId(object.file),
+                range: object.range,
+                focus: object.name_range,
+            });
+        Some(targets.collect())
     }
 
     /// Every policy of `kind` named `name`, in any file.
