@@ -11,7 +11,7 @@ use crate::cel::library::{self, Overload};
 use crate::cel::types::{Substitution, Type, TypeProvider};
 use crate::text::{TextRange, TextSize};
 
-use super::cursor::{CelCursor, cel_at};
+use super::cursor::{CelCursor, FileContext, cel_at};
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// What a completion item is; the front-end maps it to its icon.
@@ -73,13 +73,14 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Vec<CompletionItem> {
-        let Some(text) = self.file_text(file) else {
+        let Some(FileContext {
+            text,
+            minor,
+            workspace,
+        }) = self.file_context(file, config)
+        else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let workspace = self.workspace();
         let cursor = cel_at(&text, offset, minor, &workspace)
             .or_else(|| in_empty_expression(&text, offset, minor, &workspace));
         let Some(cursor) = cursor else {

@@ -14,6 +14,7 @@ use crate::policy::{ExpressionSite, PolicyDocument, SiteRole};
 use crate::text::{TextRange, TextSize};
 
 use super::{Analysis, DiagnosticsConfig, FileId};
+use super::cursor::FileContext;
 
 /// A hint: a label shown at an offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,13 +33,14 @@ impl Analysis {
         range: TextRange,
         config: &DiagnosticsConfig,
     ) -> Vec<InlayHint> {
-        let Some(text) = self.file_text(file) else {
+        let Some(FileContext {
+            text,
+            minor,
+            workspace,
+        }) = self.file_context(file, config)
+        else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let workspace = self.workspace();
         let yaml = crate::yaml::parse(&text);
         let mut out = Vec::new();
         for document in crate::policy::read_file(&text, &yaml) {

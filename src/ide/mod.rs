@@ -54,6 +54,14 @@ pub struct DiagnosticsConfig {
     pub disabled: Vec<Code>,
 }
 
+impl DiagnosticsConfig {
+    /// The target Kubernetes minor version: the configured one, or the newest bundled.
+    pub fn minor(&self) -> u32 {
+        self.kube_minor
+            .unwrap_or_else(crate::schema::bundled::newest)
+    }
+}
+
 /// The inputs: the text of every file known to the analysis.
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisHost {

@@ -9,7 +9,6 @@ use crate::policy::{PolicyDocument, PolicyKind};
 use crate::text::{TextRange, TextSize};
 use crate::yaml::Node;
 
-use super::cursor::cel_at;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// A place to jump to.
@@ -31,13 +30,10 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Vec<NavigationTarget> {
-        let Some(text) = self.file_text(file) else {
+        let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        if let Some(cursor) = cel_at(&text, offset, minor, &self.workspace()) {
+        if let Some(cursor) = context.cel_at(offset) {
             let Some(id) = cursor.node() else {
                 return Vec::new();
             };
@@ -57,8 +53,9 @@ impl Analysis {
                 .into_iter()
                 .collect();
         }
-        let yaml = crate::yaml::parse(&text);
-        let documents = crate::policy::read_file(&text, &yaml);
+        let text = &context.text;
+        let yaml = crate::yaml::parse(text);
+        let documents = crate::policy::read_file(text, &yaml);
         let inside = |range: TextRange| range.contains_inclusive(offset);
         for document in &documents {
             match document {
@@ -109,12 +106,10 @@ impl Analysis {
         let Some(gvk) = workspace.param_kind_for(binding, policy_name) else {
             return Some(Vec::new());
         };
-        let namespace = param_ref.namespace.as_ref().map(|n| &n.value.value);
+        let namespace = param_ref.namespace_value();
         let targets = workspace
-            .param_objects(gvk)
+            .param_objects_named(gvk, &name.value, namespace)
             .into_iter()
-            .filter(|object| object.name == name.value)
-            .filter(|object| namespace.is_none_or(|ns| object.namespace.as_ref() == Some(ns)))
             .map(|object| NavigationTarget {
                 file: FileId(object.file),
                 range: object.range,

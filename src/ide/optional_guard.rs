@@ -18,7 +18,7 @@ use crate::schema::SchemaTypes;
 use crate::text::{TextRange, TextSize};
 
 use super::actions::{ActionKind, CodeAction};
-use super::cursor::{CelCursor, cel_at};
+use super::cursor::{CelCursor, FileContext, cel_at};
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// Root variables whose `metadata` is always present.
@@ -48,13 +48,14 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Vec<CodeAction> {
-        let Some(text) = self.file_text(file) else {
+        let Some(FileContext {
+            text,
+            minor,
+            workspace,
+        }) = self.file_context(file, config)
+        else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let workspace = self.workspace();
         let Some(cursor) = cel_at(&text, offset, minor, &workspace) else {
             return Vec::new();
         };
