@@ -14,7 +14,6 @@ use crate::policy::{ExpressionSite, PolicyDocument, SiteRole};
 use crate::text::{TextRange, TextSize};
 
 use super::{Analysis, DiagnosticsConfig, FileId};
-use super::cursor::FileContext;
 
 /// A hint: a label shown at an offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,18 +32,19 @@ impl Analysis {
         range: TextRange,
         config: &DiagnosticsConfig,
     ) -> Vec<InlayHint> {
-        let Some(FileContext {
-            text,
-            minor,
-            workspace,
-        }) = self.file_context(file, config)
-        else {
+        let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let yaml = crate::yaml::parse(&text);
+        let text = &context.text;
+        let yaml = crate::yaml::parse(text);
         let mut out = Vec::new();
-        for document in crate::policy::read_file(&text, &yaml) {
-            out.extend(site_hints(&text, &document, minor, &workspace));
+        for document in crate::policy::read_file(text, &yaml) {
+            out.extend(site_hints(
+                text,
+                &document,
+                context.minor,
+                &context.workspace,
+            ));
         }
         out.retain(|hint| range.contains_inclusive(hint.offset));
         out

@@ -63,8 +63,7 @@ impl Analysis {
                 | PolicyDocument::MutatingBinding(_, spec) => {
                     let kind = policy_kind_of(document);
                     let binding = document.header().kind;
-                    if let Some(targets) = self.param_ref_definition(&spec.value, binding, offset)
-                    {
+                    if let Some(targets) = self.param_ref_definition(&spec.value, binding, offset) {
                         return targets;
                     }
                     let Some(name) = &spec.value.policy_name else {

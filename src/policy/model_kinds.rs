@@ -199,6 +199,15 @@ impl PolicyDocument {
         }
     }
 
+    /// A binding's spec (its kind is the header's); `None` for a policy.
+    pub fn binding_spec(&self) -> Option<&Spec<BindingSpec>> {
+        match self {
+            PolicyDocument::ValidatingBinding(_, spec)
+            | PolicyDocument::MutatingBinding(_, spec) => Some(spec),
+            PolicyDocument::ValidatingPolicy(..) | PolicyDocument::MutatingPolicy(..) => None,
+        }
+    }
+
     /// `metadata.name`, when set.
     pub fn name(&self) -> Option<&str> {
         self.header().name().map(|n| n.value.value.as_str())

@@ -14,16 +14,15 @@
 
 use super::model_kinds::{ParamRef, PolicyDocument};
 use super::workspace::Workspace;
-use super::{Code, Diagnostic, PolicyKind};
+use super::{Code, Diagnostic};
 use crate::schema::{Gvk, Scope, bundled, resources::is_namespaced};
 
 /// Adds the diagnostics of `document`'s `paramRef`, if it is a binding with one.
 pub fn check(document: &PolicyDocument, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
-    let (kind, spec) = match document {
-        PolicyDocument::ValidatingBinding(_, spec) => (PolicyKind::ValidatingBinding, spec),
-        PolicyDocument::MutatingBinding(_, spec) => (PolicyKind::MutatingBinding, spec),
-        _ => return,
+    let Some(spec) = document.binding_spec() else {
+        return;
     };
+    let kind = document.header().kind;
     let Some(policy) = &spec.value.policy_name else {
         return;
     };
@@ -36,7 +35,6 @@ pub fn check(document: &PolicyDocument, workspace: &Workspace, out: &mut Vec<Dia
     cluster_scoped_namespace(&param_ref.value, param_kind, workspace, out);
     missing_object(&param_ref.value, param_kind, workspace, out);
 }
-
 
 /// Whether objects of `gvk` are cluster-scoped; `None` when the kind is neither a CRD of the
 /// workspace nor a bundled kind.
