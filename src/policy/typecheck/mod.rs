@@ -301,7 +301,8 @@ impl Typed<'_> {
                 message,
                 suggestion: None,
             };
-            out.push(report::diagnostic(site, &error, &report::kinds_suffix(&labels)).at_runtime());
+            let suffix = report::null_field_hint(site, &error) + &report::kinds_suffix(&labels);
+            out.push(report::diagnostic(site, &error, &suffix).at_runtime());
         }
     }
 
