@@ -770,3 +770,175 @@ fn code_action_adds_a_missing_required_field() {
     assert_eq!(edit["newText"], "\n    expression: \"\"", "{result}");
     assert_eq!(edit["range"]["start"], yaml_position("no expression", 13));
 }
+
+/// A policy with a two-variable `all` (Kubernetes 1.32+, accepted in new expressions from 1.33):
+/// clean for the newest version, `cel-version` for 1.30.
+const TWO_VARIABLE_ALL: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: labels}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  validations:
+  - expression: \"object.metadata.labels.all(k, v, v != '')\"
+";
+
+/// The codes of a `publishDiagnostics`.
+fn codes(published: &Value) -> Vec<String> {
+    let list = published["diagnostics"].as_array().cloned();
+    let codes = list.unwrap_or_default().into_iter();
+    codes
+        .filter_map(|d| d["code"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn initialization_options_set_the_version_and_the_disabled_codes() {
+    let mut client = Client::spawn(BINARY);
+    let options = json!({"admissionLs": {"kubernetesVersion": "1.30"}});
+    client.initialize(utf16_capabilities(), Value::Null, options);
+    let uri = "file:///tmp/options/policy.yaml";
+    open(&mut client, uri, 1, TWO_VARIABLE_ALL);
+    let published = client.diagnostics_at(uri, 1);
+    assert_eq!(codes(&published), ["cel-version"], "{published}");
+    let message = published["diagnostics"][0]["message"].as_str();
+    assert!(
+        message.is_some_and(|m| m.contains("not available in Kubernetes 1.30")),
+        "{published}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+
+    let mut client = Client::spawn(BINARY);
+    let options =
+        json!({"kubernetesVersion": "1.30", "diagnostics": {"disabled": ["cel-version"]}});
+    client.initialize(utf16_capabilities(), Value::Null, options);
+    open(&mut client, uri, 1, TWO_VARIABLE_ALL);
+    let published = client.diagnostics_at(uri, 1);
+    assert_eq!(published["diagnostics"], json!([]));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// `workspace/didChangeConfiguration` without settings: the server asks for section
+/// `admissionLs` with `workspace/configuration` and applies the answer.
+#[test]
+fn configuration_is_pulled_when_the_change_has_no_settings() {
+    let (mut client, _) = start(utf16_capabilities());
+    client.answer(
+        "workspace/configuration",
+        json!([{"kubernetesVersion": "1.30"}]),
+    );
+    let uri = "file:///tmp/pulled-config/policy.yaml";
+    open(&mut client, uri, 1, TWO_VARIABLE_ALL);
+    let newest = client.diagnostics_at(uri, 1);
+    assert_eq!(newest["diagnostics"], json!([]));
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": null}),
+    );
+    let published = client.diagnostics_where(uri, |p| {
+        !p["diagnostics"].as_array().is_none_or(Vec::is_empty)
+    });
+    assert_eq!(codes(&published), ["cel-version"], "{published}");
+    let asked = client
+        .server_requests
+        .iter()
+        .find(|r| r["method"] == "workspace/configuration")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        asked["params"]["items"],
+        json!([{"section": "admissionLs"}]),
+        "{asked}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// `schemaPaths` in the settings: a CRD outside the workspace types the policy.
+#[test]
+fn schema_paths_type_the_policy_with_an_outside_crd() {
+    let dir = TempDir::new("e2e-schema-paths");
+    let crd = dir.write(
+        "schemas/widgets.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              count: {type: integer}\n",
+    );
+    let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: widgets}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}\n  validations:\n  - expression: object.spec.size <= 10\n";
+    let mut client = Client::spawn(BINARY);
+    let options = json!({"schemaPaths": [crd.display().to_string()]});
+    client.initialize(utf16_capabilities(), Value::Null, options);
+    let uri = "file:///tmp/schema-paths/policy.yaml";
+    open(&mut client, uri, 1, policy);
+    let typed = client.diagnostics_where(uri, |p| {
+        p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    assert_eq!(codes(&typed), ["cel-undefined-field"], "{typed}");
+    let message = typed["diagnostics"][0]["message"].as_str();
+    assert!(
+        message.is_some_and(|m| m.contains("undefined field 'size'")),
+        "{typed}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn save_publishes_the_diagnostics_of_the_current_version_again() {
+    let (mut client, _) = start(utf16_capabilities());
+    let uri = "file:///tmp/save/policy.yaml";
+    open(&mut client, uri, 3, POLICY);
+    let opened = client.diagnostics_at(uri, 3);
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let saved = client.diagnostics_at(uri, 3);
+    assert_eq!(saved, opened);
+    assert_eq!(saved["diagnostics"], expected(POLICY, Encoding::Utf16));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// Go to definition across open files: a binding's `policyName` to the policy, its
+/// `paramRef.name` to the param object (in the namespace the `paramRef` names).
+#[test]
+fn definition_of_a_binding_s_policy_and_param_object_in_other_files() {
+    let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: limits}\nspec:\n  paramKind: {apiVersion: v1, kind: ConfigMap}\n  validations:\n  - expression: 'true'\n";
+    let params = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits-config, namespace: team-a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits-config, namespace: team-b}\n";
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: limits-binding}\nspec:\n  policyName: limits\n  validationActions: [Deny]\n  paramRef: {name: limits-config, namespace: team-b, parameterNotFoundAction: Deny}\n";
+    let (mut client, _) = start(utf16_capabilities());
+    let uris = [
+        "file:///ws/policy.yaml",
+        "file:///ws/params.yaml",
+        "file:///ws/binding.yaml",
+    ];
+    for (uri, text) in uris.iter().zip([policy, params, binding]) {
+        open(&mut client, uri, 1, text);
+    }
+    let at = |text: &str, needle: &str| {
+        let offset = text.find(needle).unwrap_or(0);
+        let at = LineIndex::new(text).line_col(TextSize::from(offset as u32), Encoding::Utf16);
+        json!({"line": at.line, "character": at.col})
+    };
+    let mut definition = |needle: &str| {
+        let params = json!({"textDocument": {"uri": uris[2]}, "position": at(binding, needle)});
+        client.request("textDocument/definition", params)["result"].clone()
+    };
+    let to_policy = definition("limits\n");
+    let to_params = definition("limits-config");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(to_policy[0]["targetUri"], uris[0], "{to_policy}");
+    assert_eq!(
+        to_policy[0]["targetSelectionRange"]["start"],
+        at(policy, "limits}")
+    );
+    let team_b = params.find("---").unwrap_or(0);
+    let second = &params[team_b..];
+    let start = second.find("limits-config").unwrap_or(0) + team_b;
+    let start = LineIndex::new(params).line_col(TextSize::from(start as u32), Encoding::Utf16);
+    assert_eq!(to_params.as_array().map(Vec::len), Some(1), "{to_params}");
+    assert_eq!(to_params[0]["targetUri"], uris[1], "{to_params}");
+    assert_eq!(
+        to_params[0]["targetSelectionRange"],
+        json!({"start": {"line": start.line, "character": start.col},
+            "end": {"line": start.line, "character": start.col + 13}})
+    );
+}

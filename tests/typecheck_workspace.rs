@@ -209,3 +209,46 @@ metadata:
         ]
     );
 }
+
+/// `Workspace::param_objects_named`: what a `paramRef` names — the name, and the namespace only
+/// when the `paramRef` gives one.
+#[test]
+fn param_objects_named_match_name_and_namespace() {
+    let params = "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: limits, namespace: team-a}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: limits, namespace: team-b}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: quotas, namespace: team-a}
+";
+    let mut host = AnalysisHost::new();
+    host.set_file(FileId(2), params.into());
+    let workspace = host.snapshot().workspace();
+    let gvk = admission_ls::schema::Gvk::new("", "v1", "ConfigMap");
+    let named = |name: &str, namespace: Option<&str>| -> Vec<String> {
+        workspace
+            .param_objects_named(&gvk, name, namespace)
+            .iter()
+            .map(|o| format!("{} {:?} in file {}", o.name, o.namespace, o.file))
+            .collect()
+    };
+    assert_eq!(
+        named("limits", None),
+        [
+            "limits Some(\"team-a\") in file 2",
+            "limits Some(\"team-b\") in file 2"
+        ]
+    );
+    assert_eq!(
+        named("limits", Some("team-b")),
+        ["limits Some(\"team-b\") in file 2"]
+    );
+    assert!(named("limits", Some("team-c")).is_empty());
+    assert!(named("other", None).is_empty());
+}

@@ -60,14 +60,11 @@ impl Analysis {
         for document in crate::policy::read_file(&text, &yaml) {
             out.extend(message_expressions(&document, range));
         }
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
         out.extend(super::add_required::actions(
             &text,
             &diagnostics,
             range,
-            minor,
+            config.minor(),
         ));
         out.extend(self.optional_guard_actions(file, range.start(), config));
         out

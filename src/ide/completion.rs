@@ -11,7 +11,7 @@ use crate::cel::library::{self, Overload};
 use crate::cel::types::{Substitution, Type, TypeProvider};
 use crate::text::{TextRange, TextSize};
 
-use super::cursor::{CelCursor, cel_at};
+use super::cursor::{CelCursor, FileContext, cel_at};
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// What a completion item is; the front-end maps it to its icon.
@@ -73,19 +73,17 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Vec<CompletionItem> {
-        let Some(text) = self.file_text(file) else {
+        let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let workspace = self.workspace();
-        let cursor = cel_at(&text, offset, minor, &workspace)
-            .or_else(|| in_empty_expression(&text, offset, minor, &workspace));
+        let cursor = context
+            .cel_at(offset)
+            .or_else(|| in_empty_expression(&context, offset));
         let Some(cursor) = cursor else {
             // Outside CEL: policy keys and values (in the order they come), then snippets.
-            let mut items = super::key_completion::completions(&text, offset, minor);
-            let mut snippets = super::snippets::completions(&text, offset);
+            let text = &context.text;
+            let mut items = super::key_completion::completions(text, offset, context.minor);
+            let mut snippets = super::snippets::completions(text, offset);
             snippets.sort_by(|a, b| a.label.cmp(&b.label));
             items.extend(snippets);
             return items;
@@ -99,14 +97,11 @@ impl Analysis {
 
 /// An empty expression is no expression site; with a placeholder character typed at the cursor
 /// it becomes one, and everything before the cursor is unchanged.
-fn in_empty_expression(
-    text: &str,
-    offset: TextSize,
-    minor: u32,
-    workspace: &crate::policy::Workspace,
-) -> Option<CelCursor> {
+fn in_empty_expression(context: &FileContext, offset: TextSize) -> Option<CelCursor> {
+    let text = &context.text;
     let at = usize::from(offset);
     let (before, after) = (text.get(..at)?, text.get(at..)?);
+    let (minor, workspace) = (context.minor, &context.workspace);
     let cursor = cel_at(&format!("{before}x{after}"), offset, minor, workspace)?;
     cursor.site.text.trim().eq("x").then_some(cursor)
 }

@@ -2,10 +2,47 @@
 //! its recovered syntax tree, its environment and check result, and the node at the cursor.
 //! Every lookup is total: a cursor outside any expression gives `None`, never an error.
 
+use std::sync::Arc;
+
 use crate::cel::ast::{Ast, ExprId};
 use crate::cel::check::{Checked, Env};
 use crate::policy::{ExpressionSite, PolicyDocument, Workspace};
 use crate::text::{TextRange, TextSize};
+
+use super::{Analysis, DiagnosticsConfig, FileId};
+
+/// What every editor feature on a file starts from: its text, the Kubernetes minor version it is
+/// checked against and the cross-file facts of the snapshot.
+pub(crate) struct FileContext {
+    /// The file's text.
+    pub text: Arc<str>,
+    /// The target Kubernetes minor version.
+    pub minor: u32,
+    /// The workspace of the snapshot.
+    pub workspace: Arc<Workspace>,
+}
+
+impl FileContext {
+    /// The CEL expression under file offset `offset`, if the cursor is inside one.
+    pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
+        cel_at(&self.text, offset, self.minor, &self.workspace)
+    }
+}
+
+impl Analysis {
+    /// The [`FileContext`] of `file`; `None` for a file the snapshot does not have.
+    pub(crate) fn file_context(
+        &self,
+        file: FileId,
+        config: &DiagnosticsConfig,
+    ) -> Option<FileContext> {
+        Some(FileContext {
+            text: self.file_text(file)?,
+            minor: config.minor(),
+            workspace: self.workspace(),
+        })
+    }
+}
 
 /// The CEL expression under the cursor, parsed with recovery and checked in its environment.
 pub(crate) struct CelCursor {

@@ -32,17 +32,19 @@ impl Analysis {
         range: TextRange,
         config: &DiagnosticsConfig,
     ) -> Vec<InlayHint> {
-        let Some(text) = self.file_text(file) else {
+        let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let workspace = self.workspace();
-        let yaml = crate::yaml::parse(&text);
+        let text = &context.text;
+        let yaml = crate::yaml::parse(text);
         let mut out = Vec::new();
-        for document in crate::policy::read_file(&text, &yaml) {
-            out.extend(site_hints(&text, &document, minor, &workspace));
+        for document in crate::policy::read_file(text, &yaml) {
+            out.extend(site_hints(
+                text,
+                &document,
+                context.minor,
+                &context.workspace,
+            ));
         }
         out.retain(|hint| range.contains_inclusive(hint.offset));
         out

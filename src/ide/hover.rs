@@ -8,7 +8,7 @@ use crate::cel::check::Reference;
 use crate::cel::library;
 use crate::text::{TextRange, TextSize};
 
-use super::cursor::{CelCursor, cel_at};
+use super::cursor::CelCursor;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// A hover answer: markdown for a range of the file.
@@ -28,13 +28,11 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Option<HoverResult> {
-        let text = self.file_text(file)?;
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let hover = cel_at(&text, offset, minor, &self.workspace())
+        let context = self.file_context(file, config)?;
+        let hover = context
+            .cel_at(offset)
             .and_then(|cursor| cel_hover(&cursor))
-            .or_else(|| super::key_hover::hover(&text, offset, minor));
+            .or_else(|| super::key_hover::hover(&context.text, offset, context.minor));
         let diagnostics = self.diagnostics(file, config);
         super::diagnostic_hover::with_diagnostics(hover.clone(), &diagnostics, offset).or(hover)
     }

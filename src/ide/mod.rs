@@ -13,7 +13,6 @@ mod key_hover;
 pub mod lenses;
 mod navigation;
 mod optional_guard;
-mod param_objects;
 mod references;
 mod render;
 pub mod run;
@@ -53,6 +52,14 @@ pub struct DiagnosticsConfig {
     pub kube_minor: Option<u32>,
     /// Codes the user turned off.
     pub disabled: Vec<Code>,
+}
+
+impl DiagnosticsConfig {
+    /// The target Kubernetes minor version: the configured one, or the newest bundled.
+    pub fn minor(&self) -> u32 {
+        self.kube_minor
+            .unwrap_or_else(crate::schema::bundled::newest)
+    }
 }
 
 /// The inputs: the text of every file known to the analysis.

@@ -1,14 +1,14 @@
 //! Go to definition: from `variables.x` to the variable's name, from a binding's `policyName` to
 //! the policy (in any file of the workspace), from a `paramKind` to the CustomResourceDefinition
-//! that defines the kind, from a binding's `paramRef.name` to the param object
-//! ([`super::param_objects`]).
+//! that defines the kind, from a binding's `paramRef.name` to the param object (found in the
+//! workspace's index of objects, [`crate::policy::Workspace::param_objects`]).
 
 use crate::cel::check::Reference;
+use crate::policy::model_kinds::BindingSpec;
 use crate::policy::{PolicyDocument, PolicyKind};
 use crate::text::{TextRange, TextSize};
 use crate::yaml::Node;
 
-use super::cursor::cel_at;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// A place to jump to.
@@ -30,13 +30,10 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Vec<NavigationTarget> {
-        let Some(text) = self.file_text(file) else {
+        let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        if let Some(cursor) = cel_at(&text, offset, minor, &self.workspace()) {
+        if let Some(cursor) = context.cel_at(offset) {
             let Some(id) = cursor.node() else {
                 return Vec::new();
             };
@@ -56,15 +53,17 @@ impl Analysis {
                 .into_iter()
                 .collect();
         }
-        let yaml = crate::yaml::parse(&text);
-        let documents = crate::policy::read_file(&text, &yaml);
+        let text = &context.text;
+        let yaml = crate::yaml::parse(text);
+        let documents = crate::policy::read_file(text, &yaml);
         let inside = |range: TextRange| range.contains_inclusive(offset);
         for document in &documents {
             match document {
                 PolicyDocument::ValidatingBinding(_, spec)
                 | PolicyDocument::MutatingBinding(_, spec) => {
                     let kind = policy_kind_of(document);
-                    if let Some(targets) = self.param_ref_definition(&spec.value, kind, offset) {
+                    let binding = document.header().kind;
+                    if let Some(targets) = self.param_ref_definition(&spec.value, binding, offset) {
                         return targets;
                     }
                     let Some(name) = &spec.value.policy_name else {
@@ -85,6 +84,37 @@ impl Analysis {
             }
         }
         Vec::new()
+    }
+
+    /// The param objects a binding's `paramRef.name` at `offset` names: objects of the bound
+    /// policy's `paramKind` with that `metadata.name` (and that `metadata.namespace` when
+    /// `paramRef.namespace` is set), in file order; `None` when the cursor is not on that name.
+    fn param_ref_definition(
+        &self,
+        spec: &BindingSpec,
+        binding: PolicyKind,
+        offset: TextSize,
+    ) -> Option<Vec<NavigationTarget>> {
+        let param_ref = &spec.param_ref.as_ref()?.value;
+        let name = &param_ref.name.as_ref()?.value;
+        if !name.range.contains_inclusive(offset) {
+            return None;
+        }
+        let policy_name = &spec.policy_name.as_ref()?.value.value;
+        let workspace = self.workspace();
+        let Some(gvk) = workspace.param_kind_for(binding, policy_name) else {
+            return Some(Vec::new());
+        };
+        let namespace = param_ref.namespace_value();
+        let targets = workspace
+            .param_objects_named(gvk, &name.value, namespace)
+            .into_iter()
+            .map(|object| NavigationTarget {
+                file: FileId(object.file),
+                range: object.range,
+                focus: object.name_range,
+            });
+        Some(targets.collect())
     }
 
     /// Every policy of `kind` named `name`, in any file.

@@ -18,7 +18,7 @@ use crate::schema::SchemaTypes;
 use crate::text::{TextRange, TextSize};
 
 use super::actions::{ActionKind, CodeAction};
-use super::cursor::{CelCursor, cel_at};
+use super::cursor::CelCursor;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// Root variables whose `metadata` is always present.
@@ -48,24 +48,20 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Vec<CodeAction> {
-        let Some(text) = self.file_text(file) else {
+        let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let workspace = self.workspace();
-        let Some(cursor) = cel_at(&text, offset, minor, &workspace) else {
+        let Some(cursor) = context.cel_at(offset) else {
             return Vec::new();
         };
-        let types = crate::policy::editor_schema_types(&workspace, minor);
+        let types = crate::policy::editor_schema_types(&context.workspace, context.minor);
         let Some(chain) = chain_at(&cursor, &types) else {
             return Vec::new();
         };
         if !chain.links.iter().any(|l| l.optional) {
             return Vec::new();
         }
-        let style = ScalarStyle::of(&text, &cursor);
+        let style = ScalarStyle::of(&context.text, &cursor);
         let mut out = Vec::new();
         out.extend(guard_action(&cursor, &chain));
         if is_enabled(Library::Optional, &cursor.env.libraries) {

@@ -8,7 +8,6 @@ use crate::cel::library;
 use crate::cel::token::{Token, TokenKind};
 use crate::text::TextSize;
 
-use super::cursor::cel_at;
 use super::signature_types::{call_types, fits};
 use super::{Analysis, DiagnosticsConfig, FileId};
 
@@ -42,11 +41,7 @@ impl Analysis {
         offset: TextSize,
         config: &DiagnosticsConfig,
     ) -> Option<SignatureHelp> {
-        let text = self.file_text(file)?;
-        let minor = config
-            .kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest);
-        let cursor = cel_at(&text, offset, minor, &self.workspace())?;
+        let cursor = self.file_context(file, config)?.cel_at(offset)?;
         let before = cursor.site.text.get(..usize::from(cursor.offset))?;
         let (tokens, _) = crate::cel::tokenize(before);
         let (open, active) = open_call(&tokens)?;

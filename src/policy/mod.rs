@@ -133,11 +133,10 @@ fn check_document(
 
 /// `unresolved-reference` on a binding whose `policyName` names no policy of the workspace.
 fn binding_reference(document: &PolicyDocument, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
-    let (kind, spec) = match document {
-        PolicyDocument::ValidatingBinding(_, spec) => (PolicyKind::ValidatingBinding, spec),
-        PolicyDocument::MutatingBinding(_, spec) => (PolicyKind::MutatingBinding, spec),
-        _ => return,
+    let Some(spec) = document.binding_spec() else {
+        return;
     };
+    let kind = document.header().kind;
     let Some(name) = &spec.value.policy_name else {
         return;
     };

@@ -180,6 +180,14 @@ pub enum PolicyDocument {
     MutatingBinding(Header, Spec<BindingSpec>),
 }
 
+impl ParamRef {
+    /// `namespace`, unless it is absent or empty (both mean "the request's namespace").
+    pub fn namespace_value(&self) -> Option<&str> {
+        let namespace = self.namespace.as_ref()?;
+        Some(namespace.value.value.as_str()).filter(|n| !n.is_empty())
+    }
+}
+
 impl PolicyDocument {
     /// The header: version, kind and metadata.
     pub fn header(&self) -> &Header {
@@ -188,6 +196,15 @@ impl PolicyDocument {
             | PolicyDocument::ValidatingBinding(h, _)
             | PolicyDocument::MutatingPolicy(h, _)
             | PolicyDocument::MutatingBinding(h, _) => h,
+        }
+    }
+
+    /// A binding's spec (its kind is the header's); `None` for a policy.
+    pub fn binding_spec(&self) -> Option<&Spec<BindingSpec>> {
+        match self {
+            PolicyDocument::ValidatingBinding(_, spec)
+            | PolicyDocument::MutatingBinding(_, spec) => Some(spec),
+            PolicyDocument::ValidatingPolicy(..) | PolicyDocument::MutatingPolicy(..) => None,
         }
     }
 

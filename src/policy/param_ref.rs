@@ -12,26 +12,28 @@
 //!   object matches by group, kind and name, and by namespace when `paramRef.namespace` is set
 //!   (without it, the request's namespace is used, so any namespace may hold it).
 
-use super::model_kinds::{BindingSpec, PolicyDocument};
+use super::model_kinds::{ParamRef, PolicyDocument};
 use super::workspace::Workspace;
-use super::{Code, Diagnostic, PolicyKind};
+use super::{Code, Diagnostic};
 use crate::schema::{Gvk, Scope, bundled, resources::is_namespaced};
 
 /// Adds the diagnostics of `document`'s `paramRef`, if it is a binding with one.
 pub fn check(document: &PolicyDocument, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
-    let (kind, spec) = match document {
-        PolicyDocument::ValidatingBinding(_, spec) => (PolicyKind::ValidatingBinding, spec),
-        PolicyDocument::MutatingBinding(_, spec) => (PolicyKind::MutatingBinding, spec),
-        _ => return,
+    let Some(spec) = document.binding_spec() else {
+        return;
     };
+    let kind = document.header().kind;
     let Some(policy) = &spec.value.policy_name else {
         return;
     };
     let Some(param_kind) = workspace.param_kind_for(kind, &policy.value.value) else {
         return;
     };
-    cluster_scoped_namespace(&spec.value, param_kind, workspace, out);
-    missing_object(&spec.value, param_kind, workspace, out);
+    let Some(param_ref) = &spec.value.param_ref else {
+        return;
+    };
+    cluster_scoped_namespace(&param_ref.value, param_kind, workspace, out);
+    missing_object(&param_ref.value, param_kind, workspace, out);
 }
 
 /// Whether objects of `gvk` are cluster-scoped; `None` when the kind is neither a CRD of the
@@ -48,15 +50,12 @@ fn cluster_scoped(gvk: &Gvk, workspace: &Workspace) -> Option<bool> {
 }
 
 fn cluster_scoped_namespace(
-    spec: &BindingSpec,
+    param_ref: &ParamRef,
     param_kind: &Gvk,
     workspace: &Workspace,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(param_ref) = &spec.param_ref else {
-        return;
-    };
-    let Some(namespace) = &param_ref.value.namespace else {
+    let Some(namespace) = &param_ref.namespace else {
         return;
     };
     if namespace.value.value.is_empty() || cluster_scoped(param_kind, workspace) != Some(true) {
@@ -70,32 +69,23 @@ fn cluster_scoped_namespace(
 }
 
 fn missing_object(
-    spec: &BindingSpec,
+    param_ref: &ParamRef,
     param_kind: &Gvk,
     workspace: &Workspace,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(param_ref) = &spec.param_ref else {
-        return;
-    };
-    let Some(name) = &param_ref.value.name else {
+    let Some(name) = &param_ref.name else {
         return;
     };
     let name = &name.value;
-    let objects = workspace.param_objects(param_kind);
-    if name.value.is_empty() || objects.is_empty() {
+    if name.value.is_empty() || workspace.param_objects(param_kind).is_empty() {
         return;
     }
-    let namespace = param_ref
-        .value
-        .namespace
-        .as_ref()
-        .map(|n| n.value.value.as_str())
-        .filter(|n| !n.is_empty());
-    let found = objects.iter().any(|o| {
-        o.name == name.value && namespace.is_none_or(|ns| o.namespace.as_deref() == Some(ns))
-    });
-    if found {
+    let namespace = param_ref.namespace_value();
+    if !workspace
+        .param_objects_named(param_kind, &name.value, namespace)
+        .is_empty()
+    {
         return;
     }
     let place = namespace.map_or(String::new(), |ns| format!(" in namespace '{ns}'"));

@@ -192,7 +192,8 @@ fn items<T>(list: &Opt<List<T>>) -> &[T] {
     list.as_ref().map_or(&[], |f| f.value.items.as_slice())
 }
 
-fn variable_names(list: &Opt<List<Variable>>) -> Vec<String> {
+/// The names of a policy's variables, in order (empty for a variable without one).
+pub(crate) fn variable_names(list: &Opt<List<Variable>>) -> Vec<String> {
     items(list)
         .iter()
         .map(|v| {

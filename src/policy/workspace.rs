@@ -92,6 +92,22 @@ impl Workspace {
             .collect()
     }
 
+    /// The objects of [`param_objects`](Self::param_objects) that a `paramRef` with this `name`
+    /// and `namespace` names: same name, and same namespace when one is given (a `paramRef`
+    /// without a namespace looks in the request's namespace, so any namespace may hold it).
+    pub fn param_objects_named(
+        &self,
+        gvk: &Gvk,
+        name: &str,
+        namespace: Option<&str>,
+    ) -> Vec<&ParamObject> {
+        let mut objects = self.param_objects(gvk);
+        objects.retain(|o| {
+            o.name == name && namespace.is_none_or(|ns| o.namespace.as_deref() == Some(ns))
+        });
+        objects
+    }
+
     /// Adds the served versions of one CRD.
     pub fn add_crd_kinds(&mut self, kinds: Vec<CrdKind>) {
         self.crds.extend(kinds);

@@ -186,7 +186,9 @@ pub fn resources(minor: u32) -> Vec<(Gvk, String)> {
 /// [`resources`] of a bundled version, built once per version: every policy's rules are resolved
 /// against it, and rebuilding it (a plural per kind) per rule cost 15% of checking 1,000 policies.
 fn resource_table(minor: u32) -> &'static [(Gvk, String)] {
-    static TABLES: OnceLock<Vec<OnceLock<Vec<(Gvk, String)>>>> = OnceLock::new();
+    /// One lazily built table per bundled version, in [`bundled::versions`] order.
+    type Tables = Vec<OnceLock<Vec<(Gvk, String)>>>;
+    static TABLES: OnceLock<Tables> = OnceLock::new();
     let versions = bundled::versions();
     let tables = TABLES.get_or_init(|| versions.iter().map(|_| OnceLock::new()).collect());
     let Some(slot) = versions.iter().position(|v| *v == minor) else {
@@ -260,7 +262,7 @@ pub fn resolve_resources(minor: u32, group: &str, version: &str, resource: &str)
         if !matches(group, &gvk.group) || !matches(version, &gvk.version) {
             continue;
         }
-        if !matches(res_pattern, &plural) {
+        if !matches(res_pattern, plural) {
             continue;
         }
         let make = |sub: &str, kind: Gvk| Resolved {

@@ -247,7 +247,7 @@ spec:
                |
             10 |   - {name: uses-params, expression: "params.x == 1"}
                |                                      ^^^^^^
-            policy.yaml:12:42: error[cel-undefined-field]: spec.variables[0].expression: undefined field 'late'
+            policy.yaml:12:42: error[cel-undefined-field]: spec.variables[0].expression: undefined field 'late'; variables.late is declared after this variable; a variable can only use the variables before it
                |
             12 |   - {name: early, expression: "variables.late > 0"}
                |                                          ^^^^

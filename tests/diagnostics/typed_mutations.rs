@@ -40,6 +40,45 @@ spec:
     );
 }
 
+/// `null` for a field of an apply configuration: the API server accepts the policy (every field of
+/// an `Object` type is `dyn` to its compiler) but fails the mutation at runtime, because the null
+/// reaches server-side apply as no value of the field's type (see the `null-replicas` case of
+/// tests/suites/mutating/mutations.test.yaml). So it stays an error, and says why.
+#[test]
+fn apply_configuration_null_fields() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{replicas: null}}"
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >-
+        Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{
+        containers: [Object.spec.template.spec.containers{name: 'app', command: null}]}}}}
+"#,
+        expect![[r#"
+            policy.yaml:12:45: error[cel-type]: spec.mutations[0].applyConfiguration.expression: expected type of field 'replicas' is 'int' but provided type is 'null'; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field) (in apps/v1, Kind=Deployment)
+               |
+            12 |       expression: "Object{spec: Object.spec{replicas: null}}"
+               |                                             ^^^^^^^^
+            policy.yaml:17:72: error[cel-type]: spec.mutations[1].applyConfiguration.expression: expected type of field 'command' is 'list(string)' but provided type is 'null'; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field) (in apps/v1, Kind=Deployment)
+               |
+            17 |         containers: [Object.spec.template.spec.containers{name: 'app', command: null}]}}}}
+               |                                                                        ^^^^^^^
+        "#]],
+    );
+}
+
 #[test]
 fn json_patch_literals_against_the_schema() {
     check_diagnostics(

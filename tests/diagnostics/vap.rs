@@ -470,6 +470,47 @@ spec:
     );
 }
 
+/// The API server adds a variable to `variables` only after compiling it, so a variable can use
+/// the variables before it, not itself nor a later one: cel-go's `undefined field`, with a hint.
+#[test]
+fn a_variable_uses_only_the_variables_before_it() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: a}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  variables:
+  - {name: first, expression: "variables.second + 1"}
+  - {name: second, expression: "2"}
+  - {name: third, expression: "variables.third + variables.first"}
+  - {name: fourth, expression: "variables.nope + size(object.spec.second)"}
+  validations: [{expression: "variables.second > 1"}]
+"#,
+        expect![[r#"
+            policy.yaml:9:42: error[cel-undefined-field]: spec.variables[0].expression: undefined field 'second'; variables.second is declared after this variable; a variable can only use the variables before it
+              |
+            9 |   - {name: first, expression: "variables.second + 1"}
+              |                                          ^^^^^^
+            policy.yaml:11:42: error[cel-undefined-field]: spec.variables[2].expression: undefined field 'third'; variables.third refers to itself; a variable can only use the variables before it
+               |
+            11 |   - {name: third, expression: "variables.third + variables.first"}
+               |                                          ^^^^^
+            policy.yaml:12:43: error[cel-undefined-field]: spec.variables[3].expression: undefined field 'nope'
+               |
+            12 |   - {name: fourth, expression: "variables.nope + size(object.spec.second)"}
+               |                                           ^^^^
+            policy.yaml:12:67: error[cel-undefined-field]: spec.variables[3].expression: undefined field 'second' (in /v1, Kind=Pod)
+               |
+            12 |   - {name: fourth, expression: "variables.nope + size(object.spec.second)"}
+               |                                                                   ^^^^^^
+        "#]],
+    );
+}
+
 #[test]
 fn validation_rules() {
     check_diagnostics(

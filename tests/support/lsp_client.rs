@@ -24,6 +24,10 @@ pub struct Client {
     pending: Vec<Value>,
     next_id: i64,
     stderr: Arc<Mutex<String>>,
+    /// The result to send back for a request from the server, by method (others get `null`).
+    answers: Vec<(String, Value)>,
+    /// Every request the server sent, oldest first.
+    pub server_requests: Vec<Value>,
 }
 
 impl Client {
@@ -65,6 +69,8 @@ impl Client {
             pending: Vec::new(),
             next_id: 1,
             stderr: log,
+            answers: Vec::new(),
+            server_requests: Vec::new(),
         }
     }
 
@@ -134,9 +140,16 @@ impl Client {
                 }
             };
             if message.get("id").is_some() && message.get("method").is_some() {
-                // A request from the server (e.g. workspace/configuration): answer with null.
+                // A request from the server (e.g. workspace/configuration): answer with what the
+                // test set for its method, else null.
                 let id = message["id"].clone();
-                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+                let result = self
+                    .answers
+                    .iter()
+                    .find(|(method, _)| message["method"] == method.as_str())
+                    .map_or(Value::Null, |(_, result)| result.clone());
+                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                self.server_requests.push(message);
                 continue;
             }
             if accept(&message) {
@@ -221,6 +234,11 @@ pub fn file_uri(path: &std::path::Path) -> String {
 }
 
 impl Client {
+    /// Answers every later request of the server for `method` with `result`.
+    pub fn answer(&mut self, method: &str, result: Value) {
+        self.answers.push((method.to_owned(), result));
+    }
+
     /// Removes and returns the oldest pending message accepted by `accept`, without waiting.
     pub fn take_pending(&mut self, accept: impl Fn(&Value) -> bool) -> Option<Value> {
         let i = self.pending.iter().position(accept)?;

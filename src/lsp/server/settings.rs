@@ -88,7 +88,9 @@ impl Server {
         }
     }
 
-    /// Reads the workspace folders, loads the admission files found and publishes their diagnostics.
+    /// Reads the workspace folders, loads the admission files found and publishes their diagnostics,
+    /// and those of the open documents again: a document opened while the scan ran was checked
+    /// without the CRDs and policies the scan found.
     pub(super) async fn scan_workspace(&self) {
         let (roots, schemas) = {
             let state = self.state();
@@ -106,7 +108,10 @@ impl Server {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
-        {
+        if files.is_empty() {
+            return;
+        }
+        let open = {
             let mut state = self.state();
             for file in files {
                 let Some(uri) = Uri::from_file_path(&file.path) else {
@@ -118,6 +123,10 @@ impl Server {
                 }
                 state.workspace.insert(uri, id);
             }
+            state.open_documents()
+        };
+        for (uri, version) in open {
+            self.schedule(uri, version, Duration::ZERO);
         }
         self.schedule_workspace();
     }

@@ -5,6 +5,14 @@
 //! (items of atomic struct type included, and atomic parts inside atomic parts, all listed as the
 //! API server's `findAtomics` does) are rejected with the API server's error, and fields the schema
 //! lacks with its conversion error.
+//!
+//! A `null` in an apply configuration does not remove a field: cel-go hands the API server a CEL
+//! `null` as the protobuf enum `structpb.NullValue` (`common/types/null.go` `Value`), which the
+//! `Object` value keeps as it is (`apiserver: pkg/cel/mutation/dynamic/objects.go` `convertField`)
+//! and which structured-merge-diff's conversion rejects as no value of the field's type
+//! (`typed/validate.go` `validateScalar`, `typed/helpers.go` `listValue`/`mapValue`), so the
+//! mutation fails. The message names the type as upstream does for numbers; for the other types
+//! upstream prints its internal value wrapper where this says `structpb.NullValue`.
 
 use serde_json::{Map, Value as Json};
 
@@ -51,6 +59,9 @@ impl Merger<'_> {
         live: Option<&Json>,
         patch: &Json,
     ) -> Result<Json, String> {
+        if patch.is_null() {
+            return Err(null_error(ty, path));
+        }
         let atomic_map = info.and_then(|i| i.map_type.as_deref()) == Some("atomic");
         match (ty, patch) {
             (Type::Object(name), Json::Object(fields)) => {
@@ -91,7 +102,12 @@ impl Merger<'_> {
                         let item = info.map(|i| item_info(i, elem));
                         self.map_list(elem, item.as_ref(), path, live_items, items, &keys)
                     }
-                    Some(ListType::Set) => Ok(set_union(live_items, items)),
+                    Some(ListType::Set) => {
+                        if let Some(index) = items.iter().position(Json::is_null) {
+                            return Err(null_error(elem, &format!("{path}[{index}]")));
+                        }
+                        Ok(set_union(live_items, items))
+                    }
                     _ => {
                         self.atomic.push(path.to_string());
                         let item = info.map(|i| item_info(i, elem));
@@ -154,6 +170,20 @@ impl Merger<'_> {
         }
         Ok(Json::Array(out))
     }
+}
+
+/// structured-merge-diff's conversion error for a `null` (a `structpb.NullValue`) where a value
+/// of type `ty` belongs.
+fn null_error(ty: &Type, path: &str) -> String {
+    let expected = match ty {
+        Type::Int | Type::Uint | Type::Double => "numeric (int or float)",
+        Type::Bool => "boolean",
+        Type::String | Type::Bytes | Type::Timestamp | Type::Duration | Type::Opaque(_) => "string",
+        Type::List(_) => "list",
+        Type::Map(..) | Type::Object(_) => "map",
+        _ => "any scalar",
+    };
+    format!("{path}: expected {expected}, got structpb.NullValue")
 }
 
 /// What the schema says about the items of the list field `list` (of item type `elem`): only the

@@ -19,6 +19,7 @@ mod lints;
 mod mutation;
 mod pass;
 mod report;
+mod variable_order;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -47,24 +48,32 @@ pub(crate) fn check(
     workspace: &Workspace,
     out: &mut Vec<Diagnostic>,
 ) {
-    let (constraints, param_kind, mutating) = match document {
+    let (constraints, param_kind, mutating, variables) = match document {
         PolicyDocument::ValidatingPolicy(_, spec) => {
-            (&spec.value.match_constraints, &spec.value.param_kind, false)
+            let spec = &spec.value;
+            let variables = &spec.variables;
+            (&spec.match_constraints, &spec.param_kind, false, variables)
         }
         PolicyDocument::MutatingPolicy(_, spec) => {
-            (&spec.value.match_constraints, &spec.value.param_kind, true)
+            let spec = &spec.value;
+            let variables = &spec.variables;
+            (&spec.match_constraints, &spec.param_kind, true, variables)
         }
         _ => return,
     };
+    let names = super::sites::variable_names(variables);
     let accepted = pass::run(sites, parsed, minor, &Typing::untyped());
     let mut lints = Lints::new();
     lints.add(parsed, &accepted);
     let mut reported = BTreeSet::new();
     for (i, (site, checked)) in sites.iter().zip(&accepted).enumerate() {
-        let Some(checked) = checked else { continue };
+        let (Some(checked), Some(ast)) = (checked, parsed.get(i).and_then(Option::as_ref)) else {
+            continue;
+        };
         for error in &checked.errors {
             reported.insert((i, error.span.start(), error.span.end()));
-            out.push(report::diagnostic(site, error, ""));
+            let hint = variable_order::hint(site, ast, checked, error, &names);
+            out.push(report::diagnostic(site, error, &hint));
         }
         if checked.errors.is_empty() {
             out.extend(report::result_type(site, checked));
@@ -303,7 +312,8 @@ impl Typed<'_> {
                 message,
                 suggestion: None,
             };
-            out.push(report::diagnostic(site, &error, &report::kinds_suffix(&labels)).at_runtime());
+            let suffix = report::null_field_hint(site, &error) + &report::kinds_suffix(&labels);
+            out.push(report::diagnostic(site, &error, &suffix).at_runtime());
         }
     }
 

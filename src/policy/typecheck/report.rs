@@ -2,7 +2,7 @@
 //! maps to its code, each span goes through the site's source map, and the result-type rule
 //! underlines the whole expression.
 
-use super::super::sites::{ExpressionSite, ResultType};
+use super::super::sites::{ExpressionSite, ResultType, SiteRole};
 use super::super::{Code, Diagnostic};
 use crate::cel::check::{CheckError, CheckErrorKind, Checked, result_type_error};
 use crate::cel::types::{JSON_PATCH, OBJECT, Type};
@@ -59,6 +59,19 @@ pub fn result_type(site: &ExpressionSite, checked: &Checked) -> Option<Diagnosti
         range,
         format!("{}: {message}", site.path),
     ))
+}
+
+/// `; a null … does not remove the field …` for a typed-check error of an apply configuration that
+/// gives a field `null`: users expect server-side apply to drop the field, but the API server
+/// fails the mutation (see [`crate::policy::admission`]'s merge), so the error says so.
+pub fn null_field_hint(site: &ExpressionSite, error: &CheckError) -> String {
+    let null_field = site.role == SiteRole::ApplyConfiguration
+        && error.kind == CheckErrorKind::Type
+        && error.message.ends_with("provided type is 'null'");
+    if !null_field {
+        return String::new();
+    }
+    "; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field)".to_string()
 }
 
 /// ` (in a and b and c)`: the kinds an error was found for (joined with `and`, because each
