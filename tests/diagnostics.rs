@@ -5,8 +5,8 @@
 mod diagnostics {
     pub mod binding;
     pub mod cel;
-    pub mod crd;
     pub mod cost;
+    pub mod crd;
     pub mod decode;
     pub mod map;
     pub mod typed;

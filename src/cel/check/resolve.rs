@@ -4,7 +4,7 @@
 
 use super::{CheckErrorKind, Checker, Reference, cel_go_type, closest};
 use crate::cel::ast::{ExprId, ExprKind, Name};
-use crate::cel::library::{Library, is_enabled, type_identifiers};
+use crate::cel::library::{Library, is_enabled, type_identifier};
 use crate::cel::types::provider::is_dynamic_object;
 use crate::cel::types::{FieldType, JSON_PATCH, Type, TypeProvider};
 
@@ -62,8 +62,7 @@ impl Checker<'_> {
                 },
             });
         }
-        let denotes = type_identifiers(&self.env.libraries)
-            .find(|ident| ident.name == name)
+        let denotes = type_identifier(name, &self.env.libraries)
             .map(|ident| ident.denotes.clone())
             .or_else(|| self.find_object_type(name))?;
         Some(Resolved {

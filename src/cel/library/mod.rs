@@ -174,6 +174,15 @@ pub fn is_enabled(tagged: Library, libraries: &[Library]) -> bool {
     libraries.iter().any(|library| library.provides(tagged))
 }
 
+/// The type identifier `name` if it is available with `libraries` enabled. Every identifier the
+/// checker resolves asks this, so the name is compared before the libraries are scanned.
+pub fn type_identifier(name: &str, libraries: &[Library]) -> Option<&'static TypeIdent> {
+    REGISTRY
+        .type_idents
+        .iter()
+        .find(|ident| ident.name == name && is_enabled(ident.library, libraries))
+}
+
 /// The function declarations available with `libraries` enabled.
 pub fn functions(libraries: &[Library]) -> impl Iterator<Item = &'static FunctionDecl> + '_ {
     all_functions()
