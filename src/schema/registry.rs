@@ -188,20 +188,14 @@ impl SchemaTypes {
     /// parents were never converted (asked for directly, say from a previous analysis) is reached
     /// by converting the parents along its path first.
     fn object(&self, name: &str) -> Option<Arc<ObjectType>> {
-        if !self.lock().contains_key(name) {
-            let mut missing = vec![name];
-            let mut known = None;
-            while let Some((parent, _)) = missing.last().and_then(|n| n.rsplit_once('.')) {
-                if self.lock().contains_key(parent) {
-                    known = Some(parent);
-                    break;
-                }
-                missing.push(parent);
-                // Type names are at most a root and MAX_DEPTH segments deep; stop at hostile ones.
-                if missing.len() > convert::MAX_DEPTH + 8 {
-                    return None;
-                }
-            }
+        // The hot path (every field selection the checker types): one lock for a converted type.
+        let registered = match self.lock().get(name) {
+            Some(Entry::Ready(object)) => return Some(object.clone()),
+            Some(Entry::Pending(_)) => true,
+            None => false,
+        };
+        if !registered {
+            let (mut missing, mut known) = self.nearest_known_ancestor(name)?;
             // A bundled kind's root is registered on first mention of any of its type names.
             if known.is_none() {
                 known = missing.iter().copied().find(|n| self.register_bundled(n));
@@ -218,6 +212,26 @@ impl SchemaTypes {
             }
         }
         self.converted(name)
+    }
+
+    /// The names from `name` up to (not including) its nearest registered ancestor, and that
+    /// ancestor if there is one; `None` for a hostile name deeper than any type. One lock for the
+    /// whole walk: names that are no type at all (`object.spec`, tried by the checker for dotted
+    /// identifiers) walk every parent.
+    fn nearest_known_ancestor<'n>(&self, name: &'n str) -> Option<(Vec<&'n str>, Option<&'n str>)> {
+        let entries = self.lock();
+        let mut missing = vec![name];
+        while let Some((parent, _)) = missing.last().and_then(|n| n.rsplit_once('.')) {
+            if entries.contains_key(parent) {
+                return Some((missing, Some(parent)));
+            }
+            missing.push(parent);
+            // Type names are at most a root and MAX_DEPTH segments deep; stop at hostile ones.
+            if missing.len() > convert::MAX_DEPTH + 8 {
+                return None;
+            }
+        }
+        Some((missing, None))
     }
 
     /// The converted object type `name` if it is registered, converting it now if it is pending.
@@ -243,14 +257,24 @@ impl SchemaTypes {
     /// accept only the escaped spelling in typed checks while the unescaped one is what works at
     /// runtime.
     pub fn field_info(&self, type_name: &str, field: &str) -> Option<FieldInfo> {
+        self.with_field(type_name, field, FieldInfo::clone)
+    }
+
+    /// `read` applied to the schema facts of field `field` of `type_name` (found as
+    /// [`field_info`](Self::field_info) finds it), without copying them.
+    pub fn with_field<R>(
+        &self,
+        type_name: &str,
+        field: &str,
+        read: impl FnOnce(&FieldInfo) -> R,
+    ) -> Option<R> {
         let object = self.object(type_name)?;
-        if let Some(info) = object.fields.get(field) {
-            return Some(info.clone());
-        }
-        if is_reserved(field) {
-            return object.fields.get(format!("__{field}__").as_str()).cloned();
-        }
-        None
+        let info = match object.fields.get(field) {
+            Some(info) => info,
+            None if is_reserved(field) => object.fields.get(format!("__{field}__").as_str())?,
+            None => return None,
+        };
+        Some(read(info))
     }
 
     /// Every field of `type_name` with its schema facts, ordered by escaped name.
@@ -276,9 +300,11 @@ impl SchemaTypes {
 
 impl TypeProvider for SchemaTypes {
     fn field(&self, type_name: &str, field: &str) -> Option<FieldType> {
-        self.field_info(type_name, field).map(|info| FieldType {
-            ty: info.ty,
-            doc: info.doc,
+        // Not through `field_info`: cloning every schema fact for the type and doc alone showed
+        // in the profile.
+        self.with_field(type_name, field, |info| FieldType {
+            ty: info.ty.clone(),
+            doc: info.doc.clone(),
         })
     }
 

@@ -170,10 +170,12 @@ impl SchemaSizes<'_> {
             return size.filter(|s| s.max != u64::MAX);
         }
         let owner = self.schema_name(owner);
-        let info = self.types.field_info(&owner, field)?;
+        let max_sizes = self
+            .types
+            .with_field(&owner, field, |info| info.max_sizes.clone())?;
         // The budget of the field's value, then of its elements, level by level.
         let mut budget = self.share(&owner);
-        let mut sizes = info.max_sizes.iter();
+        let mut sizes = max_sizes.iter();
         let mut max = sizes.next()?.at(budget);
         for step in &path.steps {
             budget /= max.max(1);
@@ -203,11 +205,14 @@ impl SchemaSizes<'_> {
         let mut levels = Vec::new();
         let mut name = owner;
         while let Some((parent, field)) = name.rsplit_once('.') {
-            if let Some(info) = self.types.field_info(parent, field)
-                && let (Type::List(_) | Type::Map(..), Some(size)) =
-                    (&info.ty, info.max_sizes.first())
-            {
-                levels.push(*size);
+            let collection_size = self.types.with_field(parent, field, |info| {
+                match (&info.ty, info.max_sizes.first()) {
+                    (Type::List(_) | Type::Map(..), Some(size)) => Some(*size),
+                    _ => None,
+                }
+            });
+            if let Some(Some(size)) = collection_size {
+                levels.push(size);
             }
             name = parent;
         }
