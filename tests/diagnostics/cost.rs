@@ -128,3 +128,56 @@ spec:
         "#]],
     );
 }
+
+/// From the Kubernetes documentation's delegated CSR example (kubernetes/website,
+/// content/en/examples/access/delegated-certificate-signing-request): a variable defaulting a
+/// list with `.?rules.orValue([])` is as large as the list it defaults, so a filter over it is
+/// estimated as one over `object.rules` (it looked 4.7 times dearer, over the limit).
+#[test]
+fn or_value_keeps_the_size_of_the_defaulted_list() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: signer-rules}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [rbac.authorization.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [clusterroles]}
+  variables:
+  - name: rules
+    expression: object.?rules.orValue([])
+  - name: signing
+    expression: variables.rules.filter(r, r.verbs.exists(v, v == 'approve' || v == 'sign' || v == 'bind' || v == 'escalate'))
+  validations:
+  - expression: size(variables.signing) == 0
+"#,
+        expect![[r#""#]],
+    );
+}
+
+/// From the Kubernetes documentation's image-matches-namespace-environment example
+/// (kubernetes/website, content/en/examples/access): a label value is at most 63 characters,
+/// whatever the request size, so comparing each container's image with a namespace label is a
+/// single pass, not a pass times the whole request.
+#[test]
+fn label_values_are_short_whatever_the_request_size() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: image-env}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  variables:
+  - name: env
+    expression: namespaceObject.metadata.labels['env']
+  validations:
+  - expression: object.spec.template.spec.containers.all(c, c.image.startsWith(variables.env + '.'))
+  - expression: object.spec.template.spec.containers.all(c, c.image.endsWith(object.metadata.labels['tier']))
+"#,
+        expect![[r#""#]],
+    );
+}

@@ -62,7 +62,10 @@ pub(super) fn estimate(w: &mut Walker, call: &Call) -> Estimate {
     if matches!(call.overload, "logical_and" | "logical_or") {
         return own;
     }
-    let size = own.size.or_else(|| conversion_size(w, call));
+    let size = own
+        .size
+        .or_else(|| conversion_size(w, call))
+        .or_else(|| optional_size(w, call));
     Estimate {
         cost: own.cost.plus(args),
         size,
@@ -84,6 +87,19 @@ fn conversion_size(w: &mut Walker, call: &Call) -> Option<Size> {
         Type::Int | Type::Uint | Type::Double | Type::Bool | Type::Timestamp | Type::Duration => {
             Some(Size { min: 1, max: 32 })
         }
+        _ => None,
+    }
+}
+
+/// The size of `o.value()` and `o.orValue(x)`: the size of the optional's value, or of `x` when
+/// that is larger. (Not in cel-go, which leaves the result unsized, so a policy variable
+/// `object.?rules.orValue([])` looked as large as the whole request while `object.rules` keeps
+/// its schema's bound, and the same loop over it was estimated several times dearer.)
+fn optional_size(w: &mut Walker, call: &Call) -> Option<Size> {
+    let target = w.size(call.target?)?;
+    match (call.overload, call.args) {
+        ("optional_value", []) => Some(target),
+        ("optional_orValue_value", &[fallback]) => Some(target.union(w.size(fallback)?)),
         _ => None,
     }
 }

@@ -142,10 +142,17 @@ impl SizeEstimator for SchemaSizes<'_> {
     /// is unknown, as Kubernetes' estimator has it, rather than the whole request.
     fn size(&self, path: Option<&Path>, ty: &Type) -> Option<Size> {
         let path = path?;
-        if let Some(size) = self.known_size(path) {
-            return Some(size);
+        let size = self
+            .known_size(path)
+            .or_else(|| self.request_size(ty).map(|max| Size { min: 0, max }));
+        match (size, label_bound(path)) {
+            (Some(size), Some(bound)) => Some(Size {
+                min: size.min.min(bound),
+                max: size.max.min(bound),
+            }),
+            (None, Some(bound)) => Some(Size { min: 0, max: bound }),
+            (size, None) => size,
         }
-        self.request_size(ty).map(|max| Size { min: 0, max })
     }
 
     fn computed_elements(&self) -> bool {
@@ -238,6 +245,31 @@ impl SchemaSizes<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// The longest label key (a 253-character DNS prefix, `/`, a 63-character name).
+const LABEL_KEY: u64 = 253 + 1 + 63;
+/// The longest label value.
+const LABEL_VALUE: u64 = 63;
+
+/// The longest a label key or value of any object's metadata can be (the request's, a pod template's,
+/// the namespace's). The schema leaves them unbounded, but the API server validates labels
+/// (apimachinery `ValidateLabels`) before validating admission runs, and a stored namespace was
+/// validated, so a label value is never the whole request: reading it as such made
+/// `c.image.startsWith(namespaceObject.metadata.labels['env'])` in a loop look 500 times dearer.
+fn label_bound(path: &Path) -> Option<u64> {
+    let PathRoot::Field { owner, field } = &path.root else {
+        return None;
+    };
+    let metadata = owner.ends_with(".metadata") || owner == "kubernetes.NamespaceMetadata";
+    if !metadata || field != "labels" {
+        return None;
+    }
+    match path.steps.as_slice() {
+        [Step::Values] => Some(LABEL_VALUE),
+        [Step::Keys] => Some(LABEL_KEY),
+        _ => None,
     }
 }
 
