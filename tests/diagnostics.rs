@@ -28,6 +28,18 @@ pub fn check_diagnostics(fixture: &str, expect: Expect) {
     check_diagnostics_with(fixture, &DiagnosticsConfig::default(), expect);
 }
 
+/// [`check_diagnostics`] with Kubernetes 1.`minor` as the target: for fixtures whose documents use
+/// API versions the newest release no longer serves (v1alpha1 and v1beta1 of the validating kinds
+/// are all served by 1.30 and 1.31 only).
+#[track_caller]
+pub fn check_diagnostics_at(minor: u32, fixture: &str, expect: Expect) {
+    let config = DiagnosticsConfig {
+        kube_minor: Some(minor),
+        ..DiagnosticsConfig::default()
+    };
+    check_diagnostics_with(fixture, &config, expect);
+}
+
 /// One file of a fixture: its path, text and `key:value` options (`k8s:1.29`).
 struct FixtureFile {
     path: String,

@@ -405,15 +405,18 @@ fn diagnostic_code_on_a_yaml_value() {
     check_hover(
         &policy("  failurePolicy: Some$0times\n"),
         expect![[r#"
-        *Sometimes*
-        **error[not-supported]**: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
+            *Sometimes*
+            **error[not-supported]**: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
 
-        a value outside the allowed set.
+            a value outside the allowed set.
 
-        Matches the API server's `Unsupported value` error, which lists the supported values. Examples:
-        `failurePolicy: Sometimes`, `patchType: MergePatch`, a `reason` of `Unauthorized`, an operation
-        `DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT).
-    "#]],
+            Matches the API server's `Unsupported value` error, which lists the supported values. Examples:
+            `failurePolicy: Sometimes`, `patchType: MergePatch`, a `reason` of `Unauthorized`, an operation
+            `DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT), and an
+            `apiVersion` the target Kubernetes version does not serve (MutatingAdmissionPolicy v1alpha1 before
+            1.32, ValidatingAdmissionPolicy v1beta1 from 1.34 on), which the API server refuses as 'no matches
+            for kind'.
+        "#]],
     );
 }
 

@@ -78,7 +78,10 @@ not-supported (error): a value outside the allowed set.
 
 Matches the API server's `Unsupported value` error, which lists the supported values. Examples:
 `failurePolicy: Sometimes`, `patchType: MergePatch`, a `reason` of `Unauthorized`, an operation
-`DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT).
+`DELETE` in a MutatingAdmissionPolicy (mutations run only on CREATE, UPDATE and CONNECT), and an
+`apiVersion` the target Kubernetes version does not serve (MutatingAdmissionPolicy v1alpha1 before
+1.32, ValidatingAdmissionPolicy v1beta1 from 1.34 on), which the API server refuses as 'no matches
+for kind'.
 
 Example:
     spec:

@@ -20,6 +20,7 @@ mod param_ref;
 mod read;
 mod read_kinds;
 mod report;
+mod served;
 pub mod sites;
 pub mod suite;
 mod typecheck;
@@ -114,6 +115,7 @@ fn check_document(
         PolicyKind::MutatingBinding => &fields::MAPB,
     };
     let document = read_kinds::document(root, kind, version);
+    served::check(root, kind, minor, diagnostics);
     {
         let mut report = report::Report::new(diagnostics);
         // The API server rejects a value of the wrong kind while decoding, before any validation.

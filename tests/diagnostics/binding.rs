@@ -1,12 +1,13 @@
 //! Binding fixtures: policyName, paramRef, validationActions and the MutatingAdmissionPolicyBinding
 //! DELETE restriction.
 
-use crate::check_diagnostics;
+use crate::{check_diagnostics, check_diagnostics_at};
 use expect_test::expect;
 
 #[test]
 fn valid_bindings_are_clean() {
-    check_diagnostics(
+    check_diagnostics_at(
+        31,
         r#"
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
@@ -104,7 +105,8 @@ spec:
 
 #[test]
 fn param_ref_rules() {
-    check_diagnostics(
+    check_diagnostics_at(
+        31,
         r#"
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding

@@ -130,3 +130,53 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn api_versions_the_target_version_does_not_serve() {
+    // MAP v1alpha1 is first served by 1.32; VAP v1beta1 was removed in 1.34 (reference §7.1).
+    check_diagnostics(
+        r#"
+#- /map.yaml k8s:1.31
+apiVersion: admissionregistration.k8s.io/v1alpha1
+kind: MutatingAdmissionPolicy
+metadata: {name: early}
+spec:
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration: {expression: "Object{}"}
+#- /vap.yaml k8s:1.34
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: late}
+spec: {policyName: p, validationActions: [Deny]}
+#- /vap-1.33.yaml k8s:1.33
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: still-served}
+spec: {policyName: p, validationActions: [Deny]}
+"#,
+        expect![[r#"
+            map.yaml:1:13: error[not-supported]: apiVersion: Unsupported value: "admissionregistration.k8s.io/v1alpha1": MutatingAdmissionPolicy v1alpha1 is not served by Kubernetes 1.31; it is first served by 1.32
+              |
+            1 | apiVersion: admissionregistration.k8s.io/v1alpha1
+              |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            map.yaml:4:1: error[required]: spec.matchConstraints: Required value
+              |
+            4 | spec:
+              | ^^^^
+            vap.yaml:1:13: error[not-supported]: apiVersion: Unsupported value: "admissionregistration.k8s.io/v1beta1": ValidatingAdmissionPolicyBinding v1beta1 is not served by Kubernetes 1.34; it was last served by 1.33
+              |
+            1 | apiVersion: admissionregistration.k8s.io/v1beta1
+              |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            vap.yaml:4:20: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'p' in the workspace
+              |
+            4 | spec: {policyName: p, validationActions: [Deny]}
+              |                    ^
+            vap-1.33.yaml:4:20: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'p' in the workspace
+              |
+            4 | spec: {policyName: p, validationActions: [Deny]}
+              |                    ^
+        "#]],
+    );
+}

@@ -1,7 +1,7 @@
 //! ValidatingAdmissionPolicy fixtures: versions, defaults, metadata, paramKind, match resources,
 //! match conditions, variables, validations and audit annotations.
 
-use crate::check_diagnostics;
+use crate::{check_diagnostics, check_diagnostics_at};
 use expect_test::expect;
 
 #[test]
@@ -24,7 +24,7 @@ spec:
   - expression: object.spec.replicas <= 5
 "
         );
-        check_diagnostics(&text, expect![[r#""#]]);
+        check_diagnostics_at(31, &text, expect![[r#""#]]);
     }
 }
 

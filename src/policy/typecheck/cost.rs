@@ -97,7 +97,7 @@ pub(super) fn report(sites: &[ExpressionSite], costs: &Costs, out: &mut Vec<Diag
             continue;
         }
         let message = format!(
-            "{}: the estimated cost {} for a {} KiB request exceeds the per-expression runtime limit of {} ({} for the largest, 3 MiB, request); such a request fails with 'operation cancelled: actual cost limit exceeded'. Avoid iterating inside an iteration, or bound the lists with maxItems",
+            "{}: the estimated cost {} for a {} KiB request exceeds the per-expression runtime limit of {} ({} for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems",
             site.path,
             shown(ordinary),
             ORDINARY_REQUEST / 1024,
