@@ -286,27 +286,35 @@ fn element_size(w: &mut Walker, list: ExprId, elem: &Type) -> Size {
     size
 }
 
+/// One bound of `replace`: how many replacements happen and how much of the text is kept, for a
+/// text of length `size`, a pattern of length `pattern`, and whether the replacement makes the text
+/// no longer (then the text itself is the bound).
+fn replace_bound(size: u64, pattern: u64, no_longer: bool) -> (u64, u64) {
+    if pattern == 0 {
+        (size.saturating_add(1), size)
+    } else if no_longer {
+        (0, size)
+    } else {
+        ((size as f64 / pattern as f64).ceil() as u64, 0)
+    }
+}
+
 fn replace(w: &mut Walker, call: &Call) -> Estimate {
     let size = target_size(w, call);
     let from = arg_size(w, call, 0);
     let to = arg_size(w, call, 1);
-    let (mut count, mut kept) = (Size::fixed(0), Size::fixed(0));
-    if from.min == 0 {
-        count.max = size.max.saturating_add(1);
-        kept.max = size.max;
-    } else if to.max <= from.min {
-        kept.max = size.max;
-    } else {
-        count.max = (size.max as f64 / from.min as f64).ceil() as u64;
-    }
-    if from.max == 0 {
-        count.min = size.min.saturating_add(1);
-        kept.min = size.min;
-    } else if from.max <= to.min {
-        kept.min = size.min;
-    } else {
-        count.min = (size.min as f64 / from.max as f64).ceil() as u64;
-    }
+    // The largest result: as many replacements as the shortest pattern allows, unless replacing
+    // can only shrink the text; the smallest result mirrors it with the longest pattern.
+    let (count_max, kept_max) = replace_bound(size.max, from.min, to.max <= from.min);
+    let (count_min, kept_min) = replace_bound(size.min, from.max, from.max <= to.min);
+    let count = Size {
+        min: count_min,
+        max: count_max,
+    };
+    let kept = Size {
+        min: kept_min,
+        max: kept_max,
+    };
     let result = count.product(to).plus(kept);
     Estimate::sized(size.scale(2.0 * TRAVERSAL), result)
 }
