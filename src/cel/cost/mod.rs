@@ -8,7 +8,7 @@
 //! `maxProperties`, else the 3 MiB request-size rule); an estimator that knows nothing gives
 //! cel-go's "unknown" size, `[0, u64::MAX]`.
 //!
-//! Macros are costed as cel-go costs their expansions, without expanding them (see `walk`).
+//! Macros are costed as cel-go costs their expansions, without expanding them (see `walk::macros`).
 
 mod calls;
 mod walk;
