@@ -942,3 +942,49 @@ fn definition_of_a_binding_s_policy_and_param_object_in_other_files() {
             "end": {"line": start.line, "character": start.col + 13}})
     );
 }
+
+/// A CRD saved on disk outside the editor (`workspace/didChangeWatchedFiles`): the server asks the
+/// client to watch the workspace's YAML files, re-reads the CRD when told it was created, changed
+/// or deleted, and checks the open policy again each time.
+#[test]
+fn crd_changed_on_disk_rechecks_the_open_policy() {
+    let dir = TempDir::new("e2e-watch");
+    let crd = |field: &str| {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: gadgets.example.com}}\nspec:\n  group: example.com\n  names: {{kind: Gadget, plural: gadgets}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              {field}: {{type: integer}}\n"
+        )
+    };
+    let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: gadgets}\nspec:\n  paramKind: {apiVersion: example.com/v1, kind: Gadget}\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}\n  validations:\n  - expression: params.spec.size <= 10\n";
+    let mut client = Client::spawn(BINARY);
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    client.initialize(capabilities, json!(file_uri(dir.path())), Value::Null);
+    let uri = file_uri(&dir.path().join("policy.yaml"));
+    open(&mut client, &uri, 1, policy);
+    // No CRD yet: params is untyped, with a warning on the paramKind.
+    let untyped = client.diagnostics_where(&uri, |p| codes(p) == ["unresolved-reference"]);
+    assert_eq!(codes(&untyped), ["unresolved-reference"], "{untyped}");
+    let registered = client
+        .server_requests
+        .iter()
+        .any(|r| r["method"] == "client/registerCapability");
+    assert!(registered, "{:?}", client.server_requests);
+
+    let crd_path = dir.write("crds/gadgets.yaml", crd("count"));
+    let event = |kind: u8| json!({"changes": [{"uri": file_uri(&crd_path), "type": kind}]});
+    client.notify("workspace/didChangeWatchedFiles", event(1));
+    let typed = client.diagnostics_where(&uri, |p| codes(p) == ["cel-undefined-field"]);
+    let message = typed["diagnostics"][0]["message"].as_str();
+    assert!(message.is_some_and(|m| m.contains("'size'")), "{typed}");
+
+    std::fs::write(&crd_path, crd("size")).expect("rewrite the CRD");
+    client.notify("workspace/didChangeWatchedFiles", event(2));
+    let clean = client.diagnostics_where(&uri, |p| codes(p).is_empty());
+    assert_eq!(clean["diagnostics"], json!([]));
+
+    std::fs::remove_file(&crd_path).expect("delete the CRD");
+    client.notify("workspace/didChangeWatchedFiles", event(3));
+    let again = client.diagnostics_where(&uri, |p| codes(p) == ["unresolved-reference"]);
+    assert_eq!(codes(&again), ["unresolved-reference"], "{again}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

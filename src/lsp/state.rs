@@ -33,6 +33,9 @@ pub struct State {
     pub workspace: BTreeMap<Uri, FileId>,
     /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
     pub schema_paths: Vec<PathBuf>,
+    /// The client can watch files for the server (dynamic registration of
+    /// `workspace/didChangeWatchedFiles`).
+    pub watch_files: bool,
 }
 
 impl State {
@@ -48,6 +51,7 @@ impl State {
             roots: Vec::new(),
             workspace: BTreeMap::new(),
             schema_paths: Vec::new(),
+            watch_files: false,
         }
     }
 

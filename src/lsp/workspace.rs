@@ -81,7 +81,9 @@ pub fn is_yaml(name: &str) -> bool {
     name.ends_with(".yaml") || name.ends_with(".yml")
 }
 
-fn read_admission_file(path: &Path) -> Option<ScannedFile> {
+/// The file at `path` if the scan would take it: a YAML file within the size bound that holds an
+/// admission document or a CRD.
+pub fn read_admission_file(path: &Path) -> Option<ScannedFile> {
     let size = fs::metadata(path).ok()?.len();
     if size > MAX_FILE_BYTES {
         return None;

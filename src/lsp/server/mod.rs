@@ -2,11 +2,13 @@
 //! notifications change the state synchronously before their first `.await` (tower-lsp #284:
 //! handlers run concurrently, so an `.await` first would let edits overtake each other); diagnostics
 //! run later on a snapshot. The parts: [`sync`] (the document store), [`settings`] (initialize,
-//! configuration, workspace scan) and [`schedule`] (when diagnostics run and are published).
+//! configuration, workspace scan), [`watch`] (files changed on disk) and [`schedule`] (when
+//! diagnostics run and are published).
 
 mod schedule;
 mod settings;
 mod sync;
+mod watch;
 
 pub use schedule::DEBOUNCE;
 
@@ -77,6 +79,8 @@ impl LanguageServer for Server {
     async fn initialized(&self, _: InitializedParams) {
         let server = self.clone();
         tokio::spawn(async move { server.scan_workspace().await });
+        let server = self.clone();
+        tokio::spawn(async move { server.register_file_watcher().await });
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -102,6 +106,10 @@ impl LanguageServer for Server {
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         self.change_configuration(params).await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        self.files_changed(params).await;
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

@@ -28,6 +28,13 @@ impl Server {
             .as_ref()
             .map(config::parse)
             .unwrap_or_default();
+        let watch_files = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
         let roots = workspace_roots(&params);
         let (schema_paths, schema_problems) = params
             .initialization_options
@@ -41,6 +48,7 @@ impl Server {
             state.config = config;
             state.roots = roots;
             state.schema_paths = schema_paths;
+            state.watch_files = watch_files;
         }
         for problem in problems.into_iter().chain(schema_problems) {
             eprintln!("admission-ls: {problem}");

@@ -1,0 +1,115 @@
+//! Files changed on disk (`workspace/didChangeWatchedFiles`): a CRD, policy or param file saved by
+//! another tool, or edited in an editor that does not send it to the server (the clients attach
+//! only to policy files), changes the types and references of the open policies. The server asks
+//! the client to watch the YAML files of the workspace (dynamic registration, when the client
+//! supports it), re-reads each changed file as the workspace scan does, and checks the open
+//! documents again. An open document's text is the editor's, so its file events are ignored.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp_server::ls_types::*;
+
+use super::Server;
+use crate::lsp::diagnostics::{Guard, Publish};
+use crate::lsp::workspace;
+
+/// The id of the watcher registration.
+const REGISTRATION_ID: &str = "admission-ls/watch-yaml";
+
+impl Server {
+    /// Asks the client to report changes to the workspace's YAML files, if it can.
+    pub(super) async fn register_file_watcher(&self) {
+        if !self.state().watch_files {
+            return;
+        }
+        let options = DidChangeWatchedFilesRegistrationOptions {
+            watchers: vec![FileSystemWatcher {
+                glob_pattern: GlobPattern::String("**/*.{yaml,yml}".to_owned()),
+                kind: None,
+            }],
+        };
+        let registration = Registration {
+            id: REGISTRATION_ID.to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        if let Err(error) = self
+            .shared
+            .client
+            .register_capability(vec![registration])
+            .await
+        {
+            eprintln!("admission-ls: the client refused to watch files: {error}");
+        }
+    }
+
+    /// `workspace/didChangeWatchedFiles`: re-reads the changed files that are not open, then checks
+    /// the open documents and the workspace files again.
+    pub(super) async fn files_changed(&self, params: DidChangeWatchedFilesParams) {
+        let read = move || {
+            params
+                .changes
+                .into_iter()
+                .map(|event| {
+                    // A deleted file is gone; a created or changed one is read as the scan reads.
+                    let text = (event.typ != FileChangeType::DELETED)
+                        .then(|| event.uri.to_file_path().map(|p| p.into_owned()))
+                        .flatten()
+                        .and_then(|path: PathBuf| workspace::read_admission_file(&path))
+                        .map(|file| file.text);
+                    (event.uri, text)
+                })
+                .collect::<Vec<_>>()
+        };
+        let Ok(read) = tokio::task::spawn_blocking(read).await else {
+            return;
+        };
+        self.apply_file_changes(read);
+    }
+
+    /// Puts the new texts (`None`: gone, or no longer an admission or CRD file) into the analysis.
+    fn apply_file_changes(&self, changes: Vec<(Uri, Option<String>)>) {
+        let mut gone = Vec::new();
+        let open = {
+            let mut state = self.state();
+            let mut changed = false;
+            for (uri, text) in changes {
+                if state.documents.contains_key(&uri) {
+                    continue;
+                }
+                match text {
+                    Some(text) => {
+                        let id = state.file_ids.get_or_insert(&uri);
+                        state.host.set_file(id, Arc::from(text));
+                        state.workspace.insert(uri, id);
+                        changed = true;
+                    }
+                    None => {
+                        if let Some(id) = state.workspace.remove(&uri) {
+                            state.host.remove_file(id);
+                            gone.push(uri);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+            state.open_documents()
+        };
+        for uri in gone {
+            let _ = self.shared.publisher.send(Publish {
+                uri,
+                diagnostics: Vec::new(),
+                guard: Guard::NotOpen,
+            });
+        }
+        for (uri, version) in open {
+            self.schedule(uri, version, Duration::ZERO);
+        }
+        self.schedule_workspace();
+    }
+}
