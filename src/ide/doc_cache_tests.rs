@@ -60,18 +60,14 @@ spec:
 /// The diagnostics of `file` from `host` as `(range, code)`, after checking that a fresh host
 /// with the same files gives the same ones, and how many documents the run checked.
 fn run(host: &AnalysisHost, config: &DiagnosticsConfig) -> (Vec<String>, usize) {
-    let warm = host.snapshot().diagnostics(POLICY_FILE, config);
+    let analysis = host.snapshot();
+    let warm = analysis.diagnostics(POLICY_FILE, config);
     let mut fresh = AnalysisHost::new();
     for (id, text) in &host.files {
         fresh.set_file(*id, text.clone());
     }
     assert_eq!(warm, fresh.snapshot().diagnostics(POLICY_FILE, config));
-    let checked = host
-        .documents
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&POLICY_FILE)
-        .map_or(0, |cache| cache.checked);
+    let checked = analysis.checked_documents(POLICY_FILE).unwrap_or(0);
     let summary = warm
         .iter()
         .map(|d| format!("{:?} {} {}", d.range, d.code.as_str(), d.message))

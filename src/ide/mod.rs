@@ -268,6 +268,13 @@ impl Analysis {
         diagnostics_of(&yaml, config, extra, checked)
     }
 
+    /// How many documents of `file` the last diagnostics run of its host checked rather than
+    /// reused; `None` before the first run. For tests and benchmarks of the reuse.
+    pub fn checked_documents(&self, file: FileId) -> Option<usize> {
+        let caches = self.documents.lock().unwrap_or_else(|e| e.into_inner());
+        caches.get(&file).map(|cache| cache.checked)
+    }
+
     /// When the facts of `file` are not cached yet (a file just opened or edited), reads them from
     /// a tree parsed here and returns the tree, so that its diagnostics do not parse the text a
     /// second time (parsing was a quarter of the time from an edit to its diagnostics).
