@@ -6,6 +6,9 @@ mod add_required;
 mod completion;
 mod cursor;
 mod diagnostic_hover;
+mod doc_cache;
+#[cfg(test)]
+mod doc_cache_tests;
 mod hints;
 mod hover;
 mod key_completion;
@@ -69,6 +72,9 @@ pub struct AnalysisHost {
     /// What each file contributes to the workspace, kept across snapshots: a keystroke in one file
     /// re-reads that file only, not the CRDs and policies of every other file.
     facts: Arc<Mutex<FactsCache>>,
+    /// The diagnostics of each file's documents, kept across snapshots: a keystroke in one
+    /// document re-checks that document only.
+    documents: Arc<Mutex<doc_cache::DocCaches>>,
 }
 
 /// The workspace facts of one file's text, and the diagnostics of its unusable CRDs.
@@ -76,6 +82,8 @@ pub struct AnalysisHost {
 struct FileFacts {
     text: Arc<str>,
     workspace: Workspace,
+    /// [`Workspace::fingerprint`] of `workspace`, hashed once per text (it serializes schemas).
+    fingerprint: u64,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -91,9 +99,11 @@ impl FileFacts {
     }
 
     fn empty(text: &Arc<str>) -> FileFacts {
+        let workspace = Workspace::new();
         FileFacts {
             text: text.clone(),
-            workspace: Workspace::new(),
+            fingerprint: workspace.fingerprint(),
+            workspace,
             diagnostics: Vec::new(),
         }
     }
@@ -107,6 +117,7 @@ impl FileFacts {
         let diagnostics = crate::policy::index_file(yaml, &mut workspace);
         FileFacts {
             text: text.clone(),
+            fingerprint: workspace.fingerprint(),
             workspace,
             diagnostics,
         }
@@ -140,6 +151,10 @@ impl AnalysisHost {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&file);
+        self.documents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file);
     }
 
     /// A cheap, immutable view of the current inputs for analysis on another thread.
@@ -147,6 +162,7 @@ impl AnalysisHost {
         Analysis {
             files: Arc::new(self.files.clone()),
             facts: self.facts.clone(),
+            documents: self.documents.clone(),
             index: Arc::new(OnceLock::new()),
         }
     }
@@ -157,6 +173,7 @@ impl AnalysisHost {
 pub struct Analysis {
     files: Arc<BTreeMap<FileId, Arc<str>>>,
     facts: Arc<Mutex<FactsCache>>,
+    documents: Arc<Mutex<doc_cache::DocCaches>>,
     /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
     index: Arc<OnceLock<Index>>,
 }
@@ -166,6 +183,9 @@ pub struct Analysis {
 #[derive(Debug)]
 struct Index {
     workspace: Arc<Workspace>,
+    /// A hash of the fingerprints of every file's facts, in file order: equal when every file
+    /// contributes the same facts, so documents' diagnostics may be reused.
+    fingerprint: u64,
     crd_diagnostics: BTreeMap<FileId, Vec<Diagnostic>>,
 }
 
@@ -201,8 +221,10 @@ impl Index {
     fn build(files: &BTreeMap<FileId, Arc<str>>, cache: &Mutex<FactsCache>) -> Index {
         let mut workspace = Workspace::new();
         let mut crd_diagnostics = BTreeMap::new();
+        let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
         for (file, text) in files {
             let facts = file_facts(cache, *file, text);
+            std::hash::Hash::hash(&facts.fingerprint, &mut fingerprint);
             workspace.extend_from_file(file.0, &facts.workspace);
             if !facts.diagnostics.is_empty() {
                 crd_diagnostics.insert(*file, facts.diagnostics.clone());
@@ -210,6 +232,7 @@ impl Index {
         }
         Index {
             workspace: Arc::new(workspace),
+            fingerprint: std::hash::Hasher::finish(&fingerprint),
             crd_diagnostics,
         }
     }
@@ -236,7 +259,20 @@ impl Analysis {
             .cloned()
             .unwrap_or_default();
         let yaml = primed.unwrap_or_else(|| crate::yaml::parse(text));
-        diagnostics_of(text, &yaml, config, &index.workspace, extra)
+        let inputs = doc_cache::Inputs {
+            minor: config.minor(),
+            workspace: &index.workspace,
+            fingerprint: index.fingerprint,
+        };
+        let checked = doc_cache::check_file(&self.documents, file, text, &yaml, &inputs);
+        diagnostics_of(&yaml, config, extra, checked)
+    }
+
+    /// How many documents of `file` the last diagnostics run of its host checked rather than
+    /// reused; `None` before the first run. For tests and benchmarks of the reuse.
+    pub fn checked_documents(&self, file: FileId) -> Option<usize> {
+        let caches = self.documents.lock().unwrap_or_else(|e| e.into_inner());
+        caches.get(&file).map(|cache| cache.checked)
     }
 
     /// When the facts of `file` are not cached yet (a file just opened or edited), reads them from
@@ -291,26 +327,28 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
     let yaml = crate::yaml::parse(text);
     let mut workspace = Workspace::new();
     let extra = crate::policy::index_file(&yaml, &mut workspace);
-    diagnostics_of(text, &yaml, config, &workspace, extra)
+    let check = crate::policy::CheckConfig {
+        kube_minor: config.kube_minor,
+    };
+    let checked = crate::policy::check_file_in(text, &yaml, &check, &workspace);
+    diagnostics_of(&yaml, config, extra, checked)
 }
 
+/// The diagnostics of a file: its YAML syntax errors, `extra` (its unusable CRDs) and `checked`
+/// (those of its admission documents), without the disabled codes, sorted.
 fn diagnostics_of(
-    text: &str,
     yaml: &crate::yaml::YamlFile,
     config: &DiagnosticsConfig,
-    workspace: &Workspace,
     extra: Vec<Diagnostic>,
+    checked: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = yaml
         .errors
         .iter()
         .map(|error| Diagnostic::new(Code::YamlSyntax, error.range, error.message.clone()))
         .collect();
-    let check = crate::policy::CheckConfig {
-        kube_minor: config.kube_minor,
-    };
     diagnostics.extend(extra);
-    diagnostics.extend(crate::policy::check_file_in(text, yaml, &check, workspace));
+    diagnostics.extend(checked);
     diagnostics.retain(|d| !config.disabled.contains(&d.code));
     crate::policy::diagnostic::sort(&mut diagnostics);
     diagnostics

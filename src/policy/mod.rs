@@ -36,7 +36,7 @@ pub use typecheck::{MAX_KINDS, kind_label, matched_kinds};
 pub(crate) use typecheck::{editor_schema_types, site_env, site_results};
 pub use workspace::Workspace;
 
-use crate::yaml::{Node, YamlFile};
+use crate::yaml::{Document, Node, YamlFile};
 
 /// Options that change what a check reports.
 #[derive(Clone, Debug)]
@@ -70,15 +70,22 @@ pub fn check_file_in(
     let roots: Vec<&Node> = admission_roots(yaml).collect();
     // Documents are checked independently; a file of many policies uses several threads.
     let found = crate::text::parallel::map_chunks(&roots, DOCUMENTS_PER_THREAD, |root| {
-        let mut diagnostics = Vec::new();
-        check_document(root, minor, workspace, &mut diagnostics);
-        diagnostics
+        check_root(root, minor, workspace)
     });
     found.into_iter().flatten().collect()
 }
 
+/// The diagnostics of one document, by the root of a document that [`checked_root`] returned.
+/// They depend on nothing but the tree under `root`, `minor` and `workspace`: the editor reuses
+/// them while these stay the same.
+pub fn check_root(root: &Node, minor: u32, workspace: &Workspace) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    check_document(root, minor, workspace, &mut diagnostics);
+    diagnostics
+}
+
 /// The fewest documents worth a thread of their own (a typical policy checks in about 0.2 ms).
-const DOCUMENTS_PER_THREAD: usize = 32;
+pub const DOCUMENTS_PER_THREAD: usize = 32;
 
 /// Every admission document of a file, read into the model.
 pub fn read_file(text: &str, yaml: &YamlFile) -> Vec<PolicyDocument> {
@@ -93,10 +100,12 @@ pub fn read_file(text: &str, yaml: &YamlFile) -> Vec<PolicyDocument> {
 
 /// Roots of the documents that parsed cleanly; a partial tree would only produce noise.
 fn admission_roots(yaml: &YamlFile) -> impl Iterator<Item = &Node> {
-    yaml.documents
-        .iter()
-        .filter(|d| !d.has_errors)
-        .filter_map(|d| d.root.as_ref())
+    yaml.documents.iter().filter_map(checked_root)
+}
+
+/// The root of a document that is checked: one that parsed cleanly and is not empty.
+pub fn checked_root(document: &Document) -> Option<&Node> {
+    document.root.as_ref().filter(|_| !document.has_errors)
 }
 
 fn check_document(

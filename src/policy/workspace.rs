@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use super::PolicyKind;
@@ -158,6 +159,32 @@ impl Workspace {
             .filter(|c| c.gvk.group == group && c.gvk.version == version && c.plural == plural)
             .map(|c| c.gvk.clone())
             .collect()
+    }
+
+    /// A hash of everything the checks of a document read from the workspace: the CRDs with their
+    /// schemas, the policy names with their paramKinds, and the identity of every object. Places
+    /// (files, ranges) are left out, since they move on every edit and no diagnostic reads them;
+    /// order is kept, since lookups take the first match. Equal workspaces give equal hashes.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for crd in &self.crds {
+            (
+                &crd.gvk,
+                &crd.plural,
+                crd.scope,
+                crd.storage,
+                &crd.subresources,
+            )
+                .hash(&mut hasher);
+            let schema = crd.schema.as_ref().map(|s| s.to_string());
+            schema.hash(&mut hasher);
+        }
+        self.validating.hash(&mut hasher);
+        self.mutating.hash(&mut hasher);
+        for object in &self.objects {
+            (&object.gvk, &object.name, &object.namespace).hash(&mut hasher);
+        }
+        hasher.finish()
     }
 
     /// The schema registry of Kubernetes 1.`minor`, with every CRD of the workspace registered.

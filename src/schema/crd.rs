@@ -13,7 +13,7 @@ use super::Gvk;
 use super::bundled::OBJECT_META;
 
 /// Whether a kind's objects live in a namespace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// `Namespaced`.
     Namespaced,

@@ -1,0 +1,200 @@
+//! Reuse of the diagnostics of unchanged documents: a keystroke in one policy of a file of a
+//! thousand re-checks that policy only.
+//!
+//! A document's diagnostics depend only on its tree, the target minor version and the workspace
+//! (`policy::check_root`). The tree of a document is a function of the text of the piece the
+//! YAML parser read it from, which lies between the end of the previous document and the start
+//! of the next (directives, indentation and the trailing blank lines a `|+` block keeps
+//! included). That text is the key; the minor and a fingerprint of the workspace must match too.
+//! Diagnostics are stored with ranges relative to the start of the key, so a document that only
+//! moved (an edit above it) is reused as well. After each run a file's cache holds exactly the
+//! documents of that run.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use super::FileId;
+use crate::policy::{Diagnostic, Workspace};
+use crate::text::{TextRange, TextSize, to_size};
+use crate::yaml::{Node, YamlFile};
+
+/// The reusable diagnostics of one file's last run.
+#[derive(Debug)]
+pub(super) struct DocCache {
+    minor: u32,
+    fingerprint: u64,
+    /// Diagnostics by the text of their document, with ranges relative to that text.
+    documents: HashMap<Box<str>, Vec<Diagnostic>>,
+    /// How many documents the run checked rather than reused (evidence for tests).
+    pub(super) checked: usize,
+}
+
+/// The caches of every file, shared by the snapshots of a host.
+pub(super) type DocCaches = BTreeMap<FileId, Arc<DocCache>>;
+
+/// What the diagnostics of a file's documents depend on besides their own text.
+pub(super) struct Inputs<'a> {
+    pub(super) minor: u32,
+    pub(super) workspace: &'a Workspace,
+    /// [`Workspace::fingerprint`] of `workspace`.
+    pub(super) fingerprint: u64,
+}
+
+/// One checked document of this run.
+struct Slot<'a> {
+    root: &'a Node,
+    /// Its key; `None` when the document cannot be cached.
+    key: Option<Key<'a>>,
+}
+
+/// The key of a document, where it starts in the file, and what the last run left for it.
+struct Key<'a> {
+    text: &'a str,
+    start: TextSize,
+    /// The relative diagnostics of the last run, reused as they are.
+    reused: Option<Vec<Diagnostic>>,
+}
+
+impl Slot<'_> {
+    fn reused(&self) -> bool {
+        self.key.as_ref().is_some_and(|k| k.reused.is_some())
+    }
+}
+
+/// The diagnostics of the admission documents of `file`, reusing those of documents whose key
+/// text is unchanged since the last run with the same inputs; then records this run.
+pub(super) fn check_file(
+    caches: &Mutex<DocCaches>,
+    file: FileId,
+    text: &str,
+    yaml: &YamlFile,
+    inputs: &Inputs,
+) -> Vec<Diagnostic> {
+    let previous = lock(caches)
+        .get(&file)
+        .filter(|c| c.minor == inputs.minor && c.fingerprint == inputs.fingerprint)
+        .cloned();
+    let mut slots = slots(text, yaml);
+    if let Some(previous) = &previous {
+        for key in slots.iter_mut().filter_map(|s| s.key.as_mut()) {
+            key.reused = previous.documents.get(key.text).cloned();
+        }
+    }
+    let fresh = check_missing(&slots, inputs);
+    let (diagnostics, cache) = assemble(slots, fresh, inputs);
+    lock(caches).insert(file, Arc::new(cache));
+    diagnostics
+}
+
+fn lock(caches: &Mutex<DocCaches>) -> std::sync::MutexGuard<'_, DocCaches> {
+    caches.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The checked documents of `yaml`, each with its key.
+fn slots<'a>(text: &'a str, yaml: &'a YamlFile) -> Vec<Slot<'a>> {
+    let documents = &yaml.documents;
+    let mut slots = Vec::new();
+    for (i, document) in documents.iter().enumerate() {
+        let Some(root) = crate::policy::checked_root(document) else {
+            continue;
+        };
+        let start = i
+            .checked_sub(1)
+            .and_then(|p| documents.get(p))
+            .map_or(TextSize::from(0), |p| p.range.end());
+        let end = documents
+            .get(i + 1)
+            .map_or(to_size(text.len()), |n| n.range.start());
+        let around = (start <= end).then(|| TextRange::new(start, end));
+        slots.push(Slot {
+            root,
+            key: key(text, document.range, around),
+        });
+    }
+    slots
+}
+
+/// The key of a document at `range`: the text `around` it, if that does hold the document.
+fn key(text: &str, range: TextRange, around: Option<TextRange>) -> Option<Key<'_>> {
+    let around = around.filter(|a| a.contains_range(range))?;
+    Some(Key {
+        text: text.get(usize::from(around.start())..usize::from(around.end()))?,
+        start: around.start(),
+        reused: None,
+    })
+}
+
+/// Checks the documents that have nothing to reuse, on several threads for many of them.
+fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<Vec<Diagnostic>> {
+    let missing: Vec<&Node> = slots
+        .iter()
+        .filter(|s| !s.reused())
+        .map(|s| s.root)
+        .collect();
+    let per_thread = crate::policy::DOCUMENTS_PER_THREAD;
+    crate::text::parallel::map_chunks(&missing, per_thread, |root| {
+        crate::policy::check_root(root, inputs.minor, inputs.workspace)
+    })
+}
+
+/// The diagnostics of every slot in file ranges, and the cache of this run. `fresh` holds the
+/// diagnostics of the slots that reused nothing, in order.
+fn assemble(
+    slots: Vec<Slot>,
+    fresh: Vec<Vec<Diagnostic>>,
+    inputs: &Inputs,
+) -> (Vec<Diagnostic>, DocCache) {
+    let mut cache = DocCache {
+        minor: inputs.minor,
+        fingerprint: inputs.fingerprint,
+        documents: HashMap::new(),
+        checked: fresh.len(),
+    };
+    let mut fresh = fresh.into_iter();
+    let mut diagnostics = Vec::new();
+    for slot in slots {
+        let Some(key) = slot.key else {
+            diagnostics.extend(fresh.next().unwrap_or_default());
+            continue;
+        };
+        let relative = match key.reused {
+            Some(relative) => relative,
+            None => {
+                let found = fresh.next().unwrap_or_default();
+                let Some(relative) = relative_to(&found, key.text, key.start) else {
+                    diagnostics.extend(found);
+                    continue;
+                };
+                relative
+            }
+        };
+        diagnostics.extend(shifted(&relative, key.start));
+        cache.documents.insert(key.text.into(), relative);
+    }
+    (diagnostics, cache)
+}
+
+/// `diagnostics` with ranges relative to `start`, if every one lies inside `key` placed there
+/// (one that does not cannot be moved with the document, so the document is not cached).
+fn relative_to(diagnostics: &[Diagnostic], key: &str, start: TextSize) -> Option<Vec<Diagnostic>> {
+    let around = TextRange::at(start, to_size(key.len()));
+    diagnostics
+        .iter()
+        .map(|d| {
+            let range = Some(d.range).filter(|r| around.contains_range(*r))?;
+            Some(Diagnostic {
+                range: range.checked_sub(start)?,
+                ..d.clone()
+            })
+        })
+        .collect()
+}
+
+/// Relative `diagnostics` moved to a document whose key starts at `start`.
+fn shifted(diagnostics: &[Diagnostic], start: TextSize) -> impl Iterator<Item = Diagnostic> + '_ {
+    diagnostics.iter().map(move |d| Diagnostic {
+        // Cannot overflow: the range lies inside the key, which lies inside the file.
+        range: d.range.checked_add(start).unwrap_or(d.range),
+        ..d.clone()
+    })
+}
