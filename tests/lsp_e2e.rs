@@ -988,3 +988,103 @@ fn crd_changed_on_disk_rechecks_the_open_policy() {
     assert_eq!(codes(&again), ["unresolved-reference"], "{again}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// Param objects in files that are neither open nor policies: the workspace scan reads the files
+/// holding objects of the kinds the policies take as params, so a binding's `paramRef.name` leads
+/// to its ConfigMap before that file is ever opened.
+#[test]
+fn scanned_param_object_is_a_definition_target_before_it_is_opened() {
+    let dir = TempDir::new("e2e-param-scan");
+    dir.write(
+        "policy.yaml",
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: limits}\nspec:\n  paramKind: {apiVersion: v1, kind: ConfigMap}\n  validations:\n  - expression: 'true'\n",
+    );
+    let params = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: limits-config\n  namespace: team-a\ndata: {max: \"3\"}\n";
+    let params_path = dir.write("config/limits.yaml", params);
+    dir.write(
+        "config/unrelated.yaml",
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: limits-config, namespace: team-a}\n",
+    );
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: limits-binding}\nspec:\n  policyName: limits\n  validationActions: [Deny]\n  paramRef: {name: limits-config, namespace: team-a, parameterNotFoundAction: Deny}\n";
+    let binding_path = dir.write("binding.yaml", binding);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(
+        utf16_capabilities(),
+        json!(file_uri(dir.path())),
+        Value::Null,
+    );
+    let uri = file_uri(&binding_path);
+    open(&mut client, &uri, 1, binding);
+    let offset = binding.find("limits-config").unwrap_or(0);
+    let at = LineIndex::new(binding).line_col(TextSize::from(offset as u32), Encoding::Utf16);
+    let params_json =
+        json!({"textDocument": {"uri": uri}, "position": {"line": at.line, "character": at.col}});
+    // The scan runs in the background after `initialized`: ask until it has been read.
+    let mut found = Value::Null;
+    for _ in 0..100 {
+        found = client.request("textDocument/definition", params_json.clone())["result"].clone();
+        if found.as_array().is_some_and(|a| !a.is_empty()) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{found}");
+    assert_eq!(
+        found[0]["targetUri"],
+        json!(file_uri(&params_path)),
+        "{found}"
+    );
+    assert_eq!(
+        found[0]["targetSelectionRange"]["start"],
+        json!({"line": 3, "character": 8})
+    );
+}
+
+/// A param object created on disk (`workspace/didChangeWatchedFiles`) resolves the open binding's
+/// `paramRef`, and deleting it brings the warning back.
+#[test]
+fn param_object_created_on_disk_resolves_the_open_binding() {
+    let dir = TempDir::new("e2e-watch-params");
+    dir.write(
+        "policy.yaml",
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: limits}\nspec:\n  paramKind: {apiVersion: v1, kind: ConfigMap}\n  validations:\n  - expression: 'true'\n",
+    );
+    dir.write(
+        "config/other.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: team-a}\n",
+    );
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: limits-binding}\nspec:\n  policyName: limits\n  validationActions: [Deny]\n  paramRef: {name: limits-config, namespace: team-a, parameterNotFoundAction: Deny}\n";
+    let binding_path = dir.write("binding.yaml", binding);
+    let mut client = Client::spawn(BINARY);
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    client.initialize(capabilities, json!(file_uri(dir.path())), Value::Null);
+    let uri = file_uri(&binding_path);
+    open(&mut client, &uri, 1, binding);
+    // Once the scan has read `other`, the workspace holds ConfigMaps but not `limits-config`.
+    let names_the_param = |p: &Value| {
+        let message = p["diagnostics"][0]["message"].as_str();
+        codes(p) == ["unresolved-reference"] && message.is_some_and(|m| m.contains("limits-config"))
+    };
+    let missing = client.diagnostics_where(&uri, names_the_param);
+    assert!(names_the_param(&missing), "{missing}");
+    // Earlier publishes (from before the scan) must not answer the waits below.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    client.clear_pending();
+
+    let created = dir.write(
+        "config/limits.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits-config, namespace: team-a}\n",
+    );
+    let event = |kind: u8| json!({"changes": [{"uri": file_uri(&created), "type": kind}]});
+    client.notify("workspace/didChangeWatchedFiles", event(1));
+    let resolved = client.diagnostics_where(&uri, |p| codes(p).is_empty());
+    assert_eq!(resolved["diagnostics"], json!([]));
+
+    std::fs::remove_file(&created).expect("delete the ConfigMap");
+    client.notify("workspace/didChangeWatchedFiles", event(3));
+    let again = client.diagnostics_where(&uri, names_the_param);
+    assert!(names_the_param(&again), "{again}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

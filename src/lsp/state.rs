@@ -31,6 +31,9 @@ pub struct State {
     pub roots: Vec<PathBuf>,
     /// Admission files found by the workspace scan, in URI order for deterministic publishing.
     pub workspace: BTreeMap<Uri, FileId>,
+    /// Files holding param objects, found by the scan: inputs of the analysis (bindings'
+    /// `paramRef`s resolve to them) whose own diagnostics are not published.
+    pub param_files: BTreeMap<Uri, FileId>,
     /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
     pub schema_paths: Vec<PathBuf>,
     /// The client can watch files for the server (dynamic registration of
@@ -50,6 +53,7 @@ impl State {
             host: AnalysisHost::new(),
             roots: Vec::new(),
             workspace: BTreeMap::new(),
+            param_files: BTreeMap::new(),
             schema_paths: Vec::new(),
             watch_files: false,
         }

@@ -1,7 +1,8 @@
 //! The workspace scan at `initialized`: a bounded walk of the workspace folders for YAML files that
 //! hold admission documents or CustomResourceDefinitions (which type the policies of other files),
 //! so that their diagnostics show before they are opened; plus the files of the `schemaPaths`
-//! setting (files or folders).
+//! setting (files or folders); then the files holding objects of the kinds those policies take
+//! as params, so that `paramRef`s resolve.
 //!
 //! Bounded so that opening a huge folder (a home directory, a monorepo) costs little: hidden
 //! directories, `node_modules` and `target` are skipped, and the walk stops at a depth, a number of
@@ -48,6 +49,36 @@ pub fn scan(roots: &[PathBuf]) -> Vec<ScannedFile> {
         .collect()
 }
 
+/// The other YAML files under `roots` that hold an object of one of `kinds` (a `kind:` line with
+/// that value): the param objects that bindings' `paramRef`s name, so that they resolve and can be
+/// navigated to before they are opened. Admission and CRD files are left to [`scan`].
+pub fn scan_params(roots: &[PathBuf], kinds: &[String]) -> Vec<ScannedFile> {
+    if kinds.is_empty() {
+        return Vec::new();
+    }
+    let mut yaml_paths = Vec::new();
+    for root in roots.iter().filter(|root| root.is_dir()) {
+        walk(root, 0, &mut yaml_paths);
+    }
+    yaml_paths
+        .into_iter()
+        .filter_map(|path| read_bounded(&path))
+        .filter(|file| !is_admission_text(&file.text))
+        .filter(|file| names_a_kind(&file.text, kinds))
+        .collect()
+}
+
+/// Whether a line of `text` reads `kind: K` (quoted or not) for one of `kinds`.
+pub fn names_a_kind(text: &str, kinds: &[String]) -> bool {
+    text.lines().any(|line| {
+        let Some(value) = line.trim_start().strip_prefix("kind:") else {
+            return false;
+        };
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+        kinds.iter().any(|kind| kind == value)
+    })
+}
+
 fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     if depth > MAX_DEPTH || out.len() >= MAX_FILES {
         return;
@@ -84,16 +115,23 @@ pub fn is_yaml(name: &str) -> bool {
 /// The file at `path` if the scan would take it: a YAML file within the size bound that holds an
 /// admission document or a CRD.
 pub fn read_admission_file(path: &Path) -> Option<ScannedFile> {
+    read_bounded(path).filter(|file| is_admission_text(&file.text))
+}
+
+/// Whether a file's text holds an admission document or a CRD (the scan's cheap test).
+pub fn is_admission_text(text: &str) -> bool {
+    MARKERS.iter().any(|m| text.contains(m))
+}
+
+/// The file at `path` if it is within the size bound and is text.
+pub fn read_bounded(path: &Path) -> Option<ScannedFile> {
     let size = fs::metadata(path).ok()?.len();
     if size > MAX_FILE_BYTES {
         return None;
     }
     let text = fs::read_to_string(path).ok()?;
-    MARKERS
-        .iter()
-        .any(|m| text.contains(m))
-        .then(|| ScannedFile {
-            path: path.to_owned(),
-            text,
-        })
+    Some(ScannedFile {
+        path: path.to_owned(),
+        text,
+    })
 }

@@ -4,7 +4,7 @@
 //! may name (identity and place only, never their bodies), and one shared schema registry per
 //! Kubernetes version so that a kind's types are converted once however many policies use it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
@@ -142,6 +142,15 @@ impl Workspace {
             PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy => return None,
         };
         policies.get(policy)?.as_ref()
+    }
+
+    /// The kinds the policies of the workspace take their params from (`spec.paramKind`), sorted.
+    pub fn param_kinds(&self) -> BTreeSet<&Gvk> {
+        self.validating
+            .values()
+            .chain(self.mutating.values())
+            .flatten()
+            .collect()
     }
 
     /// The scope of a kind the workspace defines with a CRD (any served version), if it does.

@@ -137,6 +137,46 @@ impl Server {
             self.schedule(uri, version, Duration::ZERO);
         }
         self.schedule_workspace();
+        self.scan_param_files().await;
+    }
+
+    /// Reads the files holding objects of the kinds the workspace's policies take as params, and
+    /// checks the open documents again if any was found.
+    async fn scan_param_files(&self) {
+        let (roots, kinds) = {
+            let state = self.state();
+            let workspace = state.host.snapshot().workspace();
+            let kinds: Vec<String> = workspace
+                .param_kinds()
+                .iter()
+                .map(|g| g.kind.clone())
+                .collect();
+            (state.roots.clone(), kinds)
+        };
+        let scan = move || workspace::scan_params(&roots, &kinds);
+        let Ok(files) = tokio::task::spawn_blocking(scan).await else {
+            return;
+        };
+        if files.is_empty() {
+            return;
+        }
+        let open = {
+            let mut state = self.state();
+            for file in files {
+                let Some(uri) = Uri::from_file_path(&file.path) else {
+                    continue;
+                };
+                let id = state.file_ids.get_or_insert(&uri);
+                if !state.documents.contains_key(&uri) {
+                    state.host.set_file(id, Arc::from(file.text));
+                }
+                state.param_files.insert(uri, id);
+            }
+            state.open_documents()
+        };
+        for (uri, version) in open {
+            self.schedule(uri, version, Duration::ZERO);
+        }
     }
 
     /// Asks the client for the settings section when a change notification came without them.

@@ -69,7 +69,7 @@ impl Server {
                 return;
             };
             // A scanned workspace file stays an input (its last text); others leave the analysis.
-            if !state.workspace.contains_key(&uri) {
+            if !state.workspace.contains_key(&uri) && !state.param_files.contains_key(&uri) {
                 state.host.remove_file(document.file);
             }
         }

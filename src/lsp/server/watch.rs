@@ -2,8 +2,8 @@
 //! another tool, or edited in an editor that does not send it to the server (the clients attach
 //! only to policy files), changes the types and references of the open policies. The server asks
 //! the client to watch the YAML files of the workspace (dynamic registration, when the client
-//! supports it), re-reads each changed file as the workspace scan does, and checks the open
-//! documents again. An open document's text is the editor's, so its file events are ignored.
+//! supports it), re-reads each changed file as the workspace scan does (admission and CRD files,
+//! and files holding objects of a paramKind), and checks the open documents again. An open document's text is the editor's, so its file events are ignored.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,7 +57,7 @@ impl Server {
                     let text = (event.typ != FileChangeType::DELETED)
                         .then(|| event.uri.to_file_path().map(|p| p.into_owned()))
                         .flatten()
-                        .and_then(|path: PathBuf| workspace::read_admission_file(&path))
+                        .and_then(|path: PathBuf| workspace::read_bounded(&path))
                         .map(|file| file.text);
                     (event.uri, text)
                 })
@@ -69,27 +69,57 @@ impl Server {
         self.apply_file_changes(read);
     }
 
-    /// Puts the new texts (`None`: gone, or no longer an admission or CRD file) into the analysis.
+    /// Puts the new texts (`None`: gone or unreadable) into the analysis: admission and CRD files
+    /// as workspace files, files holding objects of a paramKind as param files; a file that is no
+    /// longer either leaves the analysis.
     fn apply_file_changes(&self, changes: Vec<(Uri, Option<String>)>) {
         let mut gone = Vec::new();
         let open = {
             let mut state = self.state();
+            let kinds: Vec<String> = {
+                let workspace = state.host.snapshot().workspace();
+                workspace
+                    .param_kinds()
+                    .iter()
+                    .map(|g| g.kind.clone())
+                    .collect()
+            };
             let mut changed = false;
             for (uri, text) in changes {
                 if state.documents.contains_key(&uri) {
                     continue;
                 }
-                match text {
-                    Some(text) => {
+                let role = text.as_deref().map_or(Role::None, |text| {
+                    if workspace::is_admission_text(text) {
+                        Role::Workspace
+                    } else if workspace::names_a_kind(text, &kinds) {
+                        Role::Params
+                    } else {
+                        Role::None
+                    }
+                });
+                let was_workspace = state.workspace.remove(&uri);
+                let was_params = state.param_files.remove(&uri);
+                match (role, text) {
+                    (Role::Workspace | Role::Params, Some(text)) => {
                         let id = state.file_ids.get_or_insert(&uri);
                         state.host.set_file(id, Arc::from(text));
-                        state.workspace.insert(uri, id);
+                        if role == Role::Workspace {
+                            state.workspace.insert(uri, id);
+                        } else {
+                            state.param_files.insert(uri.clone(), id);
+                            if was_workspace.is_some() {
+                                gone.push(uri);
+                            }
+                        }
                         changed = true;
                     }
-                    None => {
-                        if let Some(id) = state.workspace.remove(&uri) {
+                    _ => {
+                        if let Some(id) = was_workspace.or(was_params) {
                             state.host.remove_file(id);
-                            gone.push(uri);
+                            if was_workspace.is_some() {
+                                gone.push(uri);
+                            }
                             changed = true;
                         }
                     }
@@ -112,4 +142,15 @@ impl Server {
         }
         self.schedule_workspace();
     }
+}
+
+/// What a changed file is to the analysis.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// An admission or CRD file: an input whose diagnostics are published.
+    Workspace,
+    /// A file holding param objects: an input only.
+    Params,
+    /// Neither.
+    None,
 }
