@@ -9,9 +9,6 @@ use crate::policy::PolicyKind;
 use crate::text::{TextRange, TextSize};
 use crate::yaml::{Document, Node, NodeKind};
 
-/// The API group of the four admission kinds.
-const GROUP: &str = "admissionregistration.k8s.io";
-
 /// One step from a node to a child.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -71,21 +68,8 @@ pub(crate) struct SchemaRoot {
 
 /// The schema of `document` when it is an admission document the bundle of `minor` defines.
 pub(crate) fn schema_root(document: &Document, minor: u32) -> Option<SchemaRoot> {
-    let root = document.root.as_ref()?;
-    let version = root.get("apiVersion")?.as_str()?.strip_prefix(GROUP)?;
-    let version = version.strip_prefix('/')?;
-    let kind_name = root.get("kind")?.as_str()?;
-    let kind = [
-        PolicyKind::ValidatingPolicy,
-        PolicyKind::ValidatingBinding,
-        PolicyKind::MutatingPolicy,
-        PolicyKind::MutatingBinding,
-    ]
-    .into_iter()
-    .find(|k| k.name() == kind_name)?;
-    let entry = crate::schema::bundled::kinds(minor)
-        .iter()
-        .find(|e| e.gvk.group == GROUP && e.gvk.version == version && e.gvk.kind == kind_name)?;
+    let (kind, version) = crate::policy::read_kinds::recognise(document.root.as_ref()?)?;
+    let entry = crate::policy::served::bundled_kind(minor, version, kind)?;
     Some(SchemaRoot {
         kind,
         definition: entry.definition.clone(),

@@ -18,9 +18,9 @@ pub mod names;
 mod node;
 mod param_ref;
 mod read;
-mod read_kinds;
+pub(crate) mod read_kinds;
 mod report;
-mod served;
+pub(crate) mod served;
 pub mod sites;
 pub mod suite;
 mod typecheck;
@@ -124,7 +124,7 @@ fn check_document(
         PolicyKind::MutatingBinding => &fields::MAPB,
     };
     let document = read_kinds::document(root, kind, version);
-    served::check(root, kind, minor, diagnostics);
+    served::check(root, kind, version, minor, diagnostics);
     {
         let mut report = report::Report::new(diagnostics);
         // The API server rejects a value of the wrong kind while decoding, before any validation.

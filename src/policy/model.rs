@@ -29,6 +29,17 @@ pub enum PolicyKind {
     MutatingBinding,
 }
 
+impl ApiVersion {
+    /// The version as written after the group (`v1beta1`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApiVersion::V1alpha1 => "v1alpha1",
+            ApiVersion::V1beta1 => "v1beta1",
+            ApiVersion::V1 => "v1",
+        }
+    }
+}
+
 impl PolicyKind {
     /// The `kind:` value.
     pub fn name(self) -> &'static str {

@@ -7,17 +7,16 @@ use super::read::{self, Fields};
 use crate::text::TextRange;
 use crate::yaml::Node;
 
-const GROUP: &str = "admissionregistration.k8s.io";
+/// The API group of the four admission kinds.
+pub(crate) const GROUP: &str = "admissionregistration.k8s.io";
 
 /// The kind and version of `root`, if it is one of the four admission kinds.
 pub(crate) fn recognise(root: &Node) -> Option<(PolicyKind, ApiVersion)> {
     let api_version = node::lookup_str(root, "apiVersion")?;
-    let version = match api_version.strip_prefix(GROUP)?.strip_prefix('/')? {
-        "v1alpha1" => ApiVersion::V1alpha1,
-        "v1beta1" => ApiVersion::V1beta1,
-        "v1" => ApiVersion::V1,
-        _ => return None,
-    };
+    let written = api_version.strip_prefix(GROUP)?.strip_prefix('/')?;
+    let version = [ApiVersion::V1alpha1, ApiVersion::V1beta1, ApiVersion::V1]
+        .into_iter()
+        .find(|v| v.as_str() == written)?;
     let kind = match node::lookup_str(root, "kind")? {
         "ValidatingAdmissionPolicy" => PolicyKind::ValidatingPolicy,
         "ValidatingAdmissionPolicyBinding" => PolicyKind::ValidatingBinding,

@@ -6,37 +6,32 @@
 //! kinds included, which also need their feature gate). Targets outside the bundled versions are not
 //! judged, since nothing says what they serve.
 
-use super::PolicyKind;
+use super::model::ApiVersion;
 use super::node;
-use super::{Code, Diagnostic};
-use crate::schema::bundled;
+use super::read_kinds::GROUP;
+use super::{Code, Diagnostic, PolicyKind};
+use crate::schema::bundled::{self, KindEntry};
 use crate::yaml::Node;
 
-/// The policy API group.
-const GROUP: &str = "admissionregistration.k8s.io";
-
-/// Reports `not-supported` on `apiVersion` when `minor` does not serve `kind` in that version.
-pub(crate) fn check(root: &Node, kind: PolicyKind, minor: u32, out: &mut Vec<Diagnostic>) {
+/// Reports `not-supported` on `apiVersion` when `minor` does not serve `kind` in `version`.
+pub(crate) fn check(
+    root: &Node,
+    kind: PolicyKind,
+    version: ApiVersion,
+    minor: u32,
+    out: &mut Vec<Diagnostic>,
+) {
     let versions = bundled::versions();
-    if !versions.contains(&minor) {
+    if !versions.contains(&minor) || bundled_kind(minor, version, kind).is_some() {
         return;
     }
     let Some(entry) = node::lookup(root, "apiVersion") else {
         return;
     };
-    let Some(version) = node::lookup_str(root, "apiVersion")
-        .and_then(|v| v.strip_prefix(GROUP))
-        .and_then(|v| v.strip_prefix('/'))
-    else {
-        return;
-    };
-    if serves(minor, version, kind) {
-        return;
-    }
     let serving: Vec<u32> = versions
         .iter()
         .copied()
-        .filter(|m| serves(*m, version, kind))
+        .filter(|m| bundled_kind(*m, version, kind).is_some())
         .collect();
     let since = match (serving.first(), serving.last()) {
         (Some(first), _) if *first > minor => {
@@ -47,6 +42,7 @@ pub(crate) fn check(root: &Node, kind: PolicyKind, minor: u32, out: &mut Vec<Dia
         }
         _ => format!(" by Kubernetes 1.{minor}"),
     };
+    let version = version.as_str();
     let message = format!(
         "apiVersion: Unsupported value: \"{GROUP}/{version}\": {} {version} is not served{since}",
         kind.name()
@@ -58,8 +54,13 @@ pub(crate) fn check(root: &Node, kind: PolicyKind, minor: u32, out: &mut Vec<Dia
     ));
 }
 
-fn serves(minor: u32, version: &str, kind: PolicyKind) -> bool {
-    bundled::kinds(minor)
-        .iter()
-        .any(|e| e.gvk.group == GROUP && e.gvk.version == version && e.gvk.kind == kind.name())
+/// The bundled entry of `kind` in `version` of the policy API, when `minor` serves it.
+pub(crate) fn bundled_kind(
+    minor: u32,
+    version: ApiVersion,
+    kind: PolicyKind,
+) -> Option<&'static KindEntry> {
+    bundled::kinds(minor).iter().find(|e| {
+        e.gvk.group == GROUP && e.gvk.version == version.as_str() && e.gvk.kind == kind.name()
+    })
 }
