@@ -4,11 +4,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::Uri;
 
 use super::diagnostics::{Guard, Job};
 use super::documents::{Document, FileIds};
+use super::workspace::{FileRole, ScannedFile};
 use crate::ide::{AnalysisHost, DiagnosticsConfig, Encoding, FileId};
 
 /// Everything the handlers share.
@@ -139,6 +141,29 @@ impl State {
             (Guard::NotOpen, None) => true,
             _ => false,
         }
+    }
+
+    /// Makes scanned files inputs of the analysis in `role` (an open document keeps the editor's
+    /// text).
+    pub fn add_scanned(&mut self, files: Vec<ScannedFile>, role: FileRole) {
+        for file in files {
+            if let Some(uri) = Uri::from_file_path(&file.path) {
+                self.add_input(uri, file.text, role);
+            }
+        }
+    }
+
+    /// Makes the file `uri` with `text` an input of the analysis in `role`, unless it is open
+    /// (the editor's text wins).
+    pub fn add_input(&mut self, uri: Uri, text: String, role: FileRole) {
+        let id = self.file_ids.get_or_insert(&uri);
+        if !self.documents.contains_key(&uri) {
+            self.host.set_file(id, Arc::from(text));
+        }
+        match role {
+            FileRole::Workspace => self.workspace.insert(uri, id),
+            FileRole::Params => self.param_files.insert(uri, id),
+        };
     }
 
     /// The URI and version of every open document, sorted by URI.

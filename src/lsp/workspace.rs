@@ -11,6 +11,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::ide::Analysis;
+
 /// Directories never entered besides hidden ones.
 const SKIPPED_DIRS: &[&str] = &["node_modules", "target"];
 /// How many YAML files the walk reads at most.
@@ -32,9 +34,29 @@ pub struct ScannedFile {
     pub text: String,
 }
 
-/// Every admission or CRD YAML file under `roots` (folders, or single files as `schemaPaths`
-/// may name), in a deterministic order; unreadable entries are skipped.
-pub fn scan(roots: &[PathBuf]) -> Vec<ScannedFile> {
+/// What one walk of the workspace found.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// The admission and CRD files, with their texts.
+    pub files: Vec<ScannedFile>,
+    /// The other YAML files, by path only: which of them hold param objects is known only once
+    /// the policies are loaded ([`read_params`]).
+    pub other_yaml: Vec<PathBuf>,
+}
+
+/// What the analysis takes a file for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileRole {
+    /// An admission or CRD file: an input whose diagnostics are published.
+    Workspace,
+    /// A file holding param objects: an input only.
+    Params,
+}
+
+/// Every YAML file under `roots` (folders, or single files as `schemaPaths` may name), in a
+/// deterministic order: the admission and CRD files read, the others listed; unreadable entries
+/// are skipped.
+pub fn scan(roots: &[PathBuf]) -> Scan {
     let mut yaml_paths = Vec::new();
     for root in roots {
         if root.is_file() {
@@ -43,33 +65,51 @@ pub fn scan(roots: &[PathBuf]) -> Vec<ScannedFile> {
             walk(root, 0, &mut yaml_paths);
         }
     }
-    yaml_paths
-        .into_iter()
-        .filter_map(|path| read_admission_file(&path))
-        .collect()
+    let mut scan = Scan::default();
+    for path in yaml_paths {
+        match read_bounded(&path) {
+            Some(file) if is_admission_text(&file.text) => scan.files.push(file),
+            Some(_) => scan.other_yaml.push(path),
+            None => {}
+        }
+    }
+    scan
 }
 
-/// The other YAML files under `roots` that hold an object of one of `kinds` (a `kind:` line with
-/// that value): the param objects that bindings' `paramRef`s name, so that they resolve and can be
-/// navigated to before they are opened. Admission and CRD files are left to [`scan`].
-pub fn scan_params(roots: &[PathBuf], kinds: &[String]) -> Vec<ScannedFile> {
+/// The files of `paths` that hold an object of one of `kinds` (a `kind:` line with that value):
+/// the param objects that bindings' `paramRef`s name, so that they resolve and can be navigated
+/// to before they are opened.
+pub fn read_params(paths: &[PathBuf], kinds: &[String]) -> Vec<ScannedFile> {
     if kinds.is_empty() {
         return Vec::new();
     }
-    let mut yaml_paths = Vec::new();
-    for root in roots.iter().filter(|root| root.is_dir()) {
-        walk(root, 0, &mut yaml_paths);
-    }
-    yaml_paths
-        .into_iter()
-        .filter_map(|path| read_bounded(&path))
-        .filter(|file| !is_admission_text(&file.text))
+    paths
+        .iter()
+        .filter_map(|path| read_bounded(path))
         .filter(|file| names_a_kind(&file.text, kinds))
         .collect()
 }
 
+/// The kinds (by name) the policies of `analysis` take as params.
+pub fn param_kind_names(analysis: &Analysis) -> Vec<String> {
+    let workspace = analysis.workspace();
+    let kinds = workspace.param_kinds();
+    kinds.iter().map(|gvk| gvk.kind.clone()).collect()
+}
+
+/// What `text` is to the analysis, given the param kinds' names.
+pub fn role_of(text: &str, param_kinds: &[String]) -> Option<FileRole> {
+    if is_admission_text(text) {
+        Some(FileRole::Workspace)
+    } else if names_a_kind(text, param_kinds) {
+        Some(FileRole::Params)
+    } else {
+        None
+    }
+}
+
 /// Whether a line of `text` reads `kind: K` (quoted or not) for one of `kinds`.
-pub fn names_a_kind(text: &str, kinds: &[String]) -> bool {
+fn names_a_kind(text: &str, kinds: &[String]) -> bool {
     text.lines().any(|line| {
         let Some(value) = line.trim_start().strip_prefix("kind:") else {
             return false;
@@ -112,14 +152,8 @@ pub fn is_yaml(name: &str) -> bool {
     name.ends_with(".yaml") || name.ends_with(".yml")
 }
 
-/// The file at `path` if the scan would take it: a YAML file within the size bound that holds an
-/// admission document or a CRD.
-pub fn read_admission_file(path: &Path) -> Option<ScannedFile> {
-    read_bounded(path).filter(|file| is_admission_text(&file.text))
-}
-
 /// Whether a file's text holds an admission document or a CRD (the scan's cheap test).
-pub fn is_admission_text(text: &str) -> bool {
+fn is_admission_text(text: &str) -> bool {
     MARKERS.iter().any(|m| text.contains(m))
 }
 

@@ -3,7 +3,6 @@
 //! folders and schema paths.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -11,6 +10,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::Server;
 use crate::lsp::capabilities::initialize_result;
+use crate::lsp::workspace::{FileRole, ScannedFile};
 use crate::lsp::{config, encoding, workspace};
 
 impl Server {
@@ -108,70 +108,40 @@ impl Server {
             return;
         }
         let scan = move || {
-            let mut files = workspace::scan(&roots);
-            files.extend(workspace::scan(&schemas));
-            files
+            let mut scan = workspace::scan(&roots);
+            scan.files.extend(workspace::scan(&schemas).files);
+            scan
         };
-        let Ok(files) = tokio::task::spawn_blocking(scan).await else {
+        let Ok(scan) = tokio::task::spawn_blocking(scan).await else {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
-        if files.is_empty() {
+        if scan.files.is_empty() {
             return;
         }
-        let open = {
-            let mut state = self.state();
-            for file in files {
-                let Some(uri) = Uri::from_file_path(&file.path) else {
-                    continue;
-                };
-                let id = state.file_ids.get_or_insert(&uri);
-                if !state.documents.contains_key(&uri) {
-                    state.host.set_file(id, Arc::from(file.text));
-                }
-                state.workspace.insert(uri, id);
-            }
-            state.open_documents()
-        };
-        for (uri, version) in open {
-            self.schedule(uri, version, Duration::ZERO);
-        }
+        self.load_scanned(scan.files, FileRole::Workspace);
         self.schedule_workspace();
-        self.scan_param_files().await;
+        self.scan_param_files(scan.other_yaml).await;
     }
 
-    /// Reads the files holding objects of the kinds the workspace's policies take as params, and
-    /// checks the open documents again if any was found.
-    async fn scan_param_files(&self) {
-        let (roots, kinds) = {
-            let state = self.state();
-            let workspace = state.host.snapshot().workspace();
-            let kinds: Vec<String> = workspace
-                .param_kinds()
-                .iter()
-                .map(|g| g.kind.clone())
-                .collect();
-            (state.roots.clone(), kinds)
-        };
-        let scan = move || workspace::scan_params(&roots, &kinds);
-        let Ok(files) = tokio::task::spawn_blocking(scan).await else {
+    /// Reads the files of `paths` holding objects of the kinds the workspace's policies take as
+    /// params (worked out off the state lock: it parses every file's facts once).
+    async fn scan_param_files(&self, paths: Vec<PathBuf>) {
+        let analysis = self.state().host.snapshot();
+        let read = move || workspace::read_params(&paths, &workspace::param_kind_names(&analysis));
+        let Ok(files) = tokio::task::spawn_blocking(read).await else {
             return;
         };
-        if files.is_empty() {
-            return;
+        if !files.is_empty() {
+            self.load_scanned(files, FileRole::Params);
         }
+    }
+
+    /// Makes scanned files inputs of the analysis and checks the open documents again.
+    fn load_scanned(&self, files: Vec<ScannedFile>, role: FileRole) {
         let open = {
             let mut state = self.state();
-            for file in files {
-                let Some(uri) = Uri::from_file_path(&file.path) else {
-                    continue;
-                };
-                let id = state.file_ids.get_or_insert(&uri);
-                if !state.documents.contains_key(&uri) {
-                    state.host.set_file(id, Arc::from(file.text));
-                }
-                state.param_files.insert(uri, id);
-            }
+            state.add_scanned(files, role);
             state.open_documents()
         };
         for (uri, version) in open {

@@ -6,14 +6,13 @@
 //! and files holding objects of a paramKind), and checks the open documents again. An open document's text is the editor's, so its file events are ignored.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use tower_lsp_server::ls_types::*;
 
 use super::Server;
 use crate::lsp::diagnostics::{Guard, Publish};
-use crate::lsp::workspace;
+use crate::lsp::workspace::{self, FileRole};
 
 /// The id of the watcher registration.
 const REGISTRATION_ID: &str = "admission-ls/watch-yaml";
@@ -48,7 +47,11 @@ impl Server {
     /// `workspace/didChangeWatchedFiles`: re-reads the changed files that are not open, then checks
     /// the open documents and the workspace files again.
     pub(super) async fn files_changed(&self, params: DidChangeWatchedFilesParams) {
+        let analysis = self.state().host.snapshot();
+        // Reading and classifying happen off the state lock: the param kinds need every file's
+        // facts.
         let read = move || {
+            let kinds = workspace::param_kind_names(&analysis);
             params
                 .changes
                 .into_iter()
@@ -59,7 +62,11 @@ impl Server {
                         .flatten()
                         .and_then(|path: PathBuf| workspace::read_bounded(&path))
                         .map(|file| file.text);
-                    (event.uri, text)
+                    let input = text.and_then(|text| {
+                        let role = workspace::role_of(&text, &kinds)?;
+                        Some((text, role))
+                    });
+                    (event.uri, input)
                 })
                 .collect::<Vec<_>>()
         };
@@ -69,57 +76,33 @@ impl Server {
         self.apply_file_changes(read);
     }
 
-    /// Puts the new texts (`None`: gone or unreadable) into the analysis: admission and CRD files
-    /// as workspace files, files holding objects of a paramKind as param files; a file that is no
-    /// longer either leaves the analysis.
-    fn apply_file_changes(&self, changes: Vec<(Uri, Option<String>)>) {
+    /// Puts the new texts into the analysis in their role; a file that is gone, unreadable or no
+    /// longer either kind of input (`None`) leaves it.
+    fn apply_file_changes(&self, changes: Vec<(Uri, Option<(String, FileRole)>)>) {
         let mut gone = Vec::new();
         let open = {
             let mut state = self.state();
-            let kinds: Vec<String> = {
-                let workspace = state.host.snapshot().workspace();
-                workspace
-                    .param_kinds()
-                    .iter()
-                    .map(|g| g.kind.clone())
-                    .collect()
-            };
             let mut changed = false;
-            for (uri, text) in changes {
+            for (uri, input) in changes {
                 if state.documents.contains_key(&uri) {
                     continue;
                 }
-                let role = text.as_deref().map_or(Role::None, |text| {
-                    if workspace::is_admission_text(text) {
-                        Role::Workspace
-                    } else if workspace::names_a_kind(text, &kinds) {
-                        Role::Params
-                    } else {
-                        Role::None
-                    }
-                });
                 let was_workspace = state.workspace.remove(&uri);
                 let was_params = state.param_files.remove(&uri);
-                match (role, text) {
-                    (Role::Workspace | Role::Params, Some(text)) => {
-                        let id = state.file_ids.get_or_insert(&uri);
-                        state.host.set_file(id, Arc::from(text));
-                        if role == Role::Workspace {
-                            state.workspace.insert(uri, id);
-                        } else {
-                            state.param_files.insert(uri.clone(), id);
-                            if was_workspace.is_some() {
-                                gone.push(uri);
-                            }
-                        }
+                if was_workspace.is_some()
+                    && input.as_ref().map(|(_, r)| *r) != Some(FileRole::Workspace)
+                {
+                    // Its published diagnostics would otherwise stay.
+                    gone.push(uri.clone());
+                }
+                match input {
+                    Some((text, role)) => {
+                        state.add_input(uri, text, role);
                         changed = true;
                     }
-                    _ => {
+                    None => {
                         if let Some(id) = was_workspace.or(was_params) {
                             state.host.remove_file(id);
-                            if was_workspace.is_some() {
-                                gone.push(uri);
-                            }
                             changed = true;
                         }
                     }
@@ -142,15 +125,4 @@ impl Server {
         }
         self.schedule_workspace();
     }
-}
-
-/// What a changed file is to the analysis.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    /// An admission or CRD file: an input whose diagnostics are published.
-    Workspace,
-    /// A file holding param objects: an input only.
-    Params,
-    /// Neither.
-    None,
 }
