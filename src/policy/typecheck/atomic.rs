@@ -16,11 +16,12 @@
 
 use crate::cel::ast::{Ast, ExprId, ExprKind, FieldInit, Literal};
 use crate::cel::check::CheckErrorKind;
-use crate::cel::types::{OBJECT, Type};
+use crate::cel::types::Type;
 use crate::schema::{FieldInfo, ListType, SchemaTypes};
 use crate::text::TextRange;
 
 use super::jsonpatch::Problem;
+use super::mutation::object_path;
 
 /// Struct literals nested deeper than this are not followed (the parser bounds nesting too).
 const MAX_DEPTH: usize = 128;
@@ -140,12 +141,6 @@ impl Walk<'_> {
         }
         path
     }
-}
-
-/// `rest` of an `Object<rest>` type name (`""`, `.spec`…), `None` for other types.
-fn object_path(name: &str) -> Option<&str> {
-    let rest = name.strip_prefix(OBJECT)?;
-    (rest.is_empty() || rest.starts_with('.')).then_some(rest)
 }
 
 /// Whether server-side apply treats a value of this field as one atomic piece.

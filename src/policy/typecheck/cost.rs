@@ -20,12 +20,14 @@ use std::collections::BTreeMap;
 use crate::cel::ast::Ast;
 use crate::cel::check::Checked;
 use crate::cel::cost::{self, Estimate, PER_CALL_LIMIT, Path, PathRoot, Size, SizeEstimator, Step};
-use crate::cel::types::{OBJECT, Type};
+use crate::cel::types::Type;
 use crate::policy::sites::{ExpressionSite, SiteRole};
 use crate::policy::{Code, Diagnostic, Severity};
 use crate::schema::SchemaTypes;
 use crate::schema::sizes::REQUEST_BUDGET;
 use crate::text::{TextRange, TextSize};
+
+use super::mutation::object_path;
 
 /// The request size the warning is decided for: a large but ordinary object (64 KiB).
 pub const ORDINARY_REQUEST: u64 = 64 * 1024;
@@ -196,11 +198,9 @@ impl SchemaSizes<'_> {
 
     /// The schema type an `Object.x` type of a mutating policy stands for.
     fn schema_name(&self, name: &str) -> String {
-        match name.strip_prefix(OBJECT) {
-            Some(rest) if rest.is_empty() || rest.starts_with('.') => {
-                format!("{}{rest}", self.root)
-            }
-            _ => name.to_string(),
+        match object_path(name) {
+            Some(rest) => format!("{}{rest}", self.root),
+            None => name.to_string(),
         }
     }
 

@@ -13,6 +13,13 @@ use crate::cel::types::provider::is_dynamic_object;
 use crate::cel::types::{BuiltinProvider, FieldType, OBJECT, Type, TypeProvider};
 use crate::schema::SchemaTypes;
 
+/// `rest` of an `Object<rest>` type name (`""`, `.spec`…), `None` for other types: the schema type
+/// it stands for is the kind's root type name followed by `rest`.
+pub(super) fn object_path(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix(OBJECT)?;
+    (rest.is_empty() || rest.starts_with('.')).then_some(rest)
+}
+
 /// `Object…` types backed by the schema of one kind; every other type is the builtin provider's.
 pub struct MutationTypes {
     /// The kind's root type name (`apps.v1.Deployment`).
