@@ -250,9 +250,7 @@ impl Analysis {
             return Vec::new();
         };
         let primed = self.prime_facts(file, text);
-        let index = self
-            .index
-            .get_or_init(|| Index::build(&self.files, &self.facts));
+        let index = self.index();
         let extra = index
             .crd_diagnostics
             .get(&file)
@@ -293,10 +291,13 @@ impl Analysis {
 
     /// The cross-file facts of the snapshot: CRDs and policy names of every file.
     pub fn workspace(&self) -> Arc<Workspace> {
-        let index = self
-            .index
-            .get_or_init(|| Index::build(&self.files, &self.facts));
-        index.workspace.clone()
+        self.index().workspace.clone()
+    }
+
+    /// The cross-file facts of the snapshot, gathered on first use.
+    fn index(&self) -> &Index {
+        self.index
+            .get_or_init(|| Index::build(&self.files, &self.facts))
     }
 }
 
