@@ -226,7 +226,9 @@ fn eval_rejects_unsupported_versions_and_operations() {
         &[&base[..], &["--kube-version", "1.12"]].concat(),
         2,
         expect![[r#"
-            admission-ls eval: error: Kubernetes 1.12 is not supported (supported: 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+            error: invalid value '1.12' for '--kube-version <1.NN>': Kubernetes 1.12 is not supported: the bundled versions are 1.30 to 1.37
+
+            For more information, try '--help'.
         "#]],
     );
     check(

@@ -160,3 +160,38 @@ fn failing_cases_become_test_failed_diagnostics_on_the_case() {
            |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
     "#]].assert_eq(&rendered);
 }
+
+/// `kubeVersion` read as written: an unquoted YAML `1.30` is 1.30 (not the float 1.3), `v1.31`
+/// works, and a version without bundled schemas stops the suite with the bundled range.
+#[test]
+fn suite_kube_versions_are_read_as_written() {
+    let suite = |version: &str| {
+        format!(
+            "apiVersion: admission-ls.dev/v1alpha1\nkind: PolicyTest\nmetadata: {{name: v}}\n\
+             kubeVersion: {version}\npolicies: []\ncases: []\n"
+        )
+    };
+    let load = |_: &str| Err("no files".to_string());
+    for (version, error) in [
+        ("1.30", None),
+        ("v1.31", None),
+        ("\"1.32\"", None),
+        (
+            "1.29",
+            Some(
+                "kubeVersion: Kubernetes 1.29 is not supported: the bundled versions are 1.30 to 1.37",
+            ),
+        ),
+        (
+            "1.3",
+            Some(
+                "kubeVersion: Kubernetes 1.3 is not supported: the bundled versions are 1.30 to 1.37",
+            ),
+        ),
+    ] {
+        let files = vec![("v.test.yaml".to_string(), suite(version))];
+        let reports = run_tests(&files, &load);
+        let errors: Vec<&str> = reports[0].errors.iter().map(String::as_str).collect();
+        assert_eq!(errors, error.into_iter().collect::<Vec<_>>(), "{version}");
+    }
+}

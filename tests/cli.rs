@@ -258,13 +258,26 @@ fn a_bad_kube_version_is_a_usage_error() {
         2,
         expect![""],
         expect![[r#"
-        error: invalid value '1.x' for '--kube-version <1.NN>': expected a Kubernetes version like 1.31, got `1.x`
+            error: invalid value '1.x' for '--kube-version <1.NN>': expected a Kubernetes version like 1.37, got `1.x`
+
+            For more information, try '--help'.
+        "#]],
+    );
+    let unbundled = self::run(dir.path(), &["check", "--kube-version", "1.29"]);
+    check_output(
+        &unbundled,
+        2,
+        expect![""],
+        expect![[r#"
+        error: invalid value '1.29' for '--kube-version <1.NN>': Kubernetes 1.29 is not supported: the bundled versions are 1.30 to 1.37
 
         For more information, try '--help'.
     "#]],
     );
-    let good = self::run(dir.path(), &["check", "--kube-version", "1.30"]);
-    assert_eq!(good.status, Some(0));
+    for good in ["1.30", "v1.30"] {
+        let run = self::run(dir.path(), &["check", "--kube-version", good]);
+        assert_eq!(run.status, Some(0), "{good}");
+    }
 }
 
 #[test]

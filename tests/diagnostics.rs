@@ -16,7 +16,7 @@ mod diagnostics {
 }
 
 use admission_ls::ide::{
-    AnalysisHost, DiagnosticsConfig, FileId, RenderOptions, diagnostics_for_text,
+    AnalysisHost, DiagnosticsConfig, FileId, KubeVersion, RenderOptions, diagnostics_for_text,
     render_diagnostics,
 };
 use expect_test::Expect;
@@ -34,7 +34,7 @@ pub fn check_diagnostics(fixture: &str, expect: Expect) {
 #[track_caller]
 pub fn check_diagnostics_at(minor: u32, fixture: &str, expect: Expect) {
     let config = DiagnosticsConfig {
-        kube_minor: Some(minor),
+        kube_version: KubeVersion::from_minor(minor).expect("a bundled version"),
         ..DiagnosticsConfig::default()
     };
     check_diagnostics_with(fixture, &config, expect);
@@ -44,7 +44,7 @@ pub fn check_diagnostics_at(minor: u32, fixture: &str, expect: Expect) {
 struct FixtureFile {
     path: String,
     text: String,
-    kube_minor: Option<u32>,
+    kube_version: Option<KubeVersion>,
 }
 
 /// Splits a fixture at its `#- /path key:value…` lines; without any, it is one `policy.yaml`.
@@ -54,7 +54,7 @@ fn fixture_files(fixture: &str) -> Vec<FixtureFile> {
         let file = FixtureFile {
             path: "policy.yaml".to_string(),
             text: text.to_string(),
-            kube_minor: None,
+            kube_version: None,
         };
         return vec![file];
     }
@@ -63,13 +63,13 @@ fn fixture_files(fixture: &str) -> Vec<FixtureFile> {
         if let Some(header) = line.strip_prefix("#- ") {
             let mut words = header.split_whitespace();
             let path = words.next().unwrap_or("/policy.yaml");
-            let kube_minor = words
-                .filter_map(|w| w.strip_prefix("k8s:1."))
-                .find_map(|m| m.parse().ok());
+            let kube_version = words
+                .find_map(|w| w.strip_prefix("k8s:"))
+                .map(|v| KubeVersion::parse(v).expect("a bundled version in the fixture header"));
             files.push(FixtureFile {
                 path: path.trim_start_matches('/').to_string(),
                 text: String::new(),
-                kube_minor,
+                kube_version,
             });
         } else if let Some(file) = files.last_mut() {
             file.text.push_str(line);
@@ -91,7 +91,7 @@ pub fn check_diagnostics_with(fixture: &str, config: &DiagnosticsConfig, expect:
     let mut rendered = String::new();
     for (i, file) in files.iter().enumerate() {
         let mut config = config.clone();
-        config.kube_minor = file.kube_minor.or(config.kube_minor);
+        config.kube_version = file.kube_version.unwrap_or(config.kube_version);
         let diagnostics = analysis.diagnostics(FileId(i as u32), &config);
         rendered.push_str(&render_diagnostics(
             &file.path,

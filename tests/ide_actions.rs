@@ -308,20 +308,6 @@ fn guard_inside_a_macro_and_a_quoted_scalar() {
 }
 
 #[test]
-fn optional_chain_needs_a_version_with_optional_syntax() {
-    check_rewrites(
-        &format!(
-            "#- /policy.yaml k8s:1.28\n{HEAD}  validations:\n  - expression: object.spec.template.spec.securityContext.runAs$0NonRoot == true\n"
-        ),
-        expect![[r#"
-            Rewrite Guard the optional fields with has()
-                - expression: has(object.spec) && has(object.spec.template.spec) && has(object.spec.template.spec.securityContext) && has(object.spec.template.spec.securityContext.runAsNonRoot) && object.spec.template.spec.securityContext.runAsNonRoot == true
-              => no diagnostics
-        "#]],
-    );
-}
-
-#[test]
 fn required_links_and_map_keys_are_not_guarded() {
     check_rewrites(
         &format!(

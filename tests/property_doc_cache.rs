@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use admission_ls::ide::{AnalysisHost, Diagnostic, DiagnosticsConfig, FileId};
+use admission_ls::ide::{AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, KubeVersion};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -227,7 +227,11 @@ impl State {
                 policy,
                 renamed,
             } => self.extra = extra_file(*crd, *policy, *renamed),
-            Edit::Version(minor) => self.config.kube_minor = *minor,
+            Edit::Version(minor) => {
+                self.config.kube_version = minor
+                    .map(|m| KubeVersion::from_minor(m).expect("a bundled version"))
+                    .unwrap_or_default()
+            }
         }
     }
 

@@ -32,7 +32,7 @@ pub struct Checked {
 /// else 1 if any diagnostic is an error, else 0 (warnings alone pass).
 pub fn run(args: &CheckArgs) -> i32 {
     let config = DiagnosticsConfig {
-        kube_minor: args.kube_version,
+        kube_version: args.kube_version,
         disabled: Vec::new(),
     };
     let (paths, walk_errors) = walk::collect(&args.paths);

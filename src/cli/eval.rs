@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
 use clap::ValueEnum;
 
@@ -40,8 +41,8 @@ pub struct EvalArgs {
     #[arg(long, value_delimiter = ',')]
     pub groups: Vec<String>,
     /// Target Kubernetes version, such as 1.33 (default: the newest supported).
-    #[arg(long, value_name = "1.NN")]
-    pub kube_version: Option<String>,
+    #[arg(long, value_name = "1.NN", default_value_t = KubeVersion::newest())]
+    pub kube_version: KubeVersion,
     /// Mocked authorizer decisions: a YAML list of {verb, resource, group, namespace, name,
     /// subresource, path, decision: allow|deny|noOpinion}; the first matching entry answers
     /// (default: no opinion on every check).
@@ -71,14 +72,6 @@ fn read(path: &Option<PathBuf>, what: &str) -> Result<Option<String>, String> {
 }
 
 fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
-    let kube_minor = match &args.kube_version {
-        None => None,
-        Some(v) => Some(
-            v.strip_prefix("1.")
-                .and_then(|m| m.parse().ok())
-                .ok_or_else(|| format!("expected a Kubernetes version like 1.31, got `{v}`"))?,
-        ),
-    };
     let policy_path = args.policy_file.display().to_string();
     let policy_text = std::fs::read_to_string(&args.policy_file)
         .map_err(|e| format!("cannot read policy file {policy_path}: {e}"))?;
@@ -94,7 +87,7 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
         operation: args.operation.clone(),
         user: args.user.clone(),
         groups: args.groups.clone(),
-        kube_minor,
+        kube_version: args.kube_version,
         authorizer: read(&args.authorizer, "--authorizer")?,
     })
 }

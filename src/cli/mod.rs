@@ -9,6 +9,7 @@ mod walk;
 
 use std::path::PathBuf;
 
+use admission_ls::ide::KubeVersion;
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Exit status for usage and I/O errors.
@@ -53,8 +54,8 @@ struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Target Kubernetes version, such as 1.31 (default: the newest supported).
-    #[arg(long, value_name = "1.NN", value_parser = parse_kube_version)]
-    kube_version: Option<u32>,
+    #[arg(long, value_name = "1.NN", default_value_t = KubeVersion::newest())]
+    kube_version: KubeVersion,
     /// Extra files with CustomResourceDefinitions that type objects and params (repeatable); they
     /// are read for their CRDs, not reported on.
     #[arg(long = "schema", value_name = "FILE")]
@@ -68,11 +69,6 @@ enum Format {
     Text,
     /// One JSON object mirroring LSP diagnostics.
     Json,
-}
-
-fn parse_kube_version(text: &str) -> Result<u32, String> {
-    admission_ls::lsp::config::parse_kube_version(text)
-        .ok_or_else(|| format!("expected a Kubernetes version like 1.31, got `{text}`"))
 }
 
 /// Runs the command line and returns the process exit status: 0 clean, 1 errors found, 2 usage or

@@ -135,7 +135,7 @@ fn another_version_or_workspace_rechecks_every_document() {
     let newest = DiagnosticsConfig::default();
     assert_eq!(run(&host, &newest).1, 3);
     let older = DiagnosticsConfig {
-        kube_minor: Some(30),
+        kube_version: crate::schema::KubeVersion::parse("1.30").unwrap(),
         ..DiagnosticsConfig::default()
     };
     assert_eq!(run(&host, &older).1, 3);

@@ -27,6 +27,7 @@ mod tokens;
 mod yaml_spot;
 
 pub use crate::policy::{Code, Diagnostic, Severity};
+pub use crate::schema::{KubeVersion, VersionError};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
 pub use actions::{ActionKind, CodeAction};
 pub use completion::{CompletionItem, CompletionKind};
@@ -51,17 +52,16 @@ pub struct FileId(pub u32);
 /// Settings that shape diagnostics; passed with every call, never stored.
 #[derive(Clone, Debug, Default)]
 pub struct DiagnosticsConfig {
-    /// Target Kubernetes minor version (1.NN → NN); `None` means the newest supported.
-    pub kube_minor: Option<u32>,
+    /// Target Kubernetes version.
+    pub kube_version: KubeVersion,
     /// Codes the user turned off.
     pub disabled: Vec<Code>,
 }
 
 impl DiagnosticsConfig {
-    /// The target Kubernetes minor version: the configured one, or the newest bundled.
+    /// The target Kubernetes minor version.
     pub fn minor(&self) -> u32 {
-        self.kube_minor
-            .unwrap_or_else(crate::schema::bundled::newest)
+        self.kube_version.minor()
     }
 }
 
@@ -329,7 +329,7 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
     let mut workspace = Workspace::new();
     let extra = crate::policy::index_file(&yaml, &mut workspace);
     let check = crate::policy::CheckConfig {
-        kube_minor: config.kube_minor,
+        kube_version: config.kube_version,
     };
     let checked = crate::policy::check_file_in(text, &yaml, &check, &workspace);
     diagnostics_of(&yaml, config, extra, checked)

@@ -8,7 +8,7 @@ use serde_json::{Value as Json, json};
 use crate::policy::admission::json::{documents, str_at};
 use crate::policy::admission::{Input, Kind, Outcome, Request, evaluate as evaluate_policy};
 use crate::policy::suite::{self, CaseResult, Loader, World};
-use crate::schema::bundled;
+use crate::schema::KubeVersion;
 
 pub use crate::policy::admission::Outcome as EvalOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;
@@ -38,8 +38,8 @@ pub struct EvalRequest {
     pub user: Option<String>,
     /// The user's groups.
     pub groups: Vec<String>,
-    /// Target Kubernetes minor version.
-    pub kube_minor: Option<u32>,
+    /// Target Kubernetes version.
+    pub kube_version: KubeVersion,
     /// The mocked authorizer's YAML or JSON: a list of checks with their decision (see
     /// [`suite::run::authorizer_rules`]); `None` answers every check with no opinion.
     pub authorizer: Option<String>,
@@ -60,10 +60,6 @@ fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, Strin
 
 /// Evaluates the chosen policy of `request.policy_text`; `Err` is bad input, with a clear message.
 pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
-    let minor = request.kube_minor.unwrap_or_else(bundled::newest);
-    if !bundled::versions().contains(&minor) {
-        return Err(unsupported_version(minor));
-    }
     if let Some(op) = &request.operation
         && !matches!(op.as_str(), "CREATE" | "UPDATE" | "DELETE" | "CONNECT")
     {
@@ -71,7 +67,7 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
             "--operation: expected CREATE, UPDATE, DELETE or CONNECT, got `{op}`"
         ));
     }
-    let mut world = World::load("", &[], &[], Some(minor), &|_| Err(String::new()));
+    let mut world = World::load("", &[], &[], request.kube_version, &|_| Err(String::new()));
     world.add_policies(&request.policy_path, &request.policy_text);
     if let Some(e) = world.errors.first() {
         return Err(e.clone());
@@ -114,18 +110,6 @@ fn authorizer(
     let list = docs.into_iter().next().unwrap_or(Json::Array(Vec::new()));
     let rules = suite::run::authorizer_rules(&list).map_err(|e| format!("--authorizer: {e}"))?;
     Ok(Some(suite::run::mock_authorizer(rules)))
-}
-
-/// The message for a Kubernetes version without bundled schemas.
-pub fn unsupported_version(minor: u32) -> String {
-    let versions: Vec<String> = bundled::versions()
-        .iter()
-        .map(|v| format!("1.{v}"))
-        .collect();
-    format!(
-        "Kubernetes 1.{minor} is not supported (supported: {})",
-        versions.join(", ")
-    )
 }
 
 fn choose_policy<'w>(world: &'w World, name: Option<&str>, path: &str) -> Result<&'w Json, String> {

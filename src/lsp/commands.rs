@@ -14,7 +14,7 @@ use tower_lsp_server::ls_types::{Diagnostic, Uri};
 use super::encoding::to_proto;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
 use crate::ide::run::{EvalRequest, evaluate, outcome_json, run_tests, tests_json};
-use crate::ide::{Encoding, LineIndex};
+use crate::ide::{Encoding, KubeVersion, LineIndex};
 
 /// The commands the server offers.
 pub const COMMANDS: [&str; 2] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND];
@@ -109,8 +109,10 @@ fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
                     .collect()
             })
             .unwrap_or_default(),
-        kube_minor: string("kubeVersion")
-            .and_then(|v| v.strip_prefix("1.").and_then(|m| m.parse().ok())),
+        kube_version: match string("kubeVersion") {
+            Some(text) => KubeVersion::parse(&text).map_err(|e| format!("kubeVersion: {e}"))?,
+            None => KubeVersion::default(),
+        },
         authorizer: text("authorizer")?,
     };
     let outcome = evaluate(&request)?;

@@ -7,21 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::ide::{Code, DiagnosticsConfig};
+use crate::ide::{Code, DiagnosticsConfig, KubeVersion};
 
 /// The settings section the server reads.
 pub const SECTION: &str = "admissionLs";
-
-/// Parses a Kubernetes version `1.NN` (or `v1.NN`) into its minor number.
-pub fn parse_kube_version(text: &str) -> Option<u32> {
-    let text = text.trim();
-    let text = text.strip_prefix('v').unwrap_or(text);
-    let (major, minor) = text.split_once('.')?;
-    if major != "1" || minor.is_empty() || !minor.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    minor.parse().ok()
-}
 
 /// Reads settings, either the section itself or an object holding it under `admissionLs`; returns the
 /// configuration and a message for every value that was ignored.
@@ -29,7 +18,7 @@ pub fn parse(settings: &Value) -> (DiagnosticsConfig, Vec<String>) {
     let section = settings.get(SECTION).unwrap_or(settings);
     let mut problems = Vec::new();
     let config = DiagnosticsConfig {
-        kube_minor: kube_minor(section, &mut problems),
+        kube_version: kube_version(section, &mut problems),
         disabled: disabled_codes(section, &mut problems),
     };
     (config, problems)
@@ -65,15 +54,25 @@ pub fn schema_paths(settings: &Value, base: Option<&Path>) -> (Vec<PathBuf>, Vec
     (paths, problems)
 }
 
-fn kube_minor(section: &Value, problems: &mut Vec<String>) -> Option<u32> {
-    let value = section.get("kubernetesVersion")?;
-    let parsed = value.as_str().and_then(parse_kube_version);
-    if parsed.is_none() && !value.is_null() {
-        problems.push(format!(
-            "ignoring kubernetesVersion {value}: expected a string like \"1.31\""
-        ));
+/// The `kubernetesVersion` setting: a version outside the bundled range becomes the nearest
+/// bundled one and a malformed one the newest, each with a message naming the version used.
+fn kube_version(section: &Value, problems: &mut Vec<String>) -> KubeVersion {
+    let Some(value) = section.get("kubernetesVersion").filter(|v| !v.is_null()) else {
+        return KubeVersion::default();
+    };
+    match value.as_str().map(KubeVersion::parse_clamped) {
+        Some(Ok((version, warning))) => {
+            problems.extend(warning.map(|w| format!("kubernetesVersion: {w}")));
+            version
+        }
+        _ => {
+            let newest = KubeVersion::newest();
+            problems.push(format!(
+                "ignoring kubernetesVersion {value}: expected a string like \"{newest}\"; using {newest}"
+            ));
+            newest
+        }
     }
-    parsed
 }
 
 fn disabled_codes(section: &Value, problems: &mut Vec<String>) -> Vec<Code> {
@@ -100,26 +99,20 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn versions_parse_only_as_1_nn() {
-        assert_eq!(parse_kube_version("1.31"), Some(31));
-        assert_eq!(parse_kube_version("v1.28"), Some(28));
-        for bad in ["", "1", "1.", "2.30", "1.x", "1.3.1", "1.-1", "one.two"] {
-            assert_eq!(parse_kube_version(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
     fn settings_read_with_or_without_the_section() {
         let settings = json!({"admissionLs": {"kubernetesVersion": "1.30",
             "diagnostics": {"disabled": ["cel-cost", "nope", 3]}}});
         let (config, problems) = parse(&settings);
-        assert_eq!(config.kube_minor, Some(30));
+        assert_eq!(config.kube_version, KubeVersion::parse("1.30").unwrap());
         assert_eq!(config.disabled, vec![Code::CelCost]);
         assert_eq!(problems.len(), 2);
         let (config, problems) = parse(&json!({"kubernetesVersion": 31}));
-        assert_eq!(config.kube_minor, None);
+        assert_eq!(config.kube_version, KubeVersion::newest());
         assert_eq!(problems.len(), 1);
-        assert_eq!(parse(&Value::Null).0.kube_minor, None);
+        assert_eq!(parse(&Value::Null).0.kube_version, KubeVersion::newest());
+        let (config, problems) = parse(&json!({"kubernetesVersion": "1.2"}));
+        assert_eq!(config.kube_version, KubeVersion::oldest());
+        assert!(problems[0].contains(&format!("using {}", KubeVersion::oldest())));
     }
 
     #[test]

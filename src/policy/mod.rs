@@ -36,13 +36,14 @@ pub use typecheck::{MAX_KINDS, kind_label, matched_kinds};
 pub(crate) use typecheck::{editor_schema_types, site_env, site_results};
 pub use workspace::Workspace;
 
+use crate::schema::KubeVersion;
 use crate::yaml::{Document, Node, YamlFile};
 
 /// Options that change what a check reports.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
-    /// Target Kubernetes minor version (1.NN → NN); `None` means the newest supported.
-    pub kube_minor: Option<u32>,
+    /// Target Kubernetes version.
+    pub kube_version: KubeVersion,
 }
 
 /// Every diagnostic for one file checked on its own (the file is the whole workspace): structure,
@@ -64,9 +65,7 @@ pub fn check_file_in(
     workspace: &Workspace,
 ) -> Vec<Diagnostic> {
     let _ = text;
-    let minor = config
-        .kube_minor
-        .unwrap_or_else(crate::schema::bundled::newest);
+    let minor = config.kube_version.minor();
     let roots: Vec<&Node> = admission_roots(yaml).collect();
     // Documents are checked independently; a file of many policies uses several threads.
     let found = crate::text::parallel::map_chunks(&roots, DOCUMENTS_PER_THREAD, |root| {

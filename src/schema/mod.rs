@@ -9,6 +9,7 @@
 //! - [`SchemaTypes`]: a [`crate::cel::types::TypeProvider`] over schema-derived object types, built
 //!   lazily as the checker asks for fields.
 //! - [`sizes`]: the largest sizes schemas allow, for cost estimation.
+//! - [`KubeVersion`]: the target Kubernetes version, parsed one way for every front end.
 //! - [`from_crd_json`]: the served versions of a `CustomResourceDefinition`;
 //!   [`crd_check`]: the API server's rules for CRD schemas (`$ref` forbidden…), so that a broken
 //!   CRD gets a diagnostic on itself.
@@ -29,10 +30,12 @@ pub mod escape;
 mod registry;
 pub mod resources;
 pub mod sizes;
+mod version;
 
 pub use crd::{CrdError, CrdKind, Scope, from_crd_json};
 pub use registry::{FieldInfo, ListType, SchemaTypes};
 pub use resources::{Resolved, resolve_resources};
+pub use version::{KubeVersion, VersionError};
 
 /// A group, version and kind. The core group is the empty string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

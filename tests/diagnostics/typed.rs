@@ -2,7 +2,7 @@
 //! a CRD of another file), mutations against the kind's schema, and the acceptance codes.
 
 use crate::{check_diagnostics, check_diagnostics_with};
-use admission_ls::ide::DiagnosticsConfig;
+use admission_ls::ide::{DiagnosticsConfig, KubeVersion};
 use expect_test::expect;
 
 #[test]
@@ -183,7 +183,7 @@ spec:
 #[test]
 fn function_too_new_for_the_target_version() {
     let config = DiagnosticsConfig {
-        kube_minor: Some(29),
+        kube_version: KubeVersion::parse("1.30").unwrap(),
         ..DiagnosticsConfig::default()
     };
     check_diagnostics_with(
@@ -202,7 +202,7 @@ spec:
 "#,
         &config,
         expect![[r#"
-            policy.yaml:9:17: error[cel-version]: spec.validations[0].expression: 'isCIDR' is not available in Kubernetes 1.29; it was introduced in Kubernetes 1.30 and is accepted in new expressions from 1.31
+            policy.yaml:9:17: error[cel-version]: spec.validations[0].expression: 'isCIDR' is only available to stored expressions in Kubernetes 1.30; new expressions may use it from Kubernetes 1.31
               |
             9 |   - expression: isCIDR(object.spec.clusterIP + '/32')
               |                 ^^^^^^

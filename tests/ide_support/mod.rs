@@ -4,7 +4,7 @@
 // Each test file uses a different part of the loaded fixture.
 #![allow(dead_code)]
 
-use admission_ls::ide::{Analysis, AnalysisHost, DiagnosticsConfig, FileId, TextSize};
+use admission_ls::ide::{Analysis, AnalysisHost, DiagnosticsConfig, FileId, KubeVersion, TextSize};
 
 /// A loaded fixture: the analysis, the cursor's file and offset, and the file's settings.
 pub struct Loaded {
@@ -21,17 +21,18 @@ pub struct Loaded {
 /// Loads `fixture` (a leading newline stripped); panics when it has no `$0`, a broken test.
 pub fn load(fixture: &str) -> Loaded {
     let text = fixture.strip_prefix('\n').unwrap_or(fixture);
-    let mut files: Vec<(String, Option<u32>)> = Vec::new();
+    let mut files: Vec<(String, KubeVersion)> = Vec::new();
     if !text.starts_with("#- ") {
-        files.push((String::new(), None));
+        files.push((String::new(), KubeVersion::default()));
     }
     for line in text.split_inclusive('\n') {
         if let Some(header) = line.strip_prefix("#- ") {
-            let minor = header
+            let version = header
                 .split_whitespace()
-                .filter_map(|w| w.strip_prefix("k8s:1."))
-                .find_map(|m| m.parse().ok());
-            files.push((String::new(), minor));
+                .find_map(|w| w.strip_prefix("k8s:"))
+                .map(|v| KubeVersion::parse(v).expect("a bundled version in the fixture header"))
+                .unwrap_or_default();
+            files.push((String::new(), version));
         } else if let Some(file) = files.last_mut() {
             file.0.push_str(line);
         }
@@ -51,7 +52,7 @@ pub fn load(fixture: &str) -> Loaded {
         file,
         offset,
         config: DiagnosticsConfig {
-            kube_minor: minor,
+            kube_version: minor,
             ..DiagnosticsConfig::default()
         },
     }

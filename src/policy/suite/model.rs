@@ -6,6 +6,7 @@
 use serde_json::{Map, Value as Json};
 
 use crate::policy::admission::json::{at, node_to_json, str_at, strings_at};
+use crate::schema::KubeVersion;
 use crate::text::TextRange;
 use crate::yaml::{self, Node};
 
@@ -101,8 +102,8 @@ pub struct Suite {
     pub policy_files: Vec<String>,
     /// Resource files (objects, params, namespaces, CRDs), relative to the suite file.
     pub resource_files: Vec<String>,
-    /// Target Kubernetes minor version.
-    pub kube_minor: Option<u32>,
+    /// Target Kubernetes version (`Err`: the suite's `kubeVersion` and why it was refused).
+    pub kube_version: Result<KubeVersion, String>,
     /// The cases.
     pub cases: Vec<Case>,
 }
@@ -151,18 +152,19 @@ fn policy_test(root: &Node, json: &Json, file_name: &str, index: usize) -> Suite
         format: Format::PolicyTest,
         policy_files: strings_at(json, &["policies"]),
         resource_files: strings_at(json, &["resources"]),
-        kube_minor: kube_minor(at(json, &["kubeVersion"])),
+        kube_version: kube_version(root.get("kubeVersion")),
         cases,
     }
 }
 
-/// `"1.33"` (or a YAML number 1.33) → 33.
-pub fn kube_minor(value: Option<&Json>) -> Option<u32> {
-    let text = match value? {
-        Json::String(s) => s.clone(),
-        other => other.to_string(),
+/// The suite's `kubeVersion` (the newest bundled when absent), read from the scalar as written so
+/// that an unquoted `1.30` is 1.30, not the float 1.3.
+pub fn kube_version(node: Option<&Node>) -> Result<KubeVersion, String> {
+    let Some(node) = node.filter(|n| !n.is_null()) else {
+        return Ok(KubeVersion::newest());
     };
-    text.trim().strip_prefix("1.")?.parse().ok()
+    let text = node.as_scalar().map_or("", |s| s.value.as_str());
+    KubeVersion::parse(text).map_err(|e| format!("kubeVersion: {e}"))
 }
 
 fn source(value: Option<&Json>) -> Option<Source> {
@@ -245,7 +247,7 @@ fn kaptest(root: &Node, json: &Json, file_name: &str) -> Suite {
         format: Format::Kaptest,
         policy_files: strings_at(json, &["validatingAdmissionPolicies"]),
         resource_files: strings_at(json, &["resources"]),
-        kube_minor: None,
+        kube_version: Ok(KubeVersion::newest()),
         cases,
     }
 }

@@ -39,11 +39,15 @@ pub struct CaseResult {
 
 /// Runs every case of `suite` (read from `path`).
 pub fn run_suite(path: &str, suite: &Suite, load: Loader<'_>) -> (Vec<String>, Vec<CaseResult>) {
+    let version = match &suite.kube_version {
+        Ok(version) => *version,
+        Err(problem) => return (vec![problem.clone()], Vec::new()),
+    };
     let world = World::load(
         path,
         &suite.policy_files,
         &suite.resource_files,
-        suite.kube_minor,
+        version,
         load,
     );
     let kaptest = suite.format == super::Format::Kaptest;

@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 use crate::policy::admission::json::{documents, node_to_json, str_at};
 use crate::policy::{CheckConfig, Severity, check_file};
-use crate::schema::{SchemaTypes, bundled, from_crd_json};
+use crate::schema::{KubeVersion, SchemaTypes, from_crd_json};
 use crate::yaml;
 
 /// Reads a file named relative to the suite; `Err` carries the reason (not found, …).
@@ -49,24 +49,16 @@ impl World {
         suite_path: &str,
         policies: &[String],
         resources: &[String],
-        minor: Option<u32>,
+        version: KubeVersion,
         load: Loader<'_>,
     ) -> World {
-        let minor = minor.unwrap_or_else(bundled::newest);
         let mut world = World {
             policies: Vec::new(),
             bindings: Vec::new(),
             resources: Vec::new(),
-            schemas: Arc::new(SchemaTypes::new(minor)),
+            schemas: Arc::new(SchemaTypes::new(version.minor())),
             errors: Vec::new(),
         };
-        if !bundled::versions().contains(&minor) {
-            world.errors.push(format!(
-                "kubeVersion 1.{minor} is not supported (bundled schemas: 1.{} to 1.{})",
-                bundled::versions().first().copied().unwrap_or_default(),
-                bundled::newest()
-            ));
-        }
         for file in policies {
             let path = join(suite_path, file);
             match load(&path) {
@@ -88,6 +80,11 @@ impl World {
         world
     }
 
+    /// The target version its schemas were built for.
+    pub fn version(&self) -> KubeVersion {
+        KubeVersion::from_minor(self.schemas.minor()).unwrap_or_default()
+    }
+
     /// Adds the policies and bindings of one file (other documents become resources).
     pub fn add_policies(&mut self, path: &str, text: &str) {
         let file = yaml::parse(text);
@@ -97,7 +94,7 @@ impl World {
             return;
         }
         let config = CheckConfig {
-            kube_minor: Some(self.schemas.minor()),
+            kube_version: self.version(),
         };
         let diagnostics: Vec<_> = check_file(text, &file, &config)
             .into_iter()
