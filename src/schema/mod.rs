@@ -26,6 +26,7 @@ pub mod bundled;
 mod convert;
 mod crd;
 pub mod crd_check;
+pub mod defaults;
 pub mod escape;
 mod registry;
 pub mod resources;
