@@ -31,7 +31,7 @@ pub mod system;
 
 use serde_json::{Map, Value as Json};
 
-use crate::policy::admission::{Outcome, Request, patch};
+use crate::policy::admission::{self, Input, Kind as PolicyKind, Outcome, Request, patch};
 use crate::schema::defaults::default_builtin;
 use crate::schema::resources::is_namespaced;
 use crate::schema::structural::{decode_crd_object, default_custom};
@@ -182,13 +182,7 @@ fn dedupe(paths: &mut Vec<String>) {
 
 /// The metadata map of an object, created if absent or not an object.
 fn metadata(object: &mut Map<String, Json>) -> Option<&mut Map<String, Json>> {
-    let slot = object
-        .entry("metadata")
-        .or_insert_with(|| Json::Object(Map::new()));
-    if !slot.is_object() {
-        *slot = Json::Object(Map::new());
-    }
-    slot.as_object_mut()
+    strategy::map_at(object, &["metadata"])
 }
 
 /// `rest.WipeObjectMetaSystemFields`, as the unstructured object then reads (a zero
@@ -329,6 +323,38 @@ fn before_update(
     carry("creationTimestamp", false, meta, out);
     carry("deletionTimestamp", false, meta, out);
     carry("deletionGracePeriodSeconds", true, meta, out);
+}
+
+/// Evaluates `policy` for `input` as the API server does it, objects included: unless
+/// `defaults` is off, the request's objects are prepared for the policy's stage first
+/// ([`prepare`]; a mutating policy's result is defaulted again, [`finish_mutation`]) and the
+/// outcome lists what was filled in. `Err` when the API server would refuse to decode an object.
+pub fn evaluate(
+    policy: &Json,
+    binding: Option<&Json>,
+    mut input: Input,
+    crds: &[CrdKind],
+    defaults: bool,
+) -> Result<Outcome, String> {
+    if !defaults {
+        return Ok(admission::evaluate(policy, binding, &input));
+    }
+    let minor = input.schemas.minor();
+    let stage = match PolicyKind::of(policy) {
+        Some(PolicyKind::Mutating) => Stage::Mutating,
+        _ => Stage::Validating,
+    };
+    let prepared = prepare(&mut input.request, stage, crds, minor);
+    if let Some(error) = prepared.errors.first() {
+        return Err(format!("the API server would refuse the object: {error}"));
+    }
+    let mut outcome = admission::evaluate(policy, binding, &input);
+    if let Some(before) = input.request.object.as_ref() {
+        finish_mutation(&mut outcome, before, crds, minor);
+    }
+    outcome.defaulted = prepared.defaulted;
+    outcome.pruned = prepared.pruned;
+    Ok(outcome)
 }
 
 /// What the API server does with a mutating policy's result (`mutating/dispatcher.go`

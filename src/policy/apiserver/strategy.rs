@@ -249,18 +249,8 @@ fn generate_job_selector(job: &mut Map<String, Json>, aliased: bool, out: &mut V
     if manual {
         return;
     }
-    let name = job
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Json::as_str)
-        .unwrap_or("")
-        .to_string();
-    let uid = job
-        .get("metadata")
-        .and_then(|m| m.get("uid"))
-        .and_then(Json::as_str)
-        .unwrap_or("")
-        .to_string();
+    let name = meta_string(job, "name");
+    let uid = meta_string(job, "uid");
     let Some(spec) = job.get_mut("spec").and_then(Json::as_object_mut) else {
         return;
     };
@@ -295,8 +285,18 @@ fn generate_job_selector(job: &mut Map<String, Json>, aliased: bool, out: &mut V
     }
 }
 
-/// The map at `path`, created through absent or `null` segments.
-fn map_at<'a>(
+/// A string field of `metadata`, or `""`.
+fn meta_string(object: &Map<String, Json>, key: &str) -> String {
+    object
+        .get("metadata")
+        .and_then(|m| m.get(key))
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The map at `path`, created through absent, `null` or non-object segments.
+pub(super) fn map_at<'a>(
     object: &'a mut Map<String, Json>,
     path: &[&str],
 ) -> Option<&'a mut Map<String, Json>> {
@@ -327,12 +327,7 @@ fn namespace_on_create(namespace: &mut Map<String, Json>, out: &mut Vec<String>)
             out.push("spec.finalizers".into());
         }
     }
-    let name = namespace
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Json::as_str)
-        .unwrap_or("")
-        .to_string();
+    let name = meta_string(namespace, "name");
     if !name.is_empty()
         && let Some(labels) = map_at(namespace, &["metadata", "labels"])
         && labels
@@ -362,14 +357,7 @@ pub(super) fn prepare_for_update(
     let (keeps_status, bumps) = match kind {
         Kind::Custom(custom) => {
             if custom.status_subresource {
-                match old.get("status") {
-                    Some(status) => set(object, "status", status.clone(), out, "status"),
-                    None => {
-                        if object.remove("status").is_some() {
-                            out.push("status".into());
-                        }
-                    }
-                }
+                carry_status(object, old, out);
             }
             let changed = without_metadata(object) != without_metadata(old);
             (false, changed)
@@ -386,14 +374,7 @@ pub(super) fn prepare_for_update(
         }
     };
     if keeps_status {
-        match old.get("status") {
-            Some(status) => set(object, "status", status.clone(), out, "status"),
-            None => {
-                if object.remove("status").is_some() {
-                    out.push("status".into());
-                }
-            }
-        }
+        carry_status(object, old, out);
     }
     if bumps {
         set_generation(object, old_generation + 1, out);
@@ -411,6 +392,18 @@ pub(super) fn prepare_for_update(
             out,
             "spec.finalizers",
         );
+    }
+}
+
+/// `newX.Status = oldX.Status`: the old object's status, or none.
+fn carry_status(object: &mut Map<String, Json>, old: &Map<String, Json>, out: &mut Vec<String>) {
+    match old.get("status") {
+        Some(status) => set(object, "status", status.clone(), out, "status"),
+        None => {
+            if object.remove("status").is_some() {
+                out.push("status".into());
+            }
+        }
     }
 }
 

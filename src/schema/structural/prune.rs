@@ -57,31 +57,7 @@ impl Pruner {
                     }
                     return;
                 };
-                let embedded = embedded_root || s.embedded_resource();
-                let keys: Vec<String> = map.keys().cloned().collect();
-                for key in keys {
-                    if embedded && META_FIELDS.contains(&key.as_str()) {
-                        continue;
-                    }
-                    let child = match (s.property(&key), s.additional_properties()) {
-                        (Some(property), _) => Some(property),
-                        (None, Some(values)) => values,
-                        (None, None) => {
-                            // A meta field at the root is kept silently (never reached: the root
-                            // is embedded); anywhere else it is unknown like any other.
-                            if !META_FIELDS.contains(&key.as_str()) || !self.path.is_empty() {
-                                self.record(&key);
-                            }
-                            map.remove(&key);
-                            continue;
-                        }
-                    };
-                    self.path.push_key(&key);
-                    if let Some(value) = map.get_mut(&key) {
-                        self.prune(value, child, false, depth + 1);
-                    }
-                    self.path.truncate(mark);
-                }
+                self.prune_fields(map, s, embedded_root, true, depth);
             }
             Json::Array(items) => {
                 let item_schema = s.and_then(Schema::items);
@@ -95,6 +71,46 @@ impl Pruner {
         }
     }
 
+    /// The fields of an object with schema `s`: declared ones (by `properties` or
+    /// `additionalProperties`) are pruned by their schema, unknown ones dropped when `drop_unknown`
+    /// (`prune`) or kept (`skipPrune`); an embedded resource's meta fields are left alone.
+    fn prune_fields(
+        &mut self,
+        map: &mut serde_json::Map<String, Json>,
+        s: Schema<'_>,
+        embedded_root: bool,
+        drop_unknown: bool,
+        depth: usize,
+    ) {
+        let mark = self.path.len();
+        let embedded = embedded_root || s.embedded_resource();
+        let keys: Vec<String> = map.keys().cloned().collect();
+        for key in keys {
+            if embedded && META_FIELDS.contains(&key.as_str()) {
+                continue;
+            }
+            let child = match (s.property(&key), s.additional_properties()) {
+                (Some(property), _) => Some(property),
+                (None, Some(values)) => values,
+                (None, None) if drop_unknown => {
+                    // A meta field at the root is kept silently (never reached: the root is
+                    // embedded); anywhere else it is unknown like any other.
+                    if !META_FIELDS.contains(&key.as_str()) || !self.path.is_empty() {
+                        self.record(&key);
+                    }
+                    map.remove(&key);
+                    continue;
+                }
+                (None, None) => continue,
+            };
+            self.path.push_key(&key);
+            if let Some(value) = map.get_mut(&key) {
+                self.prune(value, child, false, depth + 1);
+            }
+            self.path.truncate(mark);
+        }
+    }
+
     /// Under `x-kubernetes-preserve-unknown-fields`: unknown fields stay, declared ones are pruned
     /// by their own schema.
     fn skip_prune(&mut self, x: &mut Json, s: Schema<'_>, embedded_root: bool, depth: usize) {
@@ -103,25 +119,7 @@ impl Pruner {
         }
         let mark = self.path.len();
         match x {
-            Json::Object(map) => {
-                let embedded = embedded_root || s.embedded_resource();
-                let keys: Vec<String> = map.keys().cloned().collect();
-                for key in keys {
-                    if embedded && META_FIELDS.contains(&key.as_str()) {
-                        continue;
-                    }
-                    let child = match (s.property(&key), s.additional_properties()) {
-                        (Some(property), _) => Some(property),
-                        (None, Some(values)) => values,
-                        (None, None) => continue,
-                    };
-                    self.path.push_key(&key);
-                    if let Some(value) = map.get_mut(&key) {
-                        self.prune(value, child, false, depth + 1);
-                    }
-                    self.path.truncate(mark);
-                }
-            }
+            Json::Object(map) => self.prune_fields(map, s, embedded_root, false, depth),
             Json::Array(items) => {
                 let Some(item_schema) = s.items() else {
                     return;
