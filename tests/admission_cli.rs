@@ -41,6 +41,7 @@ fn eval_text_deny() {
               matchCondition example.com/not-a-dry-run: true
               validation[0]: false: missing required labels: app.kubernetes.io/owner
               message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'required-labels' with binding 'required-labels' denied request: missing required labels: app.kubernetes.io/owner
+              defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
     );
 }
@@ -64,6 +65,17 @@ fn eval_json_mutation() {
               "auditAnnotations": {},
               "binding": "logging-sidecar",
               "decision": "allow",
+              "defaulted": [
+                "spec.enableServiceLinks",
+                "spec.dnsPolicy",
+                "spec.restartPolicy",
+                "spec.securityContext",
+                "spec.terminationGracePeriodSeconds",
+                "spec.schedulerName",
+                "spec.containers[0].imagePullPolicy",
+                "spec.containers[0].terminationMessagePath",
+                "spec.containers[0].terminationMessagePolicy"
+              ],
               "kind": "MutatingAdmissionPolicy",
               "matchConditions": [
                 {
@@ -77,6 +89,7 @@ fn eval_json_mutation() {
                 "apiVersion": "v1",
                 "kind": "Pod",
                 "metadata": {
+                  "creationTimestamp": null,
                   "labels": {
                     "logging": "enabled"
                   },
@@ -87,13 +100,25 @@ fn eval_json_mutation() {
                   "containers": [
                     {
                       "image": "nginx",
-                      "name": "app"
+                      "imagePullPolicy": "Always",
+                      "name": "app",
+                      "terminationMessagePath": "/dev/termination-log",
+                      "terminationMessagePolicy": "File"
                     },
                     {
                       "image": "registry.example.com/log-shipper:1.4",
-                      "name": "log-shipper"
+                      "imagePullPolicy": "IfNotPresent",
+                      "name": "log-shipper",
+                      "terminationMessagePath": "/dev/termination-log",
+                      "terminationMessagePolicy": "File"
                     }
-                  ]
+                  ],
+                  "dnsPolicy": "ClusterFirst",
+                  "enableServiceLinks": true,
+                  "restartPolicy": "Always",
+                  "schedulerName": "default-scheduler",
+                  "securityContext": {},
+                  "terminationGracePeriodSeconds": 30
                 }
               },
               "patch": [
@@ -102,11 +127,15 @@ fn eval_json_mutation() {
                   "path": "/spec/containers/-",
                   "value": {
                     "image": "registry.example.com/log-shipper:1.4",
-                    "name": "log-shipper"
+                    "imagePullPolicy": "IfNotPresent",
+                    "name": "log-shipper",
+                    "terminationMessagePath": "/dev/termination-log",
+                    "terminationMessagePolicy": "File"
                   }
                 }
               ],
               "policy": "logging-sidecar",
+              "pruned": [],
               "validations": [],
               "warnings": []
             }
@@ -131,10 +160,26 @@ fn eval_json_skip_for_another_kind() {
               "auditAnnotations": {},
               "binding": "required-labels",
               "decision": "skip",
+              "defaulted": [
+                "spec.enableServiceLinks",
+                "spec.dnsPolicy",
+                "spec.restartPolicy",
+                "spec.securityContext",
+                "spec.terminationGracePeriodSeconds",
+                "spec.schedulerName",
+                "spec.containers[0].imagePullPolicy",
+                "spec.containers[0].terminationMessagePath",
+                "spec.containers[0].terminationMessagePolicy",
+                "metadata.creationTimestamp",
+                "metadata.uid",
+                "status",
+                "metadata.generation"
+              ],
               "kind": "ValidatingAdmissionPolicy",
               "matchConditions": [],
               "messages": [],
               "policy": "required-labels",
+              "pruned": [],
               "validations": [],
               "warnings": []
             }
@@ -210,6 +255,7 @@ fn eval_params_by_name_on_update() {
             ValidatingAdmissionPolicy replica-limit.example.com (binding replica-limit-production): deny
               validation[0]: false: replicas must be at most 10
               message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replica-limit.example.com' with binding 'replica-limit-production' denied request: replicas must be at most 10
+              defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, oldObject.spec.strategy.type, oldObject.spec.strategy.rollingUpdate, oldObject.spec.strategy.rollingUpdate.maxUnavailable, oldObject.spec.strategy.rollingUpdate.maxSurge, oldObject.spec.revisionHistoryLimit, oldObject.spec.progressDeadlineSeconds, oldObject.spec.template.spec.dnsPolicy, oldObject.spec.template.spec.restartPolicy, oldObject.spec.template.spec.securityContext, oldObject.spec.template.spec.terminationGracePeriodSeconds, oldObject.spec.template.spec.schedulerName, oldObject.metadata.uid, oldObject.metadata.creationTimestamp, oldObject.metadata.generation, metadata.generation, metadata.uid, metadata.creationTimestamp
         "#]],
     );
 }
@@ -367,6 +413,7 @@ fn eval_with_a_mocked_authorizer() {
         expect![[r#"
             ValidatingAdmissionPolicy may-scale: allow
               validation[0]: true
+              defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
     );
     check(
@@ -376,6 +423,7 @@ fn eval_with_a_mocked_authorizer() {
             ValidatingAdmissionPolicy may-scale: deny
               validation[0]: false: you may not scale deployments here
               message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' with binding '' denied request: you may not scale deployments here
+              defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
     );
     check(
@@ -393,6 +441,123 @@ fn eval_with_a_mocked_authorizer() {
             ValidatingAdmissionPolicy may-scale: deny
               validation[0]: false: you may not scale deployments here
               message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' with binding '' denied request: you may not scale deployments here
+              defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
+        "#]],
+    );
+}
+
+#[test]
+fn eval_defaults_the_object_as_the_api_server_does() {
+    // apps/v1 SetDefaults_Deployment sets spec.replicas to 1 before admission: allowed. Without
+    // defaulting the field is absent and the expression fails with "no such key".
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/max-replicas.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment-no-replicas.yaml",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy max-replicas: allow
+              validation[0]: true
+              defaulted: spec.replicas, spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, spec.template.spec.containers[0].imagePullPolicy, spec.template.spec.containers[0].terminationMessagePath, spec.template.spec.containers[0].terminationMessagePolicy, metadata.creationTimestamp, metadata.uid, status, metadata.generation
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/max-replicas.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment-no-replicas.yaml",
+            "--no-defaults",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy max-replicas: error
+              validation[0]: error: expression 'object.spec.replicas <= 5' resulted in error: no such key: replicas
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding '' denied request: expression 'object.spec.replicas <= 5' resulted in error: no such key: replicas
+        "#]],
+    );
+}
+
+#[test]
+fn eval_prunes_and_defaults_a_custom_resource_by_its_crd() {
+    // apiextensions-apiserver: pruning (spec.colour is not in the schema) and structural defaults
+    // (spec.size: 3) on decode; the CRD comes from --schema.
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/widget-policy.yaml",
+            "--schema",
+            "tests/cli_fixtures/widget-crd.yaml",
+            "--object",
+            "tests/cli_fixtures/widget.yaml",
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+            {
+              "auditAnnotations": {},
+              "binding": null,
+              "decision": "allow",
+              "defaulted": [
+                "spec.size",
+                "metadata.creationTimestamp",
+                "metadata.uid",
+                "metadata.generation"
+              ],
+              "kind": "ValidatingAdmissionPolicy",
+              "matchConditions": [],
+              "messages": [],
+              "policy": "small-widgets",
+              "pruned": [
+                "spec.colour"
+              ],
+              "validations": [
+                {
+                  "index": 0,
+                  "message": null,
+                  "reason": null,
+                  "result": true
+                }
+              ],
+              "warnings": []
+            }
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/widget-policy.yaml",
+            "--schema",
+            "tests/cli_fixtures/missing.yaml",
+            "--object",
+            "tests/cli_fixtures/widget.yaml",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: cannot read --schema tests/cli_fixtures/missing.yaml: No such file or directory (os error 2)
+        "#]],
+    );
+}
+
+#[test]
+fn eval_refuses_an_object_the_api_server_cannot_decode() {
+    // objectmeta/coerce.go: metadata of the wrong type fails the decode.
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/widget-policy.yaml",
+            "--schema",
+            "tests/cli_fixtures/widget-crd.yaml",
+            "--object",
+            "tests/cli_fixtures/widget-bad-metadata.yaml",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: the API server would refuse the object: metadata.labels.size: cannot decode number as a string
         "#]],
     );
 }

@@ -94,6 +94,26 @@ fn lenses_commands_and_case_diagnostics() {
     ]);
     assert_eq!(evaluated["result"], cli);
     assert_eq!(cli["decision"], "deny");
+    assert!(!cli["defaulted"].as_array().is_some_and(Vec::is_empty));
+
+    // `defaults: false` is `eval --no-defaults`: the object exactly as written.
+    let raw_args =
+        json!({"uri": policy_uri, "object": object.display().to_string(), "defaults": false});
+    let raw = client.request(
+        "workspace/executeCommand",
+        json!({"command": "admission-ls.evaluate", "arguments": [raw_args]}),
+    );
+    let raw_cli = cli_json(&[
+        "eval",
+        &policy.display().to_string(),
+        "--object",
+        &object.display().to_string(),
+        "--no-defaults",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(raw["result"], raw_cli);
+    assert_eq!(raw_cli["defaulted"], json!([]));
 
     let suite_uri = file_uri(&suite);
     open(&mut client, &suite_uri, SUITE);

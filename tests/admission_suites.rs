@@ -70,6 +70,11 @@ fn mutating_suites_pass() {
 }
 
 #[test]
+fn defaulting_suites_pass() {
+    assert_all_pass("tests/suites/defaults", 7);
+}
+
+#[test]
 fn example_suites_pass() {
     assert_all_pass("examples/tests", 5);
 }

@@ -48,6 +48,14 @@ pub struct EvalArgs {
     /// (default: no opinion on every check).
     #[arg(long, value_name = "FILE")]
     pub authorizer: Option<PathBuf>,
+    /// A file with CustomResourceDefinitions, whose schemas decode (prune, default) and type
+    /// custom resources; repeatable. CRDs in the policy file count too.
+    #[arg(long = "schema", value_name = "FILE")]
+    pub schemas: Vec<PathBuf>,
+    /// Give the policy the objects exactly as written: no defaulting, no pruning, no server-set
+    /// metadata (uid, creationTimestamp, generation, status reset…).
+    #[arg(long)]
+    pub no_defaults: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
     pub format: EvalFormat,
@@ -89,6 +97,17 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
         groups: args.groups.clone(),
         kube_version: args.kube_version,
         authorizer: read(&args.authorizer, "--authorizer")?,
+        schemas: args
+            .schemas
+            .iter()
+            .map(|p| {
+                let path = p.display().to_string();
+                std::fs::read_to_string(p)
+                    .map(|text| (path.clone(), text))
+                    .map_err(|e| format!("cannot read --schema {path}: {e}"))
+            })
+            .collect::<Result<_, _>>()?,
+        no_defaults: args.no_defaults,
     })
 }
 
@@ -145,6 +164,12 @@ pub fn render_text(o: &EvalOutcome) -> String {
     }
     for m in &o.messages {
         out.push_str(&format!("  message: {m}\n"));
+    }
+    if !o.defaulted.is_empty() {
+        out.push_str(&format!("  defaulted: {}\n", o.defaulted.join(", ")));
+    }
+    if !o.pruned.is_empty() {
+        out.push_str(&format!("  pruned: {}\n", o.pruned.join(", ")));
     }
     for w in &o.warnings {
         out.push_str(&format!("  warning: {w}\n"));

@@ -6,7 +6,8 @@
 use serde_json::{Value as Json, json};
 
 use crate::policy::admission::json::{documents, str_at};
-use crate::policy::admission::{Input, Kind, Outcome, Request, evaluate as evaluate_policy};
+use crate::policy::admission::{Input, Kind, Outcome, Request};
+use crate::policy::apiserver;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
 
@@ -43,6 +44,12 @@ pub struct EvalRequest {
     /// The mocked authorizer's YAML or JSON: a list of checks with their decision (see
     /// [`suite::run::authorizer_rules`]); `None` answers every check with no opinion.
     pub authorizer: Option<String>,
+    /// Files with CustomResourceDefinitions (path, text), whose schemas decode custom resources
+    /// and type the apply merge; CRDs in the policy file count too.
+    pub schemas: Vec<(String, String)>,
+    /// Give the policy the objects exactly as written: no defaulting, pruning or server-set
+    /// metadata (`eval --no-defaults`).
+    pub no_defaults: bool,
 }
 
 fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, String> {
@@ -69,6 +76,11 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
     }
     let mut world = World::load("", &[], &[], request.kube_version, &|_| Err(String::new()));
     world.add_policies(&request.policy_path, &request.policy_text);
+    for (path, text) in &request.schemas {
+        world
+            .add_resource_text(text)
+            .map_err(|e| format!("--schema {path}: {e}"))?;
+    }
     if let Some(e) = world.errors.first() {
         return Err(e.clone());
     }
@@ -98,7 +110,7 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         authorizer: authorizer(request.authorizer.as_ref())?,
         ignore_matching: false,
     };
-    Ok(evaluate_policy(policy, binding, &input))
+    apiserver::evaluate(policy, binding, input, &world.crds, !request.no_defaults)
 }
 
 /// The mocked authorizer of `eval`, from the text of its rules.

@@ -1,7 +1,8 @@
 //! `workspace/executeCommand`: `admission-ls.evaluate` and `admission-ls.runTests`, returning the
 //! same JSON as `admission-ls eval --format json` and `admission-ls test --format json`. Arguments
 //! are one object: `{uri | path, policy?, binding?, object?, oldObject?, params?, namespace?,
-//! operation?, user?, groups?, kubeVersion?}` (file paths) for evaluate, `{uri | path, case?}` for
+//! operation?, user?, groups?, kubeVersion?, authorizer?, schemas?: [path], defaults?: bool}`
+//! (file paths; `defaults: false` is `eval --no-defaults`) for evaluate, `{uri | path, case?}` for
 //! runTests. Open documents are read from the editor, other files from disk. Failing cases come
 //! back as diagnostics on the cases, for the server to publish.
 
@@ -114,12 +115,32 @@ fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
             None => KubeVersion::default(),
         },
         authorizer: text("authorizer")?,
+        schemas: schema_files(args, open)?,
+        no_defaults: args.get("defaults").and_then(Value::as_bool) == Some(false),
     };
     let outcome = evaluate(&request)?;
     Ok(Outcome {
         result: outcome_json(&outcome),
         publish: None,
     })
+}
+
+/// The `schemas` argument: CRD files (paths or `file:` URIs), read as `eval --schema` reads them.
+fn schema_files(args: &Value, open: &OpenTexts) -> Result<Vec<(String, String)>, String> {
+    let Some(list) = args.get("schemas") else {
+        return Ok(Vec::new());
+    };
+    let paths = list
+        .as_array()
+        .ok_or("`schemas` must be a list of file paths")?;
+    paths
+        .iter()
+        .map(|p| {
+            let p = p.as_str().ok_or("`schemas` must be a list of file paths")?;
+            let text = read(p, open).map_err(|e| format!("cannot read schema {p}: {e}"))?;
+            Ok((p.to_string(), text))
+        })
+        .collect()
 }
 
 fn run_tests_command(

@@ -6,6 +6,7 @@
 
 pub mod admission;
 pub mod allowed;
+pub mod apiserver;
 mod cel_syntax;
 mod code_docs;
 mod crds;

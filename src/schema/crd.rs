@@ -36,6 +36,8 @@ pub struct CrdKind {
     pub subresources: Vec<String>,
     /// The version's schema as published, or `None` when the CRD gives none (objects are `dyn`).
     pub schema: Option<Arc<Value>>,
+    /// The CRD's `spec.preserveUnknownFields` (legacy `v1beta1`): its objects are not pruned.
+    pub preserve_unknown_fields: bool,
 }
 
 impl CrdKind {
@@ -88,6 +90,10 @@ pub fn from_crd_json(crd: &Value) -> Result<Vec<CrdKind>, CrdError> {
     };
     let shared = crd.pointer("/spec/validation/openAPIV3Schema");
     let shared_subresources = crd.pointer("/spec/subresources");
+    let preserve_unknown_fields = crd
+        .pointer("/spec/preserveUnknownFields")
+        .and_then(Value::as_bool)
+        == Some(true);
     let mut out = Vec::new();
     for (i, version) in versions.iter().enumerate() {
         let name = string_at(version, "/name", &format!("spec.versions[{i}].name"))?;
@@ -106,6 +112,7 @@ pub fn from_crd_json(crd: &Value) -> Result<Vec<CrdKind>, CrdError> {
             storage: version.get("storage").and_then(Value::as_bool) == Some(true),
             subresources: subresources(version.get("subresources").or(shared_subresources)),
             schema,
+            preserve_unknown_fields,
         });
     }
     Ok(out)

@@ -10,6 +10,8 @@
 //!   lazily as the checker asks for fields.
 //! - [`sizes`]: the largest sizes schemas allow, for cost estimation.
 //! - [`KubeVersion`]: the target Kubernetes version, parsed one way for every front end.
+//! - [`defaults`]: the API server's defaulting of built-in kinds; [`structural`]: the pruning,
+//!   metadata coercion and defaulting of custom resources by their CRD's structural schema.
 //! - [`from_crd_json`]: the served versions of a `CustomResourceDefinition`;
 //!   [`crd_check`]: the API server's rules for CRD schemas (`$ref` forbidden…), so that a broken
 //!   CRD gets a diagnostic on itself.
@@ -26,10 +28,12 @@ pub mod bundled;
 mod convert;
 mod crd;
 pub mod crd_check;
+pub mod defaults;
 pub mod escape;
 mod registry;
 pub mod resources;
 pub mod sizes;
+pub mod structural;
 mod version;
 
 pub use crd::{CrdError, CrdKind, Scope, from_crd_json};

@@ -112,6 +112,11 @@ pub struct Outcome {
     pub object: Option<Json>,
     /// RFC 6902 operations from the input object to `object` (MAP).
     pub patch: Option<Vec<Json>>,
+    /// What the API server filled in before admission: defaults and server-set fields of the
+    /// object (`oldObject.`-prefixed for the old object); see `policy::apiserver`.
+    pub defaulted: Vec<String>,
+    /// Unknown fields of a custom resource that decoding dropped.
+    pub pruned: Vec<String>,
     /// Whether a rejection came from a failure rather than a validation.
     pub(crate) failed: bool,
     pub(crate) denied: bool,
@@ -132,6 +137,8 @@ impl Outcome {
             messages: Vec::new(),
             object: None,
             patch: None,
+            defaulted: Vec::new(),
+            pruned: Vec::new(),
             failed: false,
             denied: false,
         }
@@ -221,6 +228,8 @@ impl Outcome {
         map.insert("warnings".into(), json!(self.warnings));
         map.insert("auditAnnotations".into(), json!(self.audit_annotations));
         map.insert("messages".into(), json!(self.messages));
+        map.insert("defaulted".into(), json!(self.defaulted));
+        map.insert("pruned".into(), json!(self.pruned));
         if self.kind == Kind::Mutating {
             map.insert("object".into(), self.object.clone().unwrap_or(Json::Null));
             map.insert(

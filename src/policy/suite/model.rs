@@ -102,6 +102,10 @@ pub struct Suite {
     pub policy_files: Vec<String>,
     /// Resource files (objects, params, namespaces, CRDs), relative to the suite file.
     pub resource_files: Vec<String>,
+    /// Whether the objects are decoded and prepared as the API server does before admission
+    /// (`defaults`, default true for PolicyTest suites; kaptest manifests run objects as written,
+    /// as kaptest does).
+    pub defaults: bool,
     /// Target Kubernetes version (`Err`: the suite's `kubeVersion` and why it was refused).
     pub kube_version: Result<KubeVersion, String>,
     /// The cases.
@@ -152,6 +156,7 @@ fn policy_test(root: &Node, json: &Json, file_name: &str, index: usize) -> Suite
         format: Format::PolicyTest,
         policy_files: strings_at(json, &["policies"]),
         resource_files: strings_at(json, &["resources"]),
+        defaults: at(json, &["defaults"]).and_then(Json::as_bool) != Some(false),
         kube_version: kube_version(root.get("kubeVersion")),
         cases,
     }
@@ -247,6 +252,7 @@ fn kaptest(root: &Node, json: &Json, file_name: &str) -> Suite {
         format: Format::Kaptest,
         policy_files: strings_at(json, &["validatingAdmissionPolicies"]),
         resource_files: strings_at(json, &["resources"]),
+        defaults: false,
         kube_version: Ok(KubeVersion::newest()),
         cases,
     }

@@ -12,7 +12,8 @@ use super::model::{AuthzRule, Case, Source, Suite};
 use super::world::{Loader, World};
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
 use crate::policy::admission::json::{at, str_at};
-use crate::policy::admission::{Decision, Input, Kind, Outcome, Request, evaluate};
+use crate::policy::admission::{Decision, Input, Kind, Outcome, Request};
+use crate::policy::apiserver;
 use crate::text::TextRange;
 
 /// The key under which `Audit` failures are published.
@@ -54,7 +55,7 @@ pub fn run_suite(path: &str, suite: &Suite, load: Loader<'_>) -> (Vec<String>, V
     let results = suite
         .cases
         .iter()
-        .map(|case| run_case(&world, case, kaptest))
+        .map(|case| run_case(&world, case, kaptest, suite.defaults))
         .collect();
     (world.errors, results)
 }
@@ -71,13 +72,23 @@ fn errored(case: &Case, policy: &str, error: String) -> CaseResult {
     }
 }
 
-/// Runs one case.
-pub fn run_case(world: &World, case: &Case, kaptest: bool) -> CaseResult {
+/// Runs one case; with `defaults`, its objects (and its expected object) are prepared as the API
+/// server prepares them ([`apiserver::evaluate`]).
+pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> CaseResult {
     match prepare(world, case, kaptest) {
         Err(e) => errored(case, &case.policy, e),
         Ok((policy, binding, input)) => {
-            let outcome = evaluate(policy, binding, &input);
-            let failures = compare(case, &outcome);
+            let operation = input.request.operation.clone();
+            let minor = input.schemas.minor();
+            let outcome = match apiserver::evaluate(policy, binding, input, &world.crds, defaults) {
+                Ok(outcome) => outcome,
+                Err(e) => return errored(case, &case.policy, e),
+            };
+            let mut expected = case.clone();
+            if defaults && let Some(object) = expected.expect.object.as_mut() {
+                apiserver::prepare_expected(object, &operation, &world.crds, minor);
+            }
+            let failures = compare(&expected, &outcome);
             CaseResult {
                 name: case.name.clone(),
                 range: case.range,

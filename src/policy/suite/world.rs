@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 use crate::policy::admission::json::{documents, node_to_json, str_at};
 use crate::policy::{CheckConfig, Severity, check_file};
-use crate::schema::{KubeVersion, SchemaTypes, from_crd_json};
+use crate::schema::{CrdKind, KubeVersion, SchemaTypes, from_crd_json};
 use crate::yaml;
 
 /// Reads a file named relative to the suite; `Err` carries the reason (not found, …).
@@ -33,6 +33,8 @@ pub struct World {
     pub resources: Vec<Json>,
     /// Schemas with the CRDs registered.
     pub schemas: Arc<SchemaTypes>,
+    /// The served versions of the CRDs, for decoding custom resources (pruning, defaults).
+    pub crds: Vec<CrdKind>,
     /// Files that could not be loaded or read.
     pub errors: Vec<String>,
 }
@@ -57,6 +59,7 @@ impl World {
             bindings: Vec::new(),
             resources: Vec::new(),
             schemas: Arc::new(SchemaTypes::new(version.minor())),
+            crds: Vec::new(),
             errors: Vec::new(),
         };
         for file in policies {
@@ -125,12 +128,24 @@ impl World {
         }
     }
 
+    /// Adds the documents of a resource file (objects, params, namespaces, CRDs), such as a
+    /// schema file given to `eval`; `Err` is its syntax error.
+    pub fn add_resource_text(&mut self, text: &str) -> Result<(), String> {
+        documents(text)?
+            .into_iter()
+            .for_each(|d| self.add_resource(d));
+        Ok(())
+    }
+
     fn add_resource(&mut self, json: Json) {
         if str_at(&json, &["kind"]) == "CustomResourceDefinition" {
             match from_crd_json(&json) {
-                Ok(kinds) => kinds.iter().for_each(|k| {
-                    self.schemas.register_crd(k);
-                }),
+                Ok(kinds) => {
+                    for kind in &kinds {
+                        self.schemas.register_crd(kind);
+                    }
+                    self.crds.extend(kinds);
+                }
                 Err(e) => self.errors.push(format!(
                     "invalid CustomResourceDefinition: {}: {}",
                     e.path, e.message
