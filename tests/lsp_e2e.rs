@@ -670,7 +670,11 @@ fn a_pulling_client_loses_the_pushed_diagnostics_of_a_workspace_file_it_opens() 
     dir.write("policy.yaml", POLICY_WITH_TYPO);
     let mut client = Client::spawn(BINARY);
     let root = file_uri(dir.path());
-    client.initialize(json!({"textDocument": {"diagnostic": {}}}), json!(root), Value::Null);
+    client.initialize(
+        json!({"textDocument": {"diagnostic": {}}}),
+        json!(root),
+        Value::Null,
+    );
     let uri = format!("{root}/policy.yaml");
     let pushed = client.diagnostics_where(&uri, |p| p["version"].is_null());
     let errors = expected(POLICY_WITH_TYPO, Encoding::Utf16);
@@ -679,8 +683,38 @@ fn a_pulling_client_loses_the_pushed_diagnostics_of_a_workspace_file_it_opens() 
     open(&mut client, &uri, 1, POLICY_WITH_TYPO);
     let cleared = client.diagnostics_at(&uri, 1);
     assert_eq!(cleared["diagnostics"], json!([]));
-    let pulled = client.request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}));
+    let pulled = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
     assert_eq!(pulled["result"]["items"], errors);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_settings_change_asks_a_pulling_client_to_pull_again() {
+    // A pulling client asks for diagnostics after its own edits only: new settings must make the
+    // server send workspace/diagnostic/refresh, after which a pull reflects them.
+    let capabilities = json!({"textDocument": {"diagnostic": {}},
+        "workspace": {"diagnostics": {"refreshSupport": true}}});
+    let (mut client, _) = start(capabilities);
+    let uri = "file:///tmp/pull-refresh/policy.yaml";
+    open(&mut client, uri, 1, POLICY_WITH_TYPO);
+    let pull = |client: &mut Client| {
+        let report = client.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        codes(&json!({"diagnostics": report["result"]["items"]}))
+    };
+    assert!(pull(&mut client).contains(&"not-supported".to_owned()));
+    let settings = json!({"admissionLs": {"diagnostics": {"disabled": ["not-supported"]}}});
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": settings}),
+    );
+    client.wait_for_server_request("workspace/diagnostic/refresh");
+    assert!(!pull(&mut client).contains(&"not-supported".to_owned()));
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
 
