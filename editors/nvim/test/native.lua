@@ -6,23 +6,10 @@
 -- initializationOptions, :AdmissionLsRunTests shows the suite's result, :AdmissionLsRestart starts
 -- a new client, the nvim-lspconfig `configs` table decides like the plugin, and a missing binary is
 -- reported once. Exits non-zero on any failure.
-local here = debug.getinfo(1, "S").source:sub(2)
-local plugin_dir = vim.fn.fnamemodify(here, ":p:h:h")
-local testdata = vim.fn.fnamemodify(plugin_dir, ":h") .. "/testdata"
-vim.opt.runtimepath:append(plugin_dir)
-vim.cmd("filetype on")
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
+local testdata, check = harness.testdata, harness.check
 -- -u NONE loads no plugins: load this one as Neovim would at startup.
 vim.cmd("runtime! plugin/admission-ls.lua")
-
-local passes, failures = 0, 0
-local function check(ok, what)
-  print((ok and "ok   " or "FAIL ") .. what)
-  if ok then
-    passes = passes + 1
-  else
-    failures = failures + 1
-  end
-end
 
 local function code_of(d)
   return d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
@@ -130,12 +117,4 @@ local function run()
     "missing binary reported once with the path tried: " .. table.concat(messages, " | "))
 end
 
-local ok, err = pcall(run)
-if not ok then
-  print("FAIL error: " .. tostring(err))
-  failures = failures + 1
-end
--- The plain closing line CI reads.
-print(string.format("nvim-native: %d passed, %d failed", passes, failures))
-io.stderr:write("\n")
-vim.cmd((failures == 0 and "qall!" or "cquit! 1"))
+harness.finish("nvim-native", run)

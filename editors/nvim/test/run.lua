@@ -5,22 +5,8 @@
 -- `failurePolicy: Sometimes`, then sends hover and completion and checks the answers honestly
 -- against the server's capabilities, runs the commands, checks which files it attaches to, the
 -- settings, :AdmissionLsRestart, a missing and a crashing binary. Exits non-zero on any failure.
-local here = debug.getinfo(1, "S").source:sub(2)
-local plugin_dir = vim.fn.fnamemodify(here, ":p:h:h")
-local testdata = vim.fn.fnamemodify(plugin_dir, ":h") .. "/testdata"
-vim.opt.runtimepath:append(plugin_dir)
-vim.cmd("filetype on")
-
-local failures = 0
-local passes = 0
-local function check(ok, what)
-  print((ok and "ok   " or "FAIL ") .. what)
-  if ok then
-    passes = passes + 1
-  else
-    failures = failures + 1
-  end
-end
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
+local testdata, check = harness.testdata, harness.check
 local function notice(text)
   print("NOTICE " .. text)
 end
@@ -272,12 +258,4 @@ local function run()
 
 end
 
-local ok, err = pcall(run)
-if not ok then
-  print("FAIL error: " .. tostring(err))
-  failures = failures + 1
-end
--- The plain closing line CI reads: "nvim: N passed, N failed".
-print(string.format("nvim: %d passed, %d failed", passes, failures))
-io.stderr:write("\n")
-vim.cmd((failures == 0 and "qall!" or "cquit! 1"))
+harness.finish("nvim", run)

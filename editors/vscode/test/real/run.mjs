@@ -386,18 +386,31 @@ async function editorTexts(page) {
   return page.$$eval(".editor-instance .monaco-editor .view-lines", (els) => els.map((e) => e.innerText)).then((t) => t.map(plain));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Session 1: a trusted workspace
-
-async function trustedSession(box, bundled) {
-  const ws = makeWorkspace(box, "workspace-trusted");
-  const server = await startCodeServer(box, true);
-  const browser = await openBrowser(box, "trusted");
+/**
+ * One session: a fresh workspace folder `name`, a code-server (trusted: workspace trust off), a
+ * browser page with the workbench loaded; `body(page, ws)` runs the checks, then all is stopped.
+ */
+async function session(box, name, trusted, body) {
+  const ws = makeWorkspace(box, name);
+  const server = await startCodeServer(box, trusted);
+  const browser = await openBrowser(box, name);
   try {
     const page = await browser.newPage();
     currentPage = page;
     await page.setViewport({ width: 1400, height: 900 });
     await loadWorkbench(page, server.url, ws);
+    await body(page, ws);
+  } finally {
+    await browser.close().catch(() => undefined);
+    await stopCodeServer(server);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session 1: a trusted workspace
+
+async function trustedSession(box, bundled) {
+  await session(box, "workspace-trusted", true, async (page, ws) => {
     check(true, "the workbench loads with the workspace in the Explorer");
 
     await openFromExplorer(page, "typo-policy.yaml");
@@ -408,6 +421,7 @@ async function trustedSession(box, bundled) {
     check(Boolean(syntax), "Problems: cel-syntax for the unfinished block-scalar expression at line 19", syntax?.label);
     if (screenshot) {
       await problems(page, "");
+      await page.mouse.move(700, 60);
       await page.screenshot({ path: screenshot });
     }
 
@@ -432,10 +446,7 @@ async function trustedSession(box, bundled) {
     await quickFix(page, ws);
     await commands(page, ws);
     await bundledBinaryStarted(page, box, bundled, "trusted workspace");
-  } finally {
-    await browser.close().catch(() => undefined);
-    await stopCodeServer(server);
-  }
+  });
 }
 
 /** "Did you mean 'replicas'?" on `object.spec.replcas`: apply it, save, read the file from disk. */
@@ -508,14 +519,7 @@ async function bundledBinaryStarted(page, box, bundled, where) {
 // Session 2: the same workspace settings in Restricted Mode
 
 async function restrictedSession(box, bundled) {
-  const ws = makeWorkspace(box, "workspace-untrusted");
-  const server = await startCodeServer(box, false);
-  const browser = await openBrowser(box, "restricted");
-  try {
-    const page = await browser.newPage();
-    currentPage = page;
-    await page.setViewport({ width: 1400, height: 900 });
-    await loadWorkbench(page, server.url, ws);
+  await session(box, "workspace-untrusted", false, async (page) => {
     const restricted = await poll(() => page.$eval("body", (b) => b.innerText.includes("Restricted Mode")).catch(() => false), 15_000);
     check(restricted, "Restricted Mode: the folder opens untrusted");
     await openFromExplorer(page, "param-policy.yaml");
@@ -523,10 +527,7 @@ async function restrictedSession(box, bundled) {
     const unresolved = await waitProblem(page, "ReplicaLimit", "unresolved-reference", 10, 60_000);
     check(Boolean(unresolved), "Restricted Mode: the workspace's schemaPaths is ignored (paramKind unresolved at line 10), and the server still checks", unresolved?.label);
     await bundledBinaryStarted(page, box, bundled, "Restricted Mode");
-  } finally {
-    await browser.close().catch(() => undefined);
-    await stopCodeServer(server);
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
