@@ -3,6 +3,7 @@
 # from the npm registry alone, with no other download:
 #  - @vscode/ripgrep's postinstall fetches a ripgrep build from the internet unless its cache holds
 #    the archive it wants; an archive of Debian's /usr/bin/rg (package ripgrep) is put there;
+#  - code-server's own postinstall, as root, needs npm_config_unsafe_perm=true;
 #  - node-pty's postinstall runs `npx node-gyp` (npm_config_yes answers npx's question) and node-gyp
 #    builds against the local Node headers (npm_config_nodedir=/usr) instead of downloading them.
 # Needs Debian's build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev ripgrep
@@ -22,6 +23,8 @@ if [ ! -s "$archive" ]; then
 fi
 
 if [ ! -x node_modules/.bin/code-server ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm_config_yes=true npm_config_nodedir=/usr npm ci --no-audit --no-fund --loglevel=error
+  # code-server's postinstall refuses to run as root without npm_config_unsafe_perm (npm 11 warns that it
+  # does not know the setting, and passes it to the script all the same).
+  npm_config_yes=true npm_config_nodedir=/usr npm_config_unsafe_perm=true npm ci --no-audit --no-fund --loglevel=error
 fi
 node_modules/.bin/code-server --version | head -1
