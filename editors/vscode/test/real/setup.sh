@@ -27,4 +27,5 @@ if [ ! -x node_modules/.bin/code-server ] || [ package-lock.json -nt node_module
   # does not know the setting, and passes it to the script all the same).
   npm_config_yes=true npm_config_nodedir=/usr npm_config_unsafe_perm=true npm ci --no-audit --no-fund --loglevel=error
 fi
-node_modules/.bin/code-server --version | head -1
+# (not `code-server --version`: that writes a config file into $HOME)
+echo "code-server $(node -p 'require("./node_modules/code-server/package.json").version')"
