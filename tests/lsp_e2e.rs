@@ -663,6 +663,74 @@ fn pull_diagnostics_for_a_client_that_asks() {
 }
 
 #[test]
+fn a_pulling_client_loses_the_pushed_diagnostics_of_a_workspace_file_it_opens() {
+    // vscode-languageclient keeps pushed and pulled diagnostics in two collections: the list pushed
+    // for the closed file must be cleared on open, or it stays beside the pulled one after a fix.
+    let dir = TempDir::new("e2e-pull-workspace");
+    dir.write("policy.yaml", POLICY_WITH_TYPO);
+    let mut client = Client::spawn(BINARY);
+    let root = file_uri(dir.path());
+    client.initialize(
+        json!({"textDocument": {"diagnostic": {}}}),
+        json!(root),
+        Value::Null,
+    );
+    let uri = format!("{root}/policy.yaml");
+    let pushed = client.diagnostics_where(&uri, |p| p["version"].is_null());
+    let errors = expected(POLICY_WITH_TYPO, Encoding::Utf16);
+    assert!(errors.as_array().is_some_and(|e| !e.is_empty()));
+    assert_eq!(pushed["diagnostics"], errors);
+    open(&mut client, &uri, 1, POLICY_WITH_TYPO);
+    let cleared = client.diagnostics_at(&uri, 1);
+    assert_eq!(cleared["diagnostics"], json!([]));
+    let pulled = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(pulled["result"]["items"], errors);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_settings_change_asks_a_pulling_client_to_pull_again() {
+    // A pulling client asks for diagnostics after its own edits only: new settings must make the
+    // server send workspace/diagnostic/refresh, after which a pull reflects them.
+    let capabilities = json!({"textDocument": {"diagnostic": {}},
+        "workspace": {"diagnostics": {"refreshSupport": true}}});
+    let (mut client, _) = start(capabilities);
+    let uri = "file:///tmp/pull-refresh/policy.yaml";
+    open(&mut client, uri, 1, POLICY_WITH_TYPO);
+    let pull = |client: &mut Client| {
+        let report = client.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        codes(&json!({"diagnostics": report["result"]["items"]}))
+    };
+    assert!(pull(&mut client).contains(&"not-supported".to_owned()));
+    let settings = json!({"admissionLs": {"diagnostics": {"disabled": ["not-supported"]}}});
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": settings}),
+    );
+    client.wait_for_server_request("workspace/diagnostic/refresh");
+    assert!(!pull(&mut client).contains(&"not-supported".to_owned()));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// A policy with errors: no matchConstraints, an unsupported failurePolicy.
+const POLICY_WITH_TYPO: &str = "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: typo.example.com
+spec:
+  failurePolicy: Sometimes
+  validations:
+  - expression: \"true\"
+";
+
+#[test]
 fn no_pull_diagnostics_for_a_client_that_does_not_ask() {
     let (client, response) = start(utf16_capabilities());
     assert!(response["result"]["capabilities"]["diagnosticProvider"].is_null());

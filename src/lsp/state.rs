@@ -21,6 +21,10 @@ pub struct State {
     /// The client pulls diagnostics of open documents (`textDocument/diagnostic`), so they are
     /// not pushed: a client showing both would list each twice.
     pub pull: bool,
+    /// The pulling client takes `workspace/diagnostic/refresh`: sent when the diagnostics of open
+    /// documents change without an edit of theirs (settings, the workspace scan, files changed on
+    /// disk, an edited CRD), since such a client asks for them only after its own edits.
+    pub refresh_pulled: bool,
     /// The current settings.
     pub config: DiagnosticsConfig,
     /// Open documents by URI.
@@ -49,6 +53,7 @@ impl State {
         State {
             encoding: Encoding::Utf16,
             pull: false,
+            refresh_pulled: false,
             config: DiagnosticsConfig::default(),
             documents: HashMap::new(),
             file_ids: FileIds::default(),

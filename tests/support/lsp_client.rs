@@ -131,32 +131,52 @@ impl Client {
         }
         let deadline = Instant::now() + TIMEOUT;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.incoming.recv_timeout(left) {
-                Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; stderr:\n{}", self.stderr()),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("server closed stdout; stderr:\n{}", self.stderr())
-                }
+            let Some(message) = self.next_message(deadline) else {
+                continue; // a request from the server, answered
             };
-            if message.get("id").is_some() && message.get("method").is_some() {
-                // A request from the server (e.g. workspace/configuration): answer with what the
-                // test set for its method, else null.
-                let id = message["id"].clone();
-                let result = self
-                    .answers
-                    .iter()
-                    .find(|(method, _)| message["method"] == method.as_str())
-                    .map_or(Value::Null, |(_, result)| result.clone());
-                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
-                self.server_requests.push(message);
-                continue;
-            }
             if accept(&message) {
                 return message;
             }
             self.pending.push(message);
         }
+    }
+
+    /// Waits for the server's first request for `method` (answered as [`Client::answer`] set).
+    pub fn wait_for_server_request(&mut self, method: &str) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(request) = self.server_requests.iter().find(|r| r["method"] == method) {
+                return request.clone();
+            }
+            if let Some(message) = self.next_message(deadline) {
+                self.pending.push(message);
+            }
+        }
+    }
+
+    /// The next message from the server; a request of the server's (e.g. workspace/configuration)
+    /// is answered with what the test set for its method, else null, recorded, and gives `None`.
+    fn next_message(&mut self, deadline: Instant) -> Option<Value> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = match self.incoming.recv_timeout(left) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => panic!("timed out; stderr:\n{}", self.stderr()),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("server closed stdout; stderr:\n{}", self.stderr())
+            }
+        };
+        if message.get("id").is_none() || message.get("method").is_none() {
+            return Some(message);
+        }
+        let id = message["id"].clone();
+        let result = self
+            .answers
+            .iter()
+            .find(|(method, _)| message["method"] == method.as_str())
+            .map_or(Value::Null, |(_, result)| result.clone());
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
+        self.server_requests.push(message);
+        None
     }
 
     /// Drops every pending message.

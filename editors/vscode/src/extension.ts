@@ -1,5 +1,6 @@
-// The VS Code extension: starts admission-ls for YAML files holding admission policies, bindings or
-// PolicyTest suites, passes the `admissionLs` settings, and adds the palette commands.
+// The VS Code extension: starts admission-ls for YAML files holding admission policies, bindings,
+// webhook configurations, PolicyTest suites or CRDs (detect.ts), passes the `admissionLs` settings,
+// and adds the palette commands.
 import * as fs from "fs";
 import * as os from "os";
 import * as vscode from "vscode";
@@ -11,9 +12,9 @@ import {
   ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
-import { resolveServer } from "./binary";
+import { describeSource, resolveServer } from "./binary";
 import { registerCommands } from "./commands";
-import { AttachGate, DOCUMENT_SELECTOR, isPolicyText } from "./detect";
+import { AttachGate, DOCUMENT_SELECTOR, isAdmissionText } from "./detect";
 import { RestartGuard } from "./restartGuard";
 import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
 
@@ -35,6 +36,9 @@ export class Extension {
   client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
 
+  /** `extensionPath`: the extension's folder, where a platform-specific .vsix has `server/`. */
+  constructor(private readonly extensionPath: string) {}
+
   private get(key: string): unknown {
     return vscode.workspace.getConfiguration(SECTION).get(key);
   }
@@ -54,6 +58,7 @@ export class Extension {
   private async start(): Promise<void> {
     const resolution = resolveServer({
       configuredPath: this.get("path") as string | undefined,
+      extensionPath: this.extensionPath,
       envPath: process.env.PATH,
       platform: process.platform,
       isExecutable: isExecutable,
@@ -66,13 +71,14 @@ export class Extension {
       return;
     }
     const command = resolution.command;
+    const source = resolution.source ? describeSource(resolution.source) : "";
     const serverOptions: ServerOptions = { command, args: ["serve"], transport: TransportKind.stdio };
     const client = new QuietClient("admissionLs", "admission-ls", serverOptions, this.clientOptions(command));
     this.client = client;
     this.gate.reset();
     try {
       await client.start();
-      this.output.appendLine(`admission-ls started: ${command}`);
+      this.output.appendLine(`admission-ls started: ${command} (${source})`);
     } catch (error) {
       this.client = undefined;
       await client.dispose().catch(() => undefined);
@@ -181,11 +187,11 @@ function isExecutable(file: string): boolean {
 let extension: Extension | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  const ext = new Extension();
+  const ext = new Extension(context.extensionPath);
   extension = ext;
   context.subscriptions.push(ext.output, ...registerCommands(ext));
   const consider = (document: vscode.TextDocument) => {
-    if (!ext.client && document.languageId === "yaml" && isPolicyText(document.getText())) {
+    if (!ext.client && document.languageId === "yaml" && isAdmissionText(document.getText())) {
       void ext.ensureStarted();
     }
   };

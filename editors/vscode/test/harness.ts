@@ -14,7 +14,7 @@ export async function activateWith(settings: Record<string, unknown>): Promise<{
   try {
     delete require.cache[bundle];
     const ext = require(bundle) as { activate(c: unknown): void; deactivate(): unknown };
-    ext.activate({ subscriptions: [] });
+    ext.activate({ subscriptions: [], extensionPath: path.join(__dirname, "no-such-extension") });
     return { state, ext };
   } finally {
     Module._load = load;

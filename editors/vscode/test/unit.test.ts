@@ -2,10 +2,12 @@
 // workspace/configuration, binary resolution, policy detection and attachment, the restart guard,
 // and the "command not supported" messages. Runs under `node --test` without VS Code.
 import { strict as assert } from "assert";
+import * as fs from "fs";
+import * as path from "path";
 import { test } from "node:test";
-import { resolveServer } from "../src/binary";
+import { bundledBinary, describeSource, resolveServer } from "../src/binary";
 import { isUnsupportedError, serverSupports, unsupportedMessage } from "../src/commandErrors";
-import { AttachGate, isPolicyText } from "../src/detect";
+import { AttachGate, isAdmissionText } from "../src/detect";
 import { RestartGuard } from "../src/restartGuard";
 import { configurationItem, initializationOptions } from "../src/settings";
 import { settingsGetter } from "./vscodeSettings";
@@ -41,10 +43,23 @@ test("the configured path wins and is reported as tried", () => {
   const seen: string[] = [];
   const exec = (f: string) => (seen.push(f), f === "/home/u/bin/admission-ls");
   const found = resolveServer({ configuredPath: "~/bin/admission-ls", envPath: "/usr/bin", platform: "linux", isExecutable: exec, expand: (p) => p.replace("~", "/home/u") });
-  assert.deepEqual(found, { command: "/home/u/bin/admission-ls", tried: "/home/u/bin/admission-ls" });
-  const missing = resolveServer({ configuredPath: "/opt/nope", envPath: "/home/u/bin", platform: "linux", isExecutable: exec });
+  assert.deepEqual(found, { command: "/home/u/bin/admission-ls", source: "setting", tried: "/home/u/bin/admission-ls" });
+  const missing = resolveServer({ configuredPath: "/opt/nope", extensionPath: "/ext", envPath: "/home/u/bin", platform: "linux", isExecutable: exec });
   assert.deepEqual(missing, { tried: "/opt/nope" });
-  assert.deepEqual(seen, ["/home/u/bin/admission-ls", "/opt/nope"], "a configured path never falls back to PATH");
+  assert.deepEqual(seen, ["/home/u/bin/admission-ls", "/opt/nope"], "a configured path never falls back to the bundled binary or PATH");
+});
+
+test("without a configured path the bundled binary comes before PATH", () => {
+  const bundled = "/ext/server/admission-ls";
+  const everywhere = (f: string) => f === bundled || f === "/usr/bin/admission-ls";
+  const found = resolveServer({ configuredPath: "", extensionPath: "/ext", envPath: "/usr/bin", platform: "linux", isExecutable: everywhere });
+  assert.deepEqual(found, { command: bundled, source: "bundled", tried: bundled });
+  const plain = resolveServer({ configuredPath: "", extensionPath: "/ext", envPath: "/usr/bin", platform: "linux", isExecutable: (f) => f === "/usr/bin/admission-ls" });
+  assert.deepEqual(plain, { command: "/usr/bin/admission-ls", source: "path", tried: "/usr/bin/admission-ls" }, "the plain .vsix has no server/ folder");
+  const none = resolveServer({ configuredPath: "", extensionPath: "/ext", envPath: "/a", platform: "linux", isExecutable: () => false });
+  assert.equal(none.tried, "no bundled binary, admission-ls on PATH (1 folders searched)");
+  assert.equal(bundledBinary("C:\\ext", "win32"), "C:\\ext\\server\\admission-ls.exe");
+  assert.equal(describeSource("bundled"), "the binary bundled with the extension");
 });
 
 test("without a configured path the first admission-ls on PATH is used", () => {
@@ -57,14 +72,12 @@ test("without a configured path the first admission-ls on PATH is used", () => {
   assert.match(win.command ?? "", /admission-ls\.exe$/);
 });
 
-test("policy detection: policies, bindings, PolicyTest; not other YAML", () => {
-  assert.ok(isPolicyText("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n"));
-  assert.ok(isPolicyText("---\nkind: MutatingAdmissionPolicyBinding\napiVersion: \"admissionregistration.k8s.io/v1beta1\"\n"));
-  assert.ok(isPolicyText("apiVersion: admission-ls.dev/v1\nkind: PolicyTest\n"));
-  assert.ok(isPolicyText("items:\n  - apiVersion: admissionregistration.k8s.io/v1alpha1\n"));
-  assert.ok(!isPolicyText("apiVersion: apps/v1\nkind: Deployment\n"));
-  assert.ok(!isPolicyText("# apiVersion: admissionregistration.k8s.io/v1\nkind: PolicyTests\n"));
-  assert.ok(!isPolicyText("description: see admissionregistration.k8s.io/v1\n"));
+test("detection: policies, bindings, webhook configurations, PolicyTest, CRDs; not other YAML", () => {
+  const cases = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "testdata", "detection.json"), "utf8")).cases as Array<{ name: string; text: string; attach: boolean }>;
+  assert.ok(cases.length >= 10);
+  for (const c of cases) {
+    assert.equal(isAdmissionText(c.text), c.attach, c.name);
+  }
 });
 
 test("the attach gate forwards only policy documents and opens those that become one", () => {
@@ -114,4 +127,14 @@ test("unsupported commands are recognised and explained", () => {
   assert.ok(isUnsupportedError({ code: -32602, message: "unknown command admission-ls.evaluate" }));
   assert.ok(!isUnsupportedError({ code: -32603, message: "internal error" }));
   assert.match(unsupportedMessage("admission-ls.evaluate", "0.1.0"), /admission-ls 0\.1\.0 does not support the command 'admission-ls\.evaluate' yet \(command not supported by the server\)/);
+});
+
+test("the manifest keeps the binary out of a workspace's hands", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+  const trust = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, "limited");
+  assert.deepEqual([...trust.restrictedConfigurations].sort(), ["admissionLs.path", "admissionLs.schemaPaths"]);
+  // Machine scope: only user (or remote machine) settings may set the program the extension runs.
+  assert.equal(manifest.contributes.configuration.properties["admissionLs.path"].scope, "machine");
+  assert.equal(manifest.license, "Apache-2.0");
 });

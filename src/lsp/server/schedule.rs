@@ -35,6 +35,19 @@ impl Server {
         });
     }
 
+    /// The open documents again after a change outside them (settings, scanned or watched files).
+    /// A pulling client is asked to pull again instead, when it can be.
+    pub(super) fn recheck_open(&self, open: Vec<(Uri, i32)>) {
+        if !self.state().pull {
+            for (uri, version) in open {
+                self.schedule(uri, version, Duration::ZERO);
+            }
+        } else if !open.is_empty() {
+            let shared = self.shared.clone();
+            tokio::spawn(async move { shared.refresh_pulled().await });
+        }
+    }
+
     /// After an edit of a CRD: the other open documents and the workspace files, whose typed
     /// diagnostics may depend on it, once the edits settle.
     pub(super) fn schedule_dependents(&self, edited: &Uri) {
@@ -55,6 +68,7 @@ impl Server {
             }
             let job = shared.lock().job_for_workspace();
             shared.run(job, Guard::NotOpen).await;
+            shared.refresh_pulled().await;
         });
     }
 
@@ -69,6 +83,18 @@ impl Server {
 }
 
 impl Shared {
+    /// `workspace/diagnostic/refresh` to a client that pulls diagnostics and takes the request.
+    async fn refresh_pulled(&self) {
+        let refresh = {
+            let state = self.lock();
+            state.pull && state.refresh_pulled
+        };
+        if refresh {
+            // A client that fails the request keeps its diagnostics until its next edit: nothing to do.
+            let _ = self.client.workspace_diagnostic_refresh().await;
+        }
+    }
+
     async fn run(&self, job: Job, guard: Guard) {
         for (uri, diagnostics) in diagnostics::compute(job).await {
             // The receiver lives as long as `self`, so a send can't fail while we run.

@@ -3,7 +3,6 @@
 //! folders and schema paths.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use serde_json::Value;
 use tower_lsp_server::ls_types::*;
@@ -28,6 +27,13 @@ impl Server {
             .as_ref()
             .map(config::parse)
             .unwrap_or_default();
+        let refresh_pulled = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.diagnostics.as_ref())
+            .and_then(|d| d.refresh_support)
+            .unwrap_or(false);
         let watch_files = params
             .capabilities
             .workspace
@@ -45,6 +51,7 @@ impl Server {
             let mut state = self.state();
             state.encoding = encoding;
             state.pull = pull;
+            state.refresh_pulled = refresh_pulled;
             state.config = config;
             state.roots = roots;
             state.schema_paths = schema_paths;
@@ -78,9 +85,7 @@ impl Server {
             let server = self.clone();
             tokio::spawn(async move { server.scan_workspace().await });
         }
-        for (uri, version) in open {
-            self.schedule(uri, version, Duration::ZERO);
-        }
+        self.recheck_open(open);
         self.schedule_workspace();
         self.warn(problems).await;
     }
@@ -144,9 +149,7 @@ impl Server {
             state.add_scanned(files, role);
             state.open_documents()
         };
-        for (uri, version) in open {
-            self.schedule(uri, version, Duration::ZERO);
-        }
+        self.recheck_open(open);
     }
 
     /// Asks the client for the settings section when a change notification came without them.

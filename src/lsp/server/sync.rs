@@ -15,11 +15,23 @@ impl Server {
     /// `textDocument/didOpen`.
     pub(super) fn open_document(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
+        let pulled_after_push;
         {
             let mut state = self.state();
             let file = state.file_ids.get_or_insert(&document.uri);
             let opened = Document::new(&document.text, document.version, file);
             state.documents.insert(document.uri.clone(), opened);
+            pulled_after_push = state.pull && state.workspace.contains_key(&document.uri);
+        }
+        if pulled_after_push {
+            // The scan pushed this file's diagnostics while it was closed; a pulling client keeps
+            // pushed and pulled results apart (vscode-languageclient: two collections), so the
+            // pushed list would stay, stale, beside the pulled one after every edit. Clear it.
+            let _ = self.shared.publisher.send(Publish {
+                uri: document.uri.clone(),
+                diagnostics: Vec::new(),
+                guard: Guard::OpenAt(document.version),
+            });
         }
         self.schedule(document.uri, document.version, Duration::ZERO);
     }

@@ -6,7 +6,6 @@
 //! and files holding objects of a paramKind), and checks the open documents again. An open document's text is the editor's, so its file events are ignored.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use tower_lsp_server::ls_types::*;
 
@@ -120,9 +119,7 @@ impl Server {
                 guard: Guard::NotOpen,
             });
         }
-        for (uri, version) in open {
-            self.schedule(uri, version, Duration::ZERO);
-        }
+        self.recheck_open(open);
         self.schedule_workspace();
     }
 }

@@ -74,7 +74,10 @@ function M.create(plugin)
       notify("cannot read the object file " .. object, vim.log.levels.ERROR)
       return
     end
-    local position = vim.lsp.util.make_position_params().position
+    local client = plugin.client(0)
+    -- 0.11+ wants the encoding named (it warns otherwise); 0.7 takes the buffer's client's.
+    local position = client and vim.lsp.util.make_position_params(0, client.offset_encoding).position
+      or vim.lsp.util.make_position_params().position
     M.execute(plugin, "admission-ls.evaluate", {
       { uri = vim.uri_from_bufnr(0), position = position, object = vim.uri_from_fname(object) },
     })

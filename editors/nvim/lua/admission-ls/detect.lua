@@ -1,27 +1,40 @@
--- The content check: a YAML buffer is a policy file when it has an admissionregistration.k8s.io
--- apiVersion (policies and bindings) or a PolicyTest document.
+-- Which YAML buffers the plugin hands to the server, by content (the rule of the VS Code
+-- extension's detect.ts and of the Emacs configuration): a buffer is attached when one of its first
+-- 5000 lines is
+--   - an `apiVersion: admissionregistration.k8s.io/…` line: ValidatingAdmissionPolicy,
+--     MutatingAdmissionPolicy, their bindings, ValidatingWebhookConfiguration and
+--     MutatingWebhookConfiguration (every kind of that API group), or
+--   - a `kind: PolicyTest` line (admission-ls test suites),
+-- or when it has both an `apiVersion: apiextensions.k8s.io/…` line and a
+-- `kind: CustomResourceDefinition` line. A line may be a list item and the key or value quoted.
 local M = {}
 
-local markers = {
-  "^%s*%-?%s*[\"']?apiVersion[\"']?%s*:%s*[\"']?admissionregistration%.k8s%.io/",
-  "^%s*%-?%s*[\"']?kind[\"']?%s*:%s*[\"']?PolicyTest%f[^%w]",
-}
+local key = "^%s*%-?%s*[\"']?"
+local sep = "[\"']?%s*:%s*[\"']?"
+local admission_api = key .. "apiVersion" .. sep .. "admissionregistration%.k8s%.io/"
+local policy_test = key .. "kind" .. sep .. "PolicyTest%f[^%w]"
+local crd_api = key .. "apiVersion" .. sep .. "apiextensions%.k8s%.io/"
+local crd_kind = key .. "kind" .. sep .. "CustomResourceDefinition%f[^%w]"
 
---- True when one of `lines` marks a policy file.
-function M.is_policy_lines(lines)
+--- True when `lines` hold an admission policy, binding, webhook configuration, PolicyTest or CRD.
+function M.is_admission_lines(lines)
+  local api, kind = false, false
   for _, line in ipairs(lines) do
-    for _, marker in ipairs(markers) do
-      if string.find(line, marker) then
-        return true
-      end
+    if string.find(line, admission_api) or string.find(line, policy_test) then
+      return true
+    end
+    api = api or string.find(line, crd_api) ~= nil
+    kind = kind or string.find(line, crd_kind) ~= nil
+    if api and kind then
+      return true
     end
   end
   return false
 end
 
---- True when the buffer holds a policy, binding or PolicyTest document (first 5000 lines).
-function M.is_policy_buffer(bufnr)
-  return M.is_policy_lines(vim.api.nvim_buf_get_lines(bufnr, 0, 5000, false))
+--- The same test on a buffer (its first 5000 lines).
+function M.is_admission_buffer(bufnr)
+  return M.is_admission_lines(vim.api.nvim_buf_get_lines(bufnr, 0, 5000, false))
 end
 
 return M

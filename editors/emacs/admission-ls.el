@@ -1,0 +1,142 @@
+;;; admission-ls.el --- admission-ls for Emacs: eglot and lsp-mode configuration  -*- lexical-binding: t; -*-
+
+;; Copyright The admission-ls authors
+;; SPDX-License-Identifier: Apache-2.0
+;; Package-Requires: ((emacs "27.1"))
+
+;;; Commentary:
+
+;; Puts YAML files holding admission documents into `admission-ls-yaml-mode' (a YAML mode, derived
+;; from `yaml-ts-mode' or `yaml-mode' when present) and starts the admission-ls language server for
+;; them, with eglot (built into Emacs 29+, the `eglot' package before) or lsp-mode.  Other YAML
+;; files keep their usual mode and server.
+;;
+;; The files attached are those of the VS Code extension and the Neovim plugin (one rule, see
+;; `admission-ls-text-p'): a `.yaml'/`.yml' file with, in its first MiB, an
+;; `apiVersion: admissionregistration.k8s.io/...' line (policies, bindings,
+;; ValidatingWebhookConfiguration, MutatingWebhookConfiguration), a `kind: PolicyTest' line, or
+;; both an `apiVersion: apiextensions.k8s.io/...' line and a `kind: CustomResourceDefinition' line.
+;;
+;;   (add-to-list 'load-path "/path/to/admission-ls/editors/emacs")
+;;   (require 'admission-ls)
+;;   (setq admission-ls-settings '(:kubernetesVersion "1.31"))   ; optional
+;;   (admission-ls-eglot-setup)      ; or (admission-ls-lsp-mode-setup) for lsp-mode
+;;
+;; Diagnostics show through flymake (eglot) or flycheck/flymake (lsp-mode).
+
+;;; Code:
+
+(require 'cl-lib)
+
+(defvar eglot-server-programs)
+(defvar eglot-workspace-configuration)
+(defvar lsp-language-id-configuration)
+(declare-function eglot-ensure "eglot")
+(declare-function lsp-register-client "lsp-mode")
+(declare-function make-lsp-client "lsp-mode")
+(declare-function lsp-stdio-connection "lsp-mode")
+(declare-function lsp-activate-on "lsp-mode")
+(declare-function lsp-deferred "lsp-mode")
+
+(defgroup admission-ls nil
+  "Kubernetes admission policies with the admission-ls language server."
+  :group 'tools
+  :prefix "admission-ls-")
+
+(defcustom admission-ls-program "admission-ls"
+  "The admission-ls binary: a name looked up on `exec-path', or a file name."
+  :type 'string)
+
+(defcustom admission-ls-settings nil
+  "The settings section `admissionLs', as a plist.
+For example
+  (:kubernetesVersion \"1.31\" :diagnostics (:disabled [\"unknown-field\"])).
+Sent as initializationOptions and answered to workspace/configuration."
+  :type 'sexp)
+
+(defconst admission-ls--key "^[ \t]*\\(?:-[ \t]+\\)?[\"']?%s[\"']?[ \t]*:[ \t]*[\"']?"
+  "A YAML key line, maybe a list item, key and value maybe quoted.")
+
+(defun admission-ls--line (key value)
+  "A regexp for a line with KEY and a value starting with VALUE (a regexp)."
+  (concat (format admission-ls--key key) value))
+
+(defconst admission-ls--admission-api (admission-ls--line "apiVersion" "admissionregistration\\.k8s\\.io/"))
+(defconst admission-ls--policy-test (admission-ls--line "kind" "PolicyTest\\_>"))
+(defconst admission-ls--crd-api (admission-ls--line "apiVersion" "apiextensions\\.k8s\\.io/"))
+(defconst admission-ls--crd-kind (admission-ls--line "kind" "CustomResourceDefinition\\_>"))
+
+(defun admission-ls-text-p (text)
+  "Non-nil when TEXT holds an admission document the server checks."
+  (let ((case-fold-search nil)
+        (head (if (> (length text) 1048576) (substring text 0 1048576) text)))
+    (or (string-match-p admission-ls--admission-api head)
+        (string-match-p admission-ls--policy-test head)
+        (and (string-match-p admission-ls--crd-api head)
+             (string-match-p admission-ls--crd-kind head)))))
+
+(defun admission-ls-buffer-p ()
+  "Non-nil when the current buffer is a YAML file holding an admission document."
+  (and buffer-file-name
+       (string-match-p "\\.ya?ml\\'" buffer-file-name)
+       (admission-ls-text-p
+        (buffer-substring-no-properties (point-min) (min (point-max) (1+ 1048576))))))
+
+(defalias 'admission-ls--parent-mode
+  (cond ((and (fboundp 'yaml-ts-mode) (fboundp 'treesit-language-available-p)
+              (treesit-language-available-p 'yaml))
+         'yaml-ts-mode)
+        ((fboundp 'yaml-mode) 'yaml-mode)
+        (t 'prog-mode))
+  "The YAML mode `admission-ls-yaml-mode' builds on.")
+
+;;;###autoload
+(define-derived-mode admission-ls-yaml-mode admission-ls--parent-mode "YAML[admission]"
+  "A YAML mode for files holding Kubernetes admission documents.
+admission-ls checks them.")
+
+;;;###autoload
+(add-to-list 'magic-mode-alist '(admission-ls-buffer-p . admission-ls-yaml-mode))
+
+(defun admission-ls--command ()
+  "The server command line."
+  (list admission-ls-program "serve" "--stdio"))
+
+(defun admission-ls--settings-object ()
+  "`admission-ls-settings' as a JSON object (an empty one when nil)."
+  (or admission-ls-settings (make-hash-table)))
+
+;;;###autoload
+(defun admission-ls-eglot-setup ()
+  "Use eglot for `admission-ls-yaml-mode' buffers, started on opening."
+  (require 'eglot)
+  (add-to-list 'eglot-server-programs
+               `((admission-ls-yaml-mode :language-id "yaml")
+                 . (lambda (&rest _)
+                     (append (admission-ls--command)
+                             (list :initializationOptions (admission-ls--settings-object))))))
+  (setq-default eglot-workspace-configuration
+                (cons (cons :admissionLs (admission-ls--settings-object))
+                      (assq-delete-all :admissionLs (default-value 'eglot-workspace-configuration))))
+  (add-hook 'admission-ls-yaml-mode-hook #'eglot-ensure))
+
+;;;###autoload
+(defun admission-ls-lsp-mode-setup ()
+  "Register admission-ls with lsp-mode for `admission-ls-yaml-mode' buffers.
+The server starts when such a buffer opens."
+  (require 'lsp-mode)
+  (add-to-list 'lsp-language-id-configuration '(admission-ls-yaml-mode . "yaml"))
+  (lsp-register-client
+   (make-lsp-client
+    :new-connection (lsp-stdio-connection #'admission-ls--command)
+    :activation-fn (lsp-activate-on "yaml")
+    :major-modes '(admission-ls-yaml-mode)
+    :priority 1
+    :server-id 'admission-ls
+    ;; The server reads the settings from initializationOptions (workspace/configuration is
+    ;; answered by lsp-mode from its registered custom settings, none for admissionLs).
+    :initialization-options #'admission-ls--settings-object))
+  (add-hook 'admission-ls-yaml-mode-hook #'lsp-deferred))
+
+(provide 'admission-ls)
+;;; admission-ls.el ends here
