@@ -4,6 +4,8 @@ mod check;
 mod eval;
 mod explain;
 mod json;
+mod junit;
+mod out;
 mod test;
 mod walk;
 

@@ -45,8 +45,8 @@ pub struct CaseResult {
 /// reads no time itself).
 #[derive(Clone, Copy)]
 pub struct RunHooks<'a> {
-    /// Whether a case runs; the others are left out of the results.
-    pub select: &'a dyn Fn(&Case) -> bool,
+    /// Whether a case (of this suite file and suite) runs; the others are left out of the results.
+    pub select: &'a dyn Fn(&str, &Suite, &Case) -> bool,
     /// The time since some fixed instant.
     pub clock: &'a dyn Fn() -> Duration,
 }
@@ -54,7 +54,7 @@ pub struct RunHooks<'a> {
 impl Default for RunHooks<'_> {
     fn default() -> Self {
         RunHooks {
-            select: &|_| true,
+            select: &|_, _, _| true,
             clock: &|| Duration::ZERO,
         }
     }
@@ -87,7 +87,7 @@ pub fn run_suite_with(
     let results = suite
         .cases
         .iter()
-        .filter(|case| (hooks.select)(case))
+        .filter(|case| (hooks.select)(path, suite, case))
         .map(|case| {
             let start = (hooks.clock)();
             let result = run_case(&world, case, kaptest, suite.defaults);
