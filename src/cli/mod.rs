@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch; the features themselves live in `ide`, the server in `lsp`.
 
+mod annotations;
 mod check;
 mod eval;
 mod explain;
@@ -71,6 +72,10 @@ enum Format {
     Text,
     /// One JSON object mirroring LSP diagnostics.
     Json,
+    /// A SARIF 2.1.0 log (code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
+    Github,
 }
 
 /// Runs the command line and returns the process exit status: 0 clean, 1 errors found, 2 usage or
