@@ -34,14 +34,34 @@ fn sarif_validates_against_the_schema_rules() {
     assert_eq!(first["ruleId"], "invalid");
     assert_eq!(first["level"], "error");
     let region = &first["locations"][0]["physicalLocation"]["region"];
-    assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(6), Some(9)));
-    let io = results.iter().find(|r| r["ruleId"] == "io-error").expect("the unreadable file");
-    assert_eq!(io["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], bad.as_str());
-    let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().expect("rules");
-    assert!(results.iter().all(|r| rules.iter().any(|rule| rule["id"] == r["ruleId"])));
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(6), Some(9))
+    );
+    let io = results
+        .iter()
+        .find(|r| r["ruleId"] == "io-error")
+        .expect("the unreadable file");
+    assert_eq!(
+        io["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        bad.as_str()
+    );
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    assert!(
+        results
+            .iter()
+            .all(|r| rules.iter().any(|rule| rule["id"] == r["ruleId"]))
+    );
     // The checker rejects what the schema rejects.
     let wrong = serde_json::json!({"version": "2.0.0", "runs": [{"tool": {"driver": {}}, "results": [{"level": "fatal", "message": {}}]}]});
-    assert_eq!(sarif_schema::violations(&wrong).len(), 4, "{:?}", sarif_schema::violations(&wrong));
+    assert_eq!(
+        sarif_schema::violations(&wrong).len(),
+        4,
+        "{:?}",
+        sarif_schema::violations(&wrong)
+    );
     let _ = std::fs::remove_file(&bad);
 }
 
@@ -54,15 +74,29 @@ fn github_annotations_carry_the_range_and_escape_the_message() {
         first.starts_with("::error file=examples/mistakes.yaml,line=6,col=9,endLine=6,endColumn=17,title=admission-ls invalid::metadata.name: Invalid value"),
         "{first}"
     );
-    assert!(stdout.lines().any(|l| l.starts_with("::warning file=examples/mistakes.yaml,line=45,")), "{stdout}");
-    assert!(stdout.lines().all(|l| l.starts_with("::")), "one command per line: {stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("::warning file=examples/mistakes.yaml,line=45,")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().all(|l| l.starts_with("::")),
+        "one command per line: {stdout}"
+    );
 }
 
 #[test]
 fn unreadable_files_are_entries_with_a_diagnostic_in_json() {
     let bad = bad_utf8_file();
     let bad = bad.display().to_string();
-    let (code, stdout, stderr) = run(&["check", &bad, "examples/required-labels.yaml", "--format", "json"]);
+    let (code, stdout, stderr) = run(&[
+        "check",
+        &bad,
+        "examples/required-labels.yaml",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.is_empty(), "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
@@ -71,7 +105,10 @@ fn unreadable_files_are_entries_with_a_diagnostic_in_json() {
         .and_then(|files| files.iter().find(|f| f["path"] == bad.as_str()))
         .expect("an entry for the unreadable file");
     assert_eq!(entry["diagnostics"][0]["code"], "io-error");
-    assert_eq!(entry["diagnostics"][0]["message"], "not valid UTF-8 (invalid byte at offset 0)");
+    assert_eq!(
+        entry["diagnostics"][0]["message"],
+        "not valid UTF-8 (invalid byte at offset 0)"
+    );
     assert_eq!(json["summary"]["unreadable"], 1);
     let _ = std::fs::remove_file(&bad);
 }
@@ -95,18 +132,45 @@ fn eval_evaluates_every_object_document_in_order() {
         std::fs::read_to_string("tests/cli_fixtures/pod.yaml").expect("fixture"),
         std::fs::read_to_string("tests/cli_fixtures/deployment.yaml").expect("fixture")
     );
-    let args = ["eval", "examples/required-labels.yaml", "--object", "-", "--format", "json"];
+    let args = [
+        "eval",
+        "examples/required-labels.yaml",
+        "--object",
+        "-",
+        "--format",
+        "json",
+    ];
     let (code, stdout, stderr) = run_with(&args, &both, &[]);
     assert_eq!(code, 0, "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
-    let decisions: Vec<&str> = json.as_array().expect("an array for two objects").iter().filter_map(|o| o["decision"].as_str()).collect();
+    let decisions: Vec<&str> = json
+        .as_array()
+        .expect("an array for two objects")
+        .iter()
+        .filter_map(|o| o["decision"].as_str())
+        .collect();
     assert_eq!(decisions, ["skip", "deny"]);
     let (code, _, _) = run_with(&[&args[..], &["--exit-code"]].concat(), &both, &[]);
     assert_eq!(code, 1, "--exit-code: a deny is 1");
-    let (code, stdout, _) = run(&["eval", "examples/required-labels.yaml", "--object", "tests/cli_fixtures/pod.yaml", "--exit-code", "--format", "json"]);
+    let (code, stdout, _) = run(&[
+        "eval",
+        "examples/required-labels.yaml",
+        "--object",
+        "tests/cli_fixtures/pod.yaml",
+        "--exit-code",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "a skip is 0 with --exit-code");
-    assert!(stdout.trim_start().starts_with('{'), "one object is a JSON object: {stdout}");
-    let (code, _, stderr) = run_with(&["eval", "examples/required-labels.yaml", "--object", "-"], "kind: [", &[]);
+    assert!(
+        stdout.trim_start().starts_with('{'),
+        "one object is a JSON object: {stdout}"
+    );
+    let (code, _, stderr) = run_with(
+        &["eval", "examples/required-labels.yaml", "--object", "-"],
+        "kind: [",
+        &[],
+    );
     assert_eq!(code, 2);
     assert!(stderr.contains("--object: YAML syntax error"), "{stderr}");
 }
@@ -115,27 +179,47 @@ fn eval_evaluates_every_object_document_in_order() {
 fn init_writes_a_suite_that_passes_and_never_overwrites() {
     let dir = std::env::temp_dir().join(format!("admission-ls-init-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for policy in ["required-labels", "sidecar-injection", "image-registry", "team-label"] {
+    for policy in [
+        "required-labels",
+        "sidecar-injection",
+        "image-registry",
+        "team-label",
+    ] {
         let source = format!("examples/{policy}.yaml");
         let target = dir.join(format!("{policy}.yaml"));
         std::fs::copy(&source, &target).expect("copy");
         let target = target.display().to_string();
         let (code, stdout, stderr) = run(&["init", &target]);
         assert_eq!(code, 0, "{policy}: {stderr}");
-        let suite = dir.join(format!("{policy}.test.yaml")).display().to_string();
-        assert_eq!(stdout, format!("wrote {suite} (2 cases; run it with `admission-ls test {suite}`)\n"));
+        let suite = dir
+            .join(format!("{policy}.test.yaml"))
+            .display()
+            .to_string();
+        assert_eq!(
+            stdout,
+            format!("wrote {suite} (2 cases; run it with `admission-ls test {suite}`)\n")
+        );
         let (code, stdout, stderr) = run(&["test", &suite]);
         assert_eq!(code, 0, "{policy}: {stdout}{stderr}");
-        assert!(timeless(&stdout).ends_with("2 passed, 0 failed in …ms\n"), "{stdout}");
+        assert!(
+            timeless(&stdout).ends_with("2 passed, 0 failed in …ms\n"),
+            "{stdout}"
+        );
         let before = std::fs::read_to_string(&suite).expect("the suite");
         let (code, _, stderr) = run(&["init", &target]);
         assert_eq!(code, 2);
-        assert!(stderr.contains("already exists; it is not overwritten"), "{stderr}");
+        assert!(
+            stderr.contains("already exists; it is not overwritten"),
+            "{stderr}"
+        );
         assert_eq!(std::fs::read_to_string(&suite).expect("the suite"), before);
     }
     let (code, _, stderr) = run(&["init", "tests/cli_fixtures/deployment.yaml"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("holds no ValidatingAdmissionPolicy or MutatingAdmissionPolicy"), "{stderr}");
+    assert!(
+        stderr.contains("holds no ValidatingAdmissionPolicy or MutatingAdmissionPolicy"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -187,7 +271,10 @@ fn close_after_first_line(args: &[&str], stdin: &str) -> Option<i32> {
     let _ = writer.join();
     let stderr = String::from_utf8_lossy(&output.stderr);
     let code = output.status.code();
-    assert!(matches!(code, Some(0 | 1 | 141)), "{args:?}: status {code:?}, stderr {stderr}");
+    assert!(
+        matches!(code, Some(0 | 1 | 141)),
+        "{args:?}: status {code:?}, stderr {stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     code
 }
@@ -196,26 +283,47 @@ fn close_after_first_line(args: &[&str], stdin: &str) -> Option<i32> {
 fn every_subcommand_stops_quietly_on_a_closed_pipe() {
     let dir = big_workspace();
     let big = dir.display().to_string();
-    let deployment = std::fs::read_to_string("tests/cli_fixtures/deployment.yaml").expect("fixture");
+    let deployment =
+        std::fs::read_to_string("tests/cli_fixtures/deployment.yaml").expect("fixture");
     let objects = vec![deployment; 300].join("---\n");
     let outrun = [
         vec!["check", big.as_str()],
         vec!["check", big.as_str(), "--format", "json"],
         vec!["check", big.as_str(), "--format", "sarif"],
         vec!["check", big.as_str(), "--format", "github"],
-        vec!["eval", "examples/required-labels.yaml", "--object", "-", "--format", "json"],
+        vec![
+            "eval",
+            "examples/required-labels.yaml",
+            "--object",
+            "-",
+            "--format",
+            "json",
+        ],
         vec!["eval", "examples/required-labels.yaml", "--object", "-"],
         vec!["test", big.as_str(), "-v"],
         vec!["test", big.as_str(), "--format", "junit"],
         vec!["test", big.as_str(), "--format", "json"],
     ];
     for args in outrun {
-        let input = if args[0] == "eval" { objects.as_str() } else { "" };
+        let input = if args[0] == "eval" {
+            objects.as_str()
+        } else {
+            ""
+        };
         let code = close_after_first_line(&args, input);
-        assert_eq!(code, Some(141), "{args:?} outruns the pipe, so it must see it closed");
+        assert_eq!(
+            code,
+            Some(141),
+            "{args:?} outruns the pipe, so it must see it closed"
+        );
     }
     // Short outputs may finish before the pipe closes; they must not panic either way.
-    for args in [vec!["explain", "cel-cost"], vec!["--help"], vec!["check", "--help"], vec!["--version"]] {
+    for args in [
+        vec!["explain", "cel-cost"],
+        vec!["--help"],
+        vec!["check", "--help"],
+        vec!["--version"],
+    ] {
         close_after_first_line(&args, "");
     }
     let _ = std::fs::remove_dir_all(&dir);

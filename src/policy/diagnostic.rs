@@ -1,4 +1,4 @@
-//! Diagnostics: the stable codes of design.md §1.3, severities, and the diagnostic value every check
+//! Diagnostics: the stable codes (documented by `explain` and the README), severities, and the diagnostic value every check
 //! produces. Ranges are byte ranges of the file.
 
 use crate::text::TextRange;
