@@ -35,22 +35,46 @@ fn samples(readme: &str) -> Vec<Sample> {
 
 #[test]
 fn every_readme_sample_is_what_the_binary_prints() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
     let samples = samples(&readme);
-    assert!(samples.len() >= 4, "the README's console samples were not found");
+    assert!(
+        samples.len() >= 4,
+        "the README's console samples were not found"
+    );
     let mut wrong = Vec::new();
     for (command, lines, goes_on) in &samples {
         let words: Vec<&str> = command.split_whitespace().collect();
-        assert_eq!(words.first(), Some(&"admission-ls"), "a sample runs admission-ls: {command}");
+        assert_eq!(
+            words.first(),
+            Some(&"admission-ls"),
+            "a sample runs admission-ls: {command}"
+        );
         let (code, stdout, stderr) = run(&words[1..]);
-        assert!(code == 0 || code == 1, "`{command}` exited {code}: {stderr}");
+        assert!(
+            code == 0 || code == 1,
+            "`{command}` exited {code}: {stderr}"
+        );
         let actual = timeless(&stdout);
         let expected = timeless(&(lines.join("\n") + "\n"));
-        let same = if *goes_on { actual.starts_with(&expected) } else { actual == expected };
+        let same = if *goes_on {
+            actual.starts_with(&expected)
+        } else {
+            actual == expected
+        };
         if !same {
-            wrong.push(format!("$ {command}\n--- README\n{expected}--- binary\n{actual}"));
+            wrong.push(format!(
+                "$ {command}\n--- README\n{expected}--- binary\n{actual}"
+            ));
         }
     }
-    println!("README samples checked: {}", samples.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join("; "));
+    println!(
+        "README samples checked: {}",
+        samples
+            .iter()
+            .map(|s| s.0.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -235,6 +235,7 @@ fn no_file_points_at_documents_outside_the_repository() {
         "shared/reference",
         "reference §",
         "../shared/design",
+        "design §",
     ];
     let mut found = Vec::new();
     for file in repository_text_files() {
