@@ -98,7 +98,10 @@ fn unreadable_files_are_entries_with_a_diagnostic_in_json() {
         "json",
     ]);
     assert_eq!(code, 2);
-    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("{bad}: error: not valid UTF-8 (invalid byte at offset 0)\n")
+    );
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     let entry = json["files"]
         .as_array()

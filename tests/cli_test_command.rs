@@ -357,3 +357,17 @@ fn a_mutate_diff_is_the_failure_text_in_junit() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_named_file_that_is_not_a_suite_is_warned_about() {
+    let (code, _, stderr) = run(&[
+        "test",
+        "examples/tests/required-labels.test.yaml",
+        "tests/cli_fixtures/deployment.yaml",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr,
+        "admission-ls test: warning: tests/cli_fixtures/deployment.yaml holds no `kind: PolicyTest` document and no kaptest manifest; skipped\n"
+    );
+}

@@ -1,10 +1,10 @@
 //! `admission-ls check`: reads every file, loads them all (and the `--schema` files) into one
 //! analysis so that cross-file references resolve (a binding's policy, a CRD typing a policy),
-//! runs the same diagnostics as the language server (two threads), and prints them as text or JSON
-//! in a deterministic order as text, JSON, SARIF or GitHub workflow commands. A path that cannot be
-//! read is reported (on stderr as `path: error: message` for text, as an entry with an `io-error`
-//! diagnostic in the other formats) and makes the exit status 2. Paths that hold no admission policy
-//! or binding are said to.
+//! runs the same diagnostics as the language server (two threads), and prints them in a
+//! deterministic order as text, JSON, SARIF or GitHub workflow commands. A path that cannot be read
+//! is reported on stderr as `path: error: message` and, in the machine formats, as an entry with an
+//! `io-error` diagnostic; it makes the exit status 2. Paths that hold no admission policy or binding
+//! are said to.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -79,13 +79,11 @@ pub fn run(args: &CheckArgs) -> i32 {
     }
     let checked = check_all(&host.snapshot(), files, &config);
     let summary = Summary::of(&checked);
+    for u in &unreadable {
+        out::error(&format!("{}: error: {}", u.path, u.message));
+    }
     let report = match args.format {
-        Format::Text => {
-            for u in &unreadable {
-                out::error(&format!("{}: error: {}", u.path, u.message));
-            }
-            text_report(&checked, &summary, unreadable.len())
-        }
+        Format::Text => text_report(&checked, &summary, unreadable.len()),
         Format::Json => format!("{}\n", json::report(&checked, &unreadable, &summary)),
         Format::Sarif => annotations::sarif(&checked, &unreadable),
         Format::Github => annotations::github(&checked, &unreadable),

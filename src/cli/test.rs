@@ -143,6 +143,14 @@ pub fn run(args: &TestArgs) -> i32 {
         reports.retain(|r| !r.cases.is_empty() || !r.errors.is_empty());
     }
     let total = start.elapsed();
+    for path in args.paths.iter().filter(|p| p.is_file()) {
+        let name = path.display().to_string();
+        if !reports.iter().any(|r| r.path == name) && filter.is_none() {
+            out::error(&format!(
+                "admission-ls test: warning: {name} holds no `kind: PolicyTest` document and no kaptest manifest; skipped"
+            ));
+        }
+    }
     if reports
         .iter()
         .all(|r| r.cases.is_empty() && r.errors.is_empty())
