@@ -13,6 +13,7 @@ use crate::schema::KubeVersion;
 
 pub use crate::policy::admission::Outcome as EvalOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;
+pub use crate::policy::suite::RunHooks;
 
 /// One `eval` request: the policy file and the request's documents (already read).
 #[derive(Clone, Debug, Default)]

@@ -14,11 +14,11 @@ use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
+use crate::ide::run::RunHooks;
 use crate::ide::run::{
     EvalRequest, RunOptions, evaluate, outcome_json, run_tests_with, tests_json,
 };
 use crate::ide::{Encoding, KubeVersion, LineIndex};
-use crate::policy::suite::RunHooks;
 
 /// The commands the server offers.
 pub const COMMANDS: [&str; 2] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND];

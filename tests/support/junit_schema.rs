@@ -7,8 +7,16 @@
 
 use roxmltree::{Document, Node};
 
-/// (element, allowed attributes, required attributes, allowed children).
-const ELEMENTS: &[(&str, &[&str], &[&str], &[&str])] = &[
+/// An element's rules: its name, the attributes it may have, those it must have, and the child
+/// elements it may contain.
+type ElementRule = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const ELEMENTS: &[ElementRule] = &[
     (
         "testsuites",
         &["name", "time", "tests", "failures", "errors"],

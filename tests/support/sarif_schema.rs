@@ -274,7 +274,7 @@ impl Checker {
         self.object(region, "region", at);
         for key in ["startLine", "startColumn", "endLine", "endColumn"] {
             if let Some(v) = region.get(key)
-                && !v.as_u64().is_some_and(|n| n >= 1)
+                && v.as_u64().is_none_or(|n| n < 1)
             {
                 self.0
                     .push(format!("{at}.{key}: {v} is not an integer ≥ 1"));

@@ -140,16 +140,9 @@ fn check_version(root: &Node, problems: &mut Problems<'_>) {
     let Some(version) = root.get("version") else {
         return;
     };
-    let value = version.as_str().unwrap_or("");
-    if !VERSIONS.contains(&value) {
-        problems.add(
-            version.range,
-            format!(
-                "unsupported version {value:?}, supported versions: [{}]",
-                VERSIONS.join(", ")
-            ),
-        );
-    }
+    problems.one_of(version, VERSIONS, |value, all| {
+        format!("unsupported version {value:?}, supported versions: [{all}]")
+    });
 }
 
 /// The local files of `crds`; a URL is a problem (admission-ls reads no network).
@@ -212,16 +205,9 @@ fn check_case(node: &Node, kind: PolicyKind, problems: &mut Problems<'_>) -> Str
         );
         return String::new();
     };
-    let value = expect.as_str().unwrap_or("");
-    if !expects.contains(&value) {
-        problems.add(
-            expect.range,
-            format!(
-                "expect: unsupported value `{value}`: supported values: {}",
-                expects.join(", ")
-            ),
-        );
-    }
+    let value = problems.one_of(expect, expects, |value, all| {
+        format!("expect: unsupported value `{value}`: supported values: {all}")
+    });
     if value == "mutate" && node.get("expectObject").is_none() {
         problems.add(
             expect.range,

@@ -71,6 +71,21 @@ impl<'t> Problems<'t> {
         }
     }
 
+    /// The string value of `node`, with a problem when it is not one of `allowed`: `message` gets
+    /// the value and the allowed values joined by commas.
+    pub fn one_of<'n>(
+        &mut self,
+        node: &'n Node,
+        allowed: &[&str],
+        message: impl FnOnce(&str, &str) -> String,
+    ) -> &'n str {
+        let value = node.as_str().unwrap_or("");
+        if !allowed.contains(&value) {
+            self.add(node.range, message(value, &allowed.join(", ")));
+        }
+        value
+    }
+
     /// The items of the sequence under `key` of `node`; anything else there is recorded (a missing
     /// key or `null` is an empty list).
     pub fn items<'n>(&mut self, node: &'n Node, key: &str) -> &'n [Node] {

@@ -323,16 +323,9 @@ fn check_policy_test_case(node: &Node, problems: &mut Problems<'_>) {
             format!("expect.decision is required ({})", DECISIONS.join(", ")),
         ),
         Some(decision) => {
-            let value = decision.as_str().unwrap_or("");
-            if !DECISIONS.contains(&value) {
-                problems.add(
-                    decision.range,
-                    format!(
-                        "expect.decision: unsupported value `{value}`: supported values: {}",
-                        DECISIONS.join(", ")
-                    ),
-                );
-            }
+            problems.one_of(decision, DECISIONS, |value, all| {
+                format!("expect.decision: unsupported value `{value}`: supported values: {all}")
+            });
         }
     }
 }
