@@ -114,7 +114,7 @@ fn policy_test_files_with_unknown_keys_or_broken_yaml_are_errors_with_positions(
           error: tests/suites/malformed/broken.test.yaml:7:1: YAML syntax error: while parsing a flow sequence, expected ',' or ']'
         tests/suites/malformed/empty.test.yaml (empty)
         tests/suites/malformed/unknown-keys.test.yaml (unknown-keys)
-          error: tests/suites/malformed/unknown-keys.test.yaml:6:1: unknown key `polices` in a PolicyTest (known: apiVersion, kind, metadata, kubeVersion, policies, resources, cases); did you mean `policies`?
+          error: tests/suites/malformed/unknown-keys.test.yaml:6:1: unknown key `polices` in a PolicyTest (known: apiVersion, kind, metadata, kubeVersion, defaults, policies, resources, cases); did you mean `policies`?
           error: tests/suites/malformed/unknown-keys.test.yaml:12:5: unknown key `expcet` in a case (known: name, policy, binding, operation, object, oldObject, params, namespace, userInfo, authorizer, expect); did you mean `expect`?
           error: tests/suites/malformed/unknown-keys.test.yaml:9:5: the case has no `expect`
           error: tests/suites/malformed/unknown-keys.test.yaml:16:32: unknown key `nmae` in object (known: kind, name, namespace); did you mean `name`?
