@@ -1,5 +1,5 @@
 //! Benchmark of `check`: the release binary on a generated workspace of 1,000 policy documents (wall
-//! time, design.md §4 target < 1 s on 2 cores), and the in-process throughput of the diagnostics.
+//! time, target < 1 s on 2 cores), and the in-process throughput of the diagnostics.
 //! Run with `cargo bench --bench check`.
 
 #[path = "support/policies.rs"]

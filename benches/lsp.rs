@@ -1,6 +1,6 @@
 //! Benchmark of the language server through the release binary over stdio: cold start to first
 //! diagnostics, keystroke to diagnostics (debounce included) on a 300-line file, and peak RSS with 200
-//! open policy files (design.md §4: ≤ 150 ms, ≤ 50 ms p95, ≤ 80 MB), hover and completion on it
+//! open policy files (targets: ≤ 150 ms, ≤ 50 ms p95, ≤ 80 MB), hover and completion on it
 //! (issue 7: ≤ 30 ms p95). Run with `cargo bench --bench lsp`.
 
 #[path = "../tests/support/lsp_client.rs"]

@@ -1,6 +1,6 @@
 //! admission-ls: a language server and command-line tool for Kubernetes admission policies.
 //!
-//! Modules, lowest first; each uses only those above it (design.md §2, enforced by `tests/tidy.rs`):
+//! Modules, lowest first; each uses only those above it (enforced by `tests/tidy.rs`):
 //! `text`, `yaml`, `cel`, `schema`, `policy`, `ide`, `lsp`. The command line lives in the binary.
 
 pub mod cel;

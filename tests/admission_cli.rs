@@ -5,6 +5,9 @@ use std::process::Command;
 
 use expect_test::{Expect, expect};
 
+#[path = "support/cli.rs"]
+mod cli;
+
 fn run(args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_admission-ls"))
         .args(args)
@@ -22,7 +25,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 fn check(args: &[&str], status: i32, expected: Expect) {
     let (code, stdout, stderr) = run(args);
     assert_eq!(code, status, "stdout:\n{stdout}\nstderr:\n{stderr}");
-    expected.assert_eq(&format!("{stdout}{stderr}"));
+    expected.assert_eq(&cli::timeless(&format!("{stdout}{stderr}")));
 }
 
 #[test]
@@ -292,17 +295,20 @@ fn test_text_and_status() {
         &["test", "examples/tests/required-labels.test.yaml"],
         0,
         expect![[r#"
-        examples/tests/required-labels.test.yaml (required-labels)
-          ok    a deployment with both labels is allowed
-          ok    the message names the missing labels
-          ok    kube-system is skipped by a matchCondition
-          ok    pods are not matched
-        4 passed, 0 failed
-    "#]],
+            examples/tests/required-labels.test.yaml (required-labels)
+              ok    a deployment with both labels is allowed (…ms)
+              ok    the message names the missing labels (…ms)
+              ok    kube-system is skipped by a matchCondition (…ms)
+              ok    pods are not matched (…ms)
+            4 passed, 0 failed in …ms
+        "#]],
     );
     let (code, stdout, _) = run(&["test", "tests/suites/bad"]);
     assert_eq!(code, 1);
-    assert!(stdout.ends_with("1 passed, 5 failed\n"), "{stdout}");
+    assert!(
+        cli::timeless(&stdout).ends_with("1 passed, 1 failed, 4 errored in …ms\n"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -316,50 +322,55 @@ fn test_json_and_junit() {
         ],
         0,
         expect![[r#"
-        {
-          "suites": [
             {
-              "cases": [
+              "suites": [
                 {
-                  "decision": "allow",
-                  "error": null,
-                  "failures": [],
-                  "name": "a privileged container is annotated with the user",
+                  "cases": [
+                    {
+                      "decision": "allow",
+                      "durationMs": 0,
+                      "error": null,
+                      "failures": [],
+                      "name": "a privileged container is annotated with the user",
+                      "passed": true,
+                      "policy": "audit-privileged"
+                    },
+                    {
+                      "decision": "allow",
+                      "durationMs": 0,
+                      "error": null,
+                      "failures": [],
+                      "name": "an ordinary pod gets no annotation",
+                      "passed": true,
+                      "policy": "audit-privileged"
+                    },
+                    {
+                      "decision": "skip",
+                      "durationMs": 0,
+                      "error": null,
+                      "failures": [],
+                      "name": "node-debugger is excluded by name",
+                      "passed": true,
+                      "policy": "audit-privileged"
+                    }
+                  ],
+                  "errors": [],
+                  "format": "PolicyTest",
+                  "name": "audit-privileged",
                   "passed": true,
-                  "policy": "audit-privileged"
-                },
-                {
-                  "decision": "allow",
-                  "error": null,
-                  "failures": [],
-                  "name": "an ordinary pod gets no annotation",
-                  "passed": true,
-                  "policy": "audit-privileged"
-                },
-                {
-                  "decision": "skip",
-                  "error": null,
-                  "failures": [],
-                  "name": "node-debugger is excluded by name",
-                  "passed": true,
-                  "policy": "audit-privileged"
+                  "path": "examples/tests/audit-privileged.test.yaml"
                 }
               ],
-              "errors": [],
-              "format": "PolicyTest",
-              "name": "audit-privileged",
-              "passed": true,
-              "path": "examples/tests/audit-privileged.test.yaml"
+              "summary": {
+                "cases": 3,
+                "durationMs": 0,
+                "errored": 0,
+                "failed": 0,
+                "passed": 3,
+                "suites": 1
+              }
             }
-          ],
-          "summary": {
-            "cases": 3,
-            "failed": 0,
-            "passed": 3,
-            "suites": 1
-          }
-        }
-    "#]],
+        "#]],
     );
     check(
         &[
@@ -370,28 +381,32 @@ fn test_json_and_junit() {
         ],
         1,
         expect![[r#"
-        <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites>
-          <testsuite name="tests/suites/bad/bad.test.yaml" tests="6" failures="5" errors="2">
-            <testcase name="names a policy that does not exist" classname="nowhere">
-              <failure message="policy 'nowhere' not found in the suite's policy files">policy 'nowhere' not found in the suite's policy files</failure>
-            </testcase>
-            <testcase name="names a resource that does not exist" classname="fine">
-              <failure message="object Deployment/ghost not found in the suite's resources">object Deployment/ghost not found in the suite's resources</failure>
-            </testcase>
-            <testcase name="a policy with errors" classname="broken">
-              <failure message="policy 'broken' has errors: tests/suites/bad/policy.yaml:11:7: spec.validations[0].expression: Required value: expression is not specified">policy 'broken' has errors: tests/suites/bad/policy.yaml:11:7: spec.validations[0].expression: Required value: expression is not specified</failure>
-            </testcase>
-            <testcase name="an object without apiVersion and kind" classname="fine">
-              <failure message="the object has no apiVersion or kind">the object has no apiVersion or kind</failure>
-            </testcase>
-            <testcase name="an object of a kind without a schema cannot be mutated" classname="label-it">
-              <failure message="expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.">expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.</failure>
-            </testcase>
-            <testcase name="the other cases still run" classname="fine"/>
-          </testsuite>
-        </testsuites>
-    "#]],
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="admission-ls test" tests="7" failures="1" errors="5" time="…">
+              <testsuite name="tests/suites/bad/bad.test.yaml (bad-input)" tests="7" failures="1" errors="5" skipped="0" time="…" file="tests/suites/bad/bad.test.yaml">
+                <testcase name="tests/suites/bad/bad.test.yaml" classname="bad-input" time="…">
+                  <error message="cannot read policy file missing-policies.yaml: No such file or directory (os error 2)" type="suite">cannot read policy file missing-policies.yaml: No such file or directory (os error 2)
+            cannot read resource file missing-resources.yaml: No such file or directory (os error 2)</error>
+                </testcase>
+                <testcase name="names a policy that does not exist" classname="nowhere" time="…">
+                  <error message="policy 'nowhere' not found in the suite's policy files" type="setup">policy 'nowhere' not found in the suite's policy files</error>
+                </testcase>
+                <testcase name="names a resource that does not exist" classname="fine" time="…">
+                  <error message="object Deployment/ghost not found in the suite's resources" type="setup">object Deployment/ghost not found in the suite's resources</error>
+                </testcase>
+                <testcase name="a policy with errors" classname="broken" time="…">
+                  <error message="policy 'broken' has errors: tests/suites/bad/policy.yaml:11:7: spec.validations[0].expression: Required value: expression is not specified" type="setup">policy 'broken' has errors: tests/suites/bad/policy.yaml:11:7: spec.validations[0].expression: Required value: expression is not specified</error>
+                </testcase>
+                <testcase name="an object without apiVersion and kind" classname="fine" time="…">
+                  <error message="the object has no apiVersion or kind" type="setup">the object has no apiVersion or kind</error>
+                </testcase>
+                <testcase name="an object of a kind without a schema cannot be mutated" classname="label-it" time="…">
+                  <failure message="expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used." type="expectation">expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.</failure>
+                </testcase>
+                <testcase name="the other cases still run" classname="fine" time="…"/>
+              </testsuite>
+            </testsuites>
+        "#]],
     );
 }
 

@@ -83,24 +83,26 @@ fn json_lists_every_checked_file_with_a_summary() {
         &run,
         0,
         expect![[r#"
-        {
-          "files": [
             {
-              "path": "a.yaml",
-              "diagnostics": []
-            },
-            {
-              "path": "b.yml",
-              "diagnostics": []
+              "files": [
+                {
+                  "path": "a.yaml",
+                  "diagnostics": []
+                },
+                {
+                  "path": "b.yml",
+                  "diagnostics": []
+                }
+              ],
+              "summary": {
+                "files": 2,
+                "errors": 0,
+                "warnings": 0,
+                "policyFiles": 2,
+                "unreadable": 0
+              }
             }
-          ],
-          "summary": {
-            "files": 2,
-            "errors": 0,
-            "warnings": 0
-          }
-        }
-    "#]],
+        "#]],
         expect![""],
     );
 }
@@ -165,15 +167,39 @@ fn a_non_utf8_file_is_an_io_error() {
         &run,
         2,
         expect![[r#"
-        {
-          "files": [],
-          "summary": {
-            "files": 0,
-            "errors": 0,
-            "warnings": 0
-          }
-        }
-    "#]],
+            {
+              "files": [
+                {
+                  "path": "latin1.yaml",
+                  "diagnostics": [
+                    {
+                      "range": {
+                        "start": {
+                          "line": 0,
+                          "character": 0
+                        },
+                        "end": {
+                          "line": 0,
+                          "character": 0
+                        }
+                      },
+                      "severity": "error",
+                      "code": "io-error",
+                      "message": "not valid UTF-8 (invalid byte at offset 9)",
+                      "source": "admission-ls"
+                    }
+                  ]
+                }
+              ],
+              "summary": {
+                "files": 0,
+                "errors": 0,
+                "warnings": 0,
+                "policyFiles": 0,
+                "unreadable": 1
+              }
+            }
+        "#]],
         expect![[r#"
         latin1.yaml: error: not valid UTF-8 (invalid byte at offset 9)
     "#]],

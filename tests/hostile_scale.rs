@@ -131,7 +131,7 @@ fn check_on_a_workspace_of_five_thousand_files() {
     let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
     assert_eq!(
         report["summary"],
-        json!({"files": 5_000, "errors": 500, "warnings": 0})
+        json!({"files": 5_000, "errors": 500, "warnings": 0, "policyFiles": 5_000, "unreadable": 0})
     );
     let broken = report["files"]
         .as_array()

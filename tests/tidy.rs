@@ -1,4 +1,4 @@
-//! Tidy checks that the compiler cannot make in a single crate: module boundaries (design.md §2),
+//! Tidy checks that the compiler cannot make in a single crate: module boundaries,
 //! no I/O in the core, a `//!` doc at the top of every source file, no hidden gaps (`#[ignore]`,
 //! `#[should_panic]`, `todo!`, `unimplemented!`), and a positive test for every diagnostic code the
 //! code emits.
@@ -109,7 +109,7 @@ fn modules_use_only_the_modules_below_them() {
     }
     assert!(
         violations.is_empty(),
-        "module boundary violations (design.md §2): {violations:#?}"
+        "module boundary violations: {violations:#?}"
     );
 }
 
@@ -129,10 +129,7 @@ fn the_core_does_no_io() {
             }
         }
     }
-    assert!(
-        violations.is_empty(),
-        "I/O in the core (design.md §2): {violations:#?}"
-    );
+    assert!(violations.is_empty(), "I/O in the core: {violations:#?}");
 }
 
 #[test]
@@ -200,4 +197,63 @@ fn code_names() -> Vec<(String, String)> {
         "the code table was not found in diagnostic.rs"
     );
     names
+}
+
+/// Text files of the repository that are committed (build output, dependencies and hidden folders
+/// other than `.ci` left out).
+fn repository_text_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                let skipped = ["target", "node_modules", "out", "corpus", "artifacts"];
+                if (!name.starts_with('.') || name == ".ci") && !skipped.contains(&name.as_str()) {
+                    stack.push(path);
+                }
+            } else if fs::read_to_string(&path).is_ok() {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn no_file_points_at_documents_outside_the_repository() {
+    // Data under ../shared/conformance is read in place by tests (and skipped when absent); any
+    // other pointer outside the repository (the design notes, the reference notes) is a dead link
+    // for everyone who has only the repository.
+    let forbidden = [
+        "design.md",
+        "shared/reference",
+        "reference §",
+        "../shared/design",
+        "design §",
+    ];
+    let mut found = Vec::new();
+    for file in repository_text_files() {
+        if file.ends_with("tests/tidy.rs") {
+            continue;
+        }
+        let text = read(&file);
+        for (i, line) in text.lines().enumerate() {
+            let outside_shared = line
+                .match_indices("../shared/")
+                .any(|(at, _)| !line[at..].starts_with("../shared/conformance"));
+            if outside_shared || forbidden.iter().any(|f| line.contains(f)) {
+                found.push(format!("{}:{}: {}", relative(&file), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "pointers at documents that are not in the repository: {found:#?}"
+    );
 }

@@ -1,8 +1,10 @@
 //! `admission-ls check`: reads every file, loads them all (and the `--schema` files) into one
 //! analysis so that cross-file references resolve (a binding's policy, a CRD typing a policy),
-//! runs the same diagnostics as the language server (two threads), and prints them as text or JSON
-//! in a deterministic order. Read problems go to stderr as `path: error: message` and make the exit
-//! status 2.
+//! runs the same diagnostics as the language server (two threads), and prints them in a
+//! deterministic order as text, JSON, SARIF or GitHub workflow commands. A path that cannot be read
+//! is reported on stderr as `path: error: message` and, in the machine formats, as an entry with an
+//! `io-error` diagnostic; it makes the exit status 2. Paths that hold no admission policy or binding
+//! are said to.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,9 +14,18 @@ use admission_ls::ide::{
     self, Analysis, AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, RenderOptions, Severity,
 };
 
-use super::{CheckArgs, EXIT_USAGE, Format, json, walk};
+use super::{CheckArgs, EXIT_USAGE, Format, annotations, json, out, walk};
 
-/// Worker threads: design.md §4 budgets `check` on two cores.
+/// A path that could not be read, with the reason.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// The path as printed.
+    pub path: String,
+    /// Why, lower case.
+    pub message: String,
+}
+
+/// Worker threads: `check` is budgeted for two cores.
 const MAX_THREADS: usize = 2;
 
 /// A file that was read and checked.
@@ -36,10 +47,13 @@ pub fn run(args: &CheckArgs) -> i32 {
         disabled: Vec::new(),
     };
     let (paths, walk_errors) = walk::collect(&args.paths);
-    let mut n_unreadable = walk_errors.len();
-    for error in &walk_errors {
-        eprintln!("{}: error: {}", error.path.display(), error.message);
-    }
+    let mut unreadable: Vec<Unreadable> = walk_errors
+        .into_iter()
+        .map(|e| Unreadable {
+            path: e.path.display().to_string(),
+            message: e.message,
+        })
+        .collect();
     let mut host = AnalysisHost::new();
     let mut files = Vec::with_capacity(paths.len());
     for (i, path) in paths.iter().enumerate() {
@@ -48,28 +62,45 @@ pub fn run(args: &CheckArgs) -> i32 {
                 host.set_file(FileId(file_id(i)), text.as_str().into());
                 files.push((i, path.display().to_string(), text));
             }
-            Err(message) => {
-                eprintln!("{}: error: {message}", path.display());
-                n_unreadable += 1;
-            }
+            Err(message) => unreadable.push(Unreadable {
+                path: path.display().to_string(),
+                message,
+            }),
         }
     }
     for (i, path) in args.schemas.iter().enumerate() {
         match read_text(path) {
             Ok(text) => host.set_file(FileId(file_id(paths.len() + i)), text.as_str().into()),
-            Err(message) => {
-                eprintln!("{}: error: {message}", path.display());
-                n_unreadable += 1;
-            }
+            Err(message) => unreadable.push(Unreadable {
+                path: path.display().to_string(),
+                message,
+            }),
         }
     }
     let checked = check_all(&host.snapshot(), files, &config);
     let summary = Summary::of(&checked);
-    match args.format {
-        Format::Text => print!("{}", text_report(&checked, &summary, n_unreadable)),
-        Format::Json => println!("{}", json::report(&checked, &summary)),
+    for u in &unreadable {
+        out::error(&format!("{}: error: {}", u.path, u.message));
     }
-    exit_status(&summary, n_unreadable)
+    let report = match args.format {
+        Format::Text => text_report(&checked, &summary, unreadable.len()),
+        Format::Json => format!("{}\n", json::report(&checked, &unreadable, &summary)),
+        Format::Sarif => annotations::sarif(&checked, &unreadable),
+        Format::Github => annotations::github(&checked, &unreadable),
+    };
+    out::emit(&report, exit_status(&summary, unreadable.len()))
+}
+
+/// Whether a text holds an admission policy or binding (an `admissionregistration.k8s.io/…`
+/// apiVersion at the top level of a document, as the editor clients recognise them).
+fn holds_policy(text: &str) -> bool {
+    text.lines().any(|line| {
+        line.strip_prefix("apiVersion:").is_some_and(|v| {
+            v.trim()
+                .trim_matches(['"', '\''])
+                .starts_with("admissionregistration.k8s.io/")
+        })
+    })
 }
 
 fn exit_status(summary: &Summary, n_unreadable: usize) -> i32 {
@@ -91,6 +122,8 @@ pub struct Summary {
     pub errors: usize,
     /// Diagnostics of severity warning.
     pub warnings: usize,
+    /// Files holding an admission policy or binding.
+    pub policy_files: usize,
 }
 
 impl Summary {
@@ -101,6 +134,7 @@ impl Summary {
             files: checked.len(),
             errors: count(Severity::Error),
             warnings: count(Severity::Warning),
+            policy_files: checked.iter().filter(|f| holds_policy(&f.text)).count(),
         }
     }
 }
@@ -188,6 +222,11 @@ fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> S
         let _ = write!(out, "; {} could not be read", plural(n_unreadable, "path"));
     }
     out.push('\n');
+    if summary.policy_files == 0 && summary.files > 0 {
+        out.push_str(
+            "note: none of these files holds an admission policy or binding (an admissionregistration.k8s.io apiVersion)\n",
+        );
+    }
     out
 }
 

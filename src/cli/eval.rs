@@ -1,19 +1,28 @@
-//! `admission-ls eval POLICY_FILE --object FILE …`: evaluates one policy against one request and
-//! prints the outcome as text or as the JSON object of design.md §1.1. Exit 0 when the evaluation
-//! ran (whatever the decision), 2 on bad input.
+//! `admission-ls eval POLICY_FILE --object FILE …`: evaluates one policy against a request and prints
+//! the outcome as text or JSON. `--object` may hold several documents: each is the object of its own
+//! request, evaluated in document order (text: one block each; JSON: an array of outcomes, one
+//! object when there is one document). `-` reads a file from standard input. Exit 0 when the
+//! evaluation ran, whatever the decision; with `--exit-code`, 1 when any decision is deny or error;
+//! 2 on bad input.
 
-use std::path::PathBuf;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
+use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
+use serde_json::Value as Json;
+
+use super::{EXIT_USAGE, out};
 
 /// Arguments of `eval`.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
     /// The file with the policy (and its bindings).
     pub policy_file: PathBuf,
-    /// The object of the request (YAML or JSON).
+    /// The object of the request (YAML or JSON; `-`: standard input); several documents are
+    /// evaluated one after the other.
     #[arg(long)]
     pub object: Option<PathBuf>,
     /// The old object (UPDATE, DELETE).
@@ -59,6 +68,9 @@ pub struct EvalArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
     pub format: EvalFormat,
+    /// Exit 1 when a decision is deny or error (default: 0 whenever the evaluation ran).
+    #[arg(long)]
+    pub exit_code: bool,
 }
 
 /// Output formats of `eval`.
@@ -66,23 +78,29 @@ pub struct EvalArgs {
 pub enum EvalFormat {
     /// Readable lines.
     Text,
-    /// The JSON object of design.md §1.1.
+    /// The outcome as a JSON object (an array of them for several objects).
     Json,
 }
 
+/// The text of `path`; `-` is standard input (read once: a second `-` reads nothing).
+fn read_path(path: &Path, what: &str) -> Result<String, String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read {what} from standard input: {e}"))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
+}
+
 fn read(path: &Option<PathBuf>, what: &str) -> Result<Option<String>, String> {
-    path.as_ref()
-        .map(|p| {
-            std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read {what} {}: {e}", p.display()))
-        })
-        .transpose()
+    path.as_ref().map(|p| read_path(p, what)).transpose()
 }
 
 fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
     let policy_path = args.policy_file.display().to_string();
-    let policy_text = std::fs::read_to_string(&args.policy_file)
-        .map_err(|e| format!("cannot read policy file {policy_path}: {e}"))?;
+    let policy_text = read_path(&args.policy_file, "policy file")?;
     Ok(EvalRequest {
         policy_path,
         policy_text,
@@ -111,24 +129,72 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
     })
 }
 
+/// One request per document of `--object` (a text with one document or none is one request, so
+/// that its errors are reported as they are).
+fn requests(request: EvalRequest) -> Result<Vec<EvalRequest>, String> {
+    let Some(text) = &request.object else {
+        return Ok(vec![request]);
+    };
+    let docs = documents(text).map_err(|e| format!("--object: {e}"))?;
+    if docs.len() < 2 {
+        return Ok(vec![request]);
+    }
+    Ok(docs
+        .iter()
+        .map(|doc| EvalRequest {
+            object: Some(serde_json::to_string(doc).unwrap_or_default()),
+            ..request.clone()
+        })
+        .collect())
+}
+
+fn evaluate_all(args: &EvalArgs) -> Result<Vec<EvalOutcome>, String> {
+    requests(request(args)?)?
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            evaluate(r).map_err(|e| match &args.object {
+                Some(_) if r.object.is_some() && i > 0 => {
+                    format!("--object document {}: {e}", i + 1)
+                }
+                _ => e,
+            })
+        })
+        .collect()
+}
+
 /// Runs `eval`.
 pub fn run(args: &EvalArgs) -> i32 {
-    match request(args).and_then(|r| evaluate(&r)) {
+    let outcomes = match evaluate_all(args) {
+        Ok(outcomes) => outcomes,
         Err(message) => {
-            eprintln!("admission-ls eval: error: {message}");
-            2
+            out::error(&format!("admission-ls eval: error: {message}"));
+            return EXIT_USAGE;
         }
-        Ok(outcome) => {
-            match args.format {
-                EvalFormat::Json => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&outcome_json(&outcome)).unwrap_or_default()
-                ),
-                EvalFormat::Text => print!("{}", render_text(&outcome)),
-            }
-            0
+    };
+    let text = match args.format {
+        EvalFormat::Json => {
+            let mut all: Vec<Json> = outcomes.iter().map(outcome_json).collect();
+            let json = if all.len() == 1 {
+                all.remove(0)
+            } else {
+                Json::Array(all)
+            };
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            )
         }
-    }
+        EvalFormat::Text => outcomes
+            .iter()
+            .map(render_text)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    let refused = outcomes
+        .iter()
+        .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
+    out::emit(&text, i32::from(args.exit_code && refused))
 }
 
 /// The text form of an outcome.

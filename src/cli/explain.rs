@@ -2,23 +2,22 @@
 
 use admission_ls::ide::Code;
 
-use super::EXIT_USAGE;
+use super::{EXIT_USAGE, out};
 
 /// Prints the documentation of `name`, or the list of codes if there is no such code.
 pub fn run(name: &str) -> i32 {
     let Some(code) = Code::from_name(name) else {
         let known: Vec<&str> = Code::ALL.iter().map(|code| code.as_str()).collect();
-        eprintln!(
+        out::error(&format!(
             "error: unknown diagnostic code `{name}`; the codes are:\n  {}",
             known.join("\n  ")
-        );
+        ));
         return EXIT_USAGE;
     };
     let doc = code.doc().trim_end();
     if doc.is_empty() {
-        println!("{}: no documentation yet", code.as_str());
+        out::emit(&format!("{}: no documentation yet\n", code.as_str()), 0)
     } else {
-        println!("{doc}");
+        out::emit(&format!("{doc}\n"), 0)
     }
-    0
 }

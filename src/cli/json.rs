@@ -1,6 +1,7 @@
 //! The JSON output of `check`: `{"files":[{"path","diagnostics"}],"summary":{…}}` where each
 //! diagnostic has the LSP shape (0-based line, UTF-16 character) with a string severity, as
-//! design.md §1.1 specifies. Every checked file is listed, with an empty list when it is clean.
+//! the language server publishes them. Every checked file is listed, with an empty list when it is
+//! clean; a path that could not be read is listed with one `io-error` diagnostic at its start.
 
 use admission_ls::ide::{Encoding, LineIndex};
 use admission_ls::lsp::SOURCE;
@@ -8,7 +9,8 @@ use admission_ls::lsp::encoding::to_proto;
 use serde::Serialize;
 use tower_lsp_server::ls_types::Range;
 
-use super::check::{Checked, Summary};
+use super::annotations::IO_ERROR;
+use super::check::{Checked, Summary, Unreadable};
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -36,16 +38,25 @@ struct SummaryReport {
     files: usize,
     errors: usize,
     warnings: usize,
+    #[serde(rename = "policyFiles")]
+    policy_files: usize,
+    unreadable: usize,
 }
 
 /// The whole report, pretty-printed.
-pub fn report(checked: &[Checked], summary: &Summary) -> String {
+pub fn report(checked: &[Checked], unreadable: &[Unreadable], summary: &Summary) -> String {
     let report = Report {
-        files: checked.iter().map(file_report).collect(),
+        files: checked
+            .iter()
+            .map(file_report)
+            .chain(unreadable.iter().map(unreadable_report))
+            .collect(),
         summary: SummaryReport {
             files: summary.files,
             errors: summary.errors,
             warnings: summary.warnings,
+            policy_files: summary.policy_files,
+            unreadable: unreadable.len(),
         },
     };
     // Serialising plain structs of strings and numbers can't fail.
@@ -68,5 +79,19 @@ fn file_report(file: &Checked) -> FileReport<'_> {
     FileReport {
         path: &file.path,
         diagnostics,
+    }
+}
+
+fn unreadable_report(u: &Unreadable) -> FileReport<'_> {
+    let start = tower_lsp_server::ls_types::Position::new(0, 0);
+    FileReport {
+        path: &u.path,
+        diagnostics: vec![DiagnosticReport {
+            range: Range::new(start, start),
+            severity: "error",
+            code: IO_ERROR,
+            message: &u.message,
+            source: SOURCE,
+        }],
     }
 }

@@ -1,9 +1,13 @@
 //! Command-line parsing and dispatch; the features themselves live in `ide`, the server in `lsp`.
 
+mod annotations;
 mod check;
 mod eval;
 mod explain;
+mod init;
 mod json;
+mod junit;
+mod out;
 mod test;
 mod walk;
 
@@ -37,6 +41,9 @@ enum Command {
     Eval(Box<eval::EvalArgs>),
     /// Runs policy test suites (PolicyTest and kaptest manifests); exit 1 if any case fails.
     Test(test::TestArgs),
+    /// Writes a PolicyTest suite beside a policy file (`policy.test.yaml`), with an allowed and a
+    /// denied case for the kind the policy matches; never overwrites a file.
+    Init(init::InitArgs),
     /// Prints the documentation of a diagnostic code.
     Explain {
         /// A code such as `cel-undefined-field`.
@@ -69,6 +76,10 @@ enum Format {
     Text,
     /// One JSON object mirroring LSP diagnostics.
     Json,
+    /// A SARIF 2.1.0 log (code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
+    Github,
 }
 
 /// Runs the command line and returns the process exit status: 0 clean, 1 errors found, 2 usage or
@@ -78,7 +89,11 @@ pub fn run() -> i32 {
         Ok(args) => args,
         Err(error) => {
             // `--help` and `--version` come through here too, on stdout and with status 0.
-            let _ = error.print();
+            if let Err(e) = error.print()
+                && e.kind() == std::io::ErrorKind::BrokenPipe
+            {
+                return out::EXIT_CLOSED_PIPE;
+            }
             return if error.use_stderr() { EXIT_USAGE } else { 0 };
         }
     };
@@ -87,6 +102,7 @@ pub fn run() -> i32 {
         Some(Command::Check(check_args)) => check::run(&check_args),
         Some(Command::Eval(eval_args)) => eval::run(&eval_args),
         Some(Command::Test(test_args)) => test::run(&test_args),
+        Some(Command::Init(init_args)) => init::run(&init_args),
         Some(Command::Explain { code }) => explain::run(&code),
     }
 }
@@ -95,7 +111,7 @@ fn serve() -> i32 {
     match admission_ls::lsp::run_stdio() {
         Ok(status) => status,
         Err(error) => {
-            eprintln!("admission-ls: error: {error:#}");
+            out::error(&format!("admission-ls: error: {error:#}"));
             EXIT_USAGE
         }
     }

@@ -1,11 +1,21 @@
-//! `admission-ls test [PATH…] [--format text|json|junit]`: finds suite files (`*.yaml`, `*.yml`,
-//! recursively; files that are not suites are skipped), runs them, prints the results with a diff
-//! for each failing case, and exits 1 if any case failed, 2 on usage or I/O errors.
+//! `admission-ls test [PATH…]`: finds suite files (`*.yaml`, `*.yml`, recursively; files that are
+//! not suites are skipped), runs the cases `--run` selects, prints the results (text with a diff for
+//! each failing case, JSON or JUnit XML; durations per case and in total) and exits 1 if any case
+//! failed or errored or a suite could not be read, 2 on usage or I/O errors and when the paths hold
+//! no test case at all (a run that tested nothing is not a pass).
 
+use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use admission_ls::ide::run::{SuiteReport, run_tests, tests_json};
+use admission_ls::ide::KubeVersion;
+use admission_ls::ide::run::{RunOptions, SuiteReport, Tally, run_tests_with, tests_json};
+use admission_ls::policy::suite::{Case, CaseResult, RunHooks, Suite};
 use clap::ValueEnum;
+use regex::Regex;
+
+use super::{EXIT_USAGE, junit, out};
 
 /// Arguments of `test`.
 #[derive(Debug, clap::Args)]
@@ -16,6 +26,22 @@ pub struct TestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TestFormat::Text)]
     pub format: TestFormat,
+    /// Run only the cases whose name, or whose suite's name or path, matches this regular
+    /// expression.
+    #[arg(long = "run", value_name = "REGEX")]
+    pub run: Option<String>,
+    /// Print only the cases that failed or errored (and the summary).
+    #[arg(short, long, visible_alias = "fail-only")]
+    pub quiet: bool,
+    /// Print each case's details: its decision, messages and warnings.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Colour in the text output: `auto` on a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Run every suite against this Kubernetes version instead of its own `kubeVersion`.
+    #[arg(long, value_name = "1.NN")]
+    pub kube_version: Option<KubeVersion>,
 }
 
 /// Output formats of `test`.
@@ -27,6 +53,30 @@ pub enum TestFormat {
     Json,
     /// JUnit XML.
     Junit,
+}
+
+/// When the text output is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the NO_COLOR environment variable is set (and not empty).
+    Auto,
+    /// Always (even with NO_COLOR: an explicit option wins).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !no_color && std::io::stdout().is_terminal()
+            }
+        }
+    }
 }
 
 /// Suite candidates under `path`: a named file as it is, `*.yaml`/`*.yml` files in folders.
@@ -45,125 +95,187 @@ fn walk(path: &Path, named: bool, out: &mut Vec<PathBuf>) -> std::io::Result<()>
     Ok(())
 }
 
+fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        let mut found = Vec::new();
+        walk(path, true, &mut found).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for file in found {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            files.push((file.display().to_string(), text));
+        }
+    }
+    Ok(files)
+}
+
 /// Runs `test`.
 pub fn run(args: &TestArgs) -> i32 {
-    let mut files = Vec::new();
-    for path in &args.paths {
-        let mut found = Vec::new();
-        if let Err(e) = walk(path, true, &mut found) {
-            eprintln!(
-                "admission-ls test: error: cannot read {}: {e}",
-                path.display()
-            );
-            return 2;
-        }
-        for file in found {
-            match std::fs::read_to_string(&file) {
-                Ok(text) => files.push((file.display().to_string(), text)),
-                Err(e) => {
-                    eprintln!(
-                        "admission-ls test: error: cannot read {}: {e}",
-                        file.display()
-                    );
-                    return 2;
-                }
-            }
-        }
-    }
+    let usage = |message: String| {
+        out::error(&format!("admission-ls test: error: {message}"));
+        EXIT_USAGE
+    };
+    let filter = match args.run.as_deref().map(Regex::new).transpose() {
+        Ok(filter) => filter,
+        Err(e) => return usage(format!("--run: {e}")),
+    };
+    let files = match read_files(&args.paths) {
+        Ok(files) => files,
+        Err(message) => return usage(message),
+    };
     let load = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
-    let reports = run_tests(&files, &load);
-    match args.format {
-        TestFormat::Text => print!("{}", render_text(&reports)),
-        TestFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&tests_json(&reports)).unwrap_or_default()
-        ),
-        TestFormat::Junit => print!("{}", render_junit(&reports)),
+    let start = Instant::now();
+    let clock = || start.elapsed();
+    let select = |path: &str, suite: &Suite, case: &Case| {
+        filter.as_ref().is_none_or(|re| {
+            re.is_match(&case.name) || re.is_match(&suite.name) || re.is_match(path)
+        })
+    };
+    let options = RunOptions {
+        hooks: RunHooks {
+            select: &select,
+            clock: &clock,
+        },
+        kube_version: args.kube_version,
+    };
+    let mut reports = run_tests_with(&files, &load, options);
+    if filter.is_some() {
+        reports.retain(|r| !r.cases.is_empty() || !r.errors.is_empty());
     }
-    i32::from(!reports.iter().all(SuiteReport::passed))
+    let total = start.elapsed();
+    for path in args.paths.iter().filter(|p| p.is_file()) {
+        let name = path.display().to_string();
+        if !reports.iter().any(|r| r.path == name) && filter.is_none() {
+            out::error(&format!(
+                "admission-ls test: warning: {name} holds no `kind: PolicyTest` document and no kaptest manifest; skipped"
+            ));
+        }
+    }
+    if reports
+        .iter()
+        .all(|r| r.cases.is_empty() && r.errors.is_empty())
+    {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        let matching = args
+            .run
+            .as_ref()
+            .map(|re| format!(" matching --run {re}"))
+            .unwrap_or_default();
+        return usage(format!(
+            "no test cases found in {}{matching} (suites are `kind: PolicyTest` documents and kaptest manifests)",
+            paths.join(", ")
+        ));
+    }
+    let text = match args.format {
+        TestFormat::Text => render_text(&reports, &TextOptions::of(args), total),
+        TestFormat::Json => {
+            let mut json = tests_json(&reports);
+            json["summary"]["durationMs"] = serde_json::json!(millis(total));
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            )
+        }
+        TestFormat::Junit => junit::render(&reports, total),
+    };
+    out::emit(&text, i32::from(!reports.iter().all(SuiteReport::passed)))
+}
+
+/// How the text report is printed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextOptions {
+    /// Only failing and errored cases.
+    pub quiet: bool,
+    /// Every case's decision, messages and warnings.
+    pub verbose: bool,
+    /// ANSI colours.
+    pub color: bool,
+}
+
+impl TextOptions {
+    fn of(args: &TestArgs) -> TextOptions {
+        TextOptions {
+            quiet: args.quiet,
+            verbose: args.verbose,
+            color: args.color.enabled(),
+        }
+    }
+}
+
+/// `text` in an ANSI colour (`code` such as `32` for green) when colours are on.
+fn paint(text: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A duration as the reports print it: milliseconds below a second, else seconds.
+pub fn duration(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{:.1}ms", d.as_secs_f64() * 1000.0)
+    } else {
+        format!("{:.2}s", d.as_secs_f64())
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
 /// The text report.
-pub fn render_text(reports: &[SuiteReport]) -> String {
+pub fn render_text(reports: &[SuiteReport], options: &TextOptions, total: Duration) -> String {
     let mut out = String::new();
-    let (mut passed, mut failed) = (0, 0);
     for report in reports {
+        if options.quiet && report.passed() {
+            continue;
+        }
         if report.name == report.path {
-            out.push_str(&format!("{}\n", report.path));
+            let _ = writeln!(out, "{}", report.path);
         } else {
-            out.push_str(&format!("{} ({})\n", report.path, report.name));
+            let _ = writeln!(out, "{} ({})", report.path, report.name);
         }
         for e in &report.errors {
-            out.push_str(&format!("  error: {e}\n"));
+            let _ = writeln!(out, "  {} {e}", paint("error:", "31;1", options.color));
         }
         for case in &report.cases {
-            if case.passed {
-                passed += 1;
-                out.push_str(&format!("  ok    {}\n", case.name));
-                continue;
-            }
-            failed += 1;
-            out.push_str(&format!("  FAIL  {}\n", case.name));
-            for line in case
-                .error
-                .iter()
-                .chain(&case.failures)
-                .flat_map(|t| t.lines())
-            {
-                out.push_str(&format!("        {line}\n"));
+            if !(options.quiet && case.passed) {
+                render_case(&mut out, case, options);
             }
         }
     }
-    out.push_str(&format!("{passed} passed, {failed} failed\n"));
-    out
-}
-
-fn xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The JUnit XML report.
-pub fn render_junit(reports: &[SuiteReport]) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    for report in reports {
-        let failures = report.cases.iter().filter(|c| !c.passed).count();
-        out.push_str(&format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{}\">\n",
-            xml(&report.path),
-            report.cases.len(),
-            report.errors.len()
-        ));
-        for case in &report.cases {
-            out.push_str(&format!(
-                "    <testcase name=\"{}\" classname=\"{}\"",
-                xml(&case.name),
-                xml(&case.policy)
-            ));
-            if case.passed {
-                out.push_str("/>\n");
-                continue;
-            }
-            let text: Vec<&str> = case
-                .error
-                .iter()
-                .chain(&case.failures)
-                .map(String::as_str)
-                .collect();
-            let first = text
-                .first()
-                .and_then(|t| t.lines().next())
-                .unwrap_or("failed");
-            out.push_str(&format!(
-                ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n",
-                xml(first),
-                xml(&text.join("\n"))
-            ));
-        }
-        out.push_str("  </testsuite>\n");
+    let tally = Tally::of(reports);
+    let mut summary = format!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.errored > 0 {
+        let _ = write!(summary, ", {} errored", tally.errored);
     }
-    out.push_str("</testsuites>\n");
+    let _ = writeln!(out, "{summary} in {}", duration(total));
     out
+}
+
+fn render_case(out: &mut String, case: &CaseResult, options: &TextOptions) {
+    let (label, colour) = match (case.passed, case.error.is_some()) {
+        (true, _) => ("ok   ", "32"),
+        (false, true) => ("ERROR", "31;1"),
+        (false, false) => ("FAIL ", "31"),
+    };
+    let _ = writeln!(
+        out,
+        "  {} {} ({})",
+        paint(label, colour, options.color),
+        case.name,
+        duration(case.duration)
+    );
+    let mut details: Vec<String> = case.error.iter().chain(&case.failures).cloned().collect();
+    if options.verbose
+        && let Some(outcome) = &case.outcome
+    {
+        details.push(format!("decision: {}", outcome.decision.as_str()));
+        details.extend(outcome.messages.iter().map(|m| format!("message: {m}")));
+        details.extend(outcome.warnings.iter().map(|w| format!("warning: {w}")));
+    }
+    for line in details.iter().flat_map(|t| t.lines()) {
+        let _ = writeln!(out, "        {line}");
+    }
 }

@@ -13,6 +13,7 @@ use crate::schema::KubeVersion;
 
 pub use crate::policy::admission::Outcome as EvalOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;
+pub use crate::policy::suite::RunHooks;
 
 /// One `eval` request: the policy file and the request's documents (already read).
 #[derive(Clone, Debug, Default)]
@@ -202,9 +203,27 @@ impl SuiteReport {
     }
 }
 
+/// What a test run selects and overrides; the default runs every case with the suites' own versions.
+#[derive(Clone, Copy, Default)]
+pub struct RunOptions<'a> {
+    /// Which cases run and the clock that times them.
+    pub hooks: suite::RunHooks<'a>,
+    /// The Kubernetes version every suite runs against instead of its own `kubeVersion`.
+    pub kube_version: Option<KubeVersion>,
+}
+
 /// Runs every suite in `files` (path, text); referenced files are read with `load`. A file that is
 /// not a suite gives no report; one that does not parse gives a report with its error.
 pub fn run_tests(files: &[(String, String)], load: Loader<'_>) -> Vec<SuiteReport> {
+    run_tests_with(files, load, RunOptions::default())
+}
+
+/// [`run_tests`] with the cases `options` selects, timed by its clock.
+pub fn run_tests_with(
+    files: &[(String, String)],
+    load: Loader<'_>,
+    options: RunOptions<'_>,
+) -> Vec<SuiteReport> {
     let mut reports = Vec::new();
     for (path, text) in files {
         match suite::read(text, path) {
@@ -215,8 +234,11 @@ pub fn run_tests(files: &[(String, String)], load: Loader<'_>) -> Vec<SuiteRepor
                 errors: vec![e],
                 cases: Vec::new(),
             }),
-            Ok(suites) => reports.extend(suites.iter().map(|s| {
-                let (errors, cases) = suite::run_suite(path, s, load);
+            Ok(suites) => reports.extend(suites.into_iter().map(|mut s| {
+                if let Some(version) = options.kube_version {
+                    s.kube_version = Ok(version);
+                }
+                let (errors, cases) = suite::run_suite_with(path, &s, load, options.hooks);
                 SuiteReport {
                     path: path.clone(),
                     name: s.name.clone(),
@@ -230,15 +252,57 @@ pub fn run_tests(files: &[(String, String)], load: Loader<'_>) -> Vec<SuiteRepor
     reports
 }
 
-/// `{"suites":[…],"summary":{"suites","cases","passed","failed"}}`.
+/// How the cases of a run ended: passed, failed (ran and did not meet the expectation) and
+/// errored (could not run: a missing policy or object, a policy with errors).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Cases that passed.
+    pub passed: usize,
+    /// Cases that ran and did not meet their expectation.
+    pub failed: usize,
+    /// Cases that could not run.
+    pub errored: usize,
+}
+
+impl Tally {
+    /// The tally of `reports`.
+    pub fn of(reports: &[SuiteReport]) -> Tally {
+        let mut tally = Tally::default();
+        for case in reports.iter().flat_map(|r| &r.cases) {
+            match (case.passed, case.error.is_some()) {
+                (true, _) => tally.passed += 1,
+                (false, true) => tally.errored += 1,
+                (false, false) => tally.failed += 1,
+            }
+        }
+        tally
+    }
+
+    /// Every case counted.
+    pub fn cases(&self) -> usize {
+        self.passed + self.failed + self.errored
+    }
+}
+
+/// `{"suites":[…],"summary":{"suites","cases","passed","failed","errored","durationMs"}}`; a case
+/// that could not run counts as errored, not failed.
 pub fn tests_json(reports: &[SuiteReport]) -> Json {
     let suites: Vec<Json> = reports.iter().map(suite_json).collect();
-    let cases: usize = reports.iter().map(|r| r.cases.len()).sum();
-    let passed: usize = reports
+    let tally = Tally::of(reports);
+    let total: std::time::Duration = reports
         .iter()
-        .map(|r| r.cases.iter().filter(|c| c.passed).count())
+        .flat_map(|r| &r.cases)
+        .map(|c| c.duration)
         .sum();
-    json!({"suites": suites, "summary": {"suites": reports.len(), "cases": cases, "passed": passed, "failed": cases - passed}})
+    json!({"suites": suites, "summary": {
+        "suites": reports.len(), "cases": tally.cases(), "passed": tally.passed,
+        "failed": tally.failed, "errored": tally.errored, "durationMs": millis(total),
+    }})
+}
+
+/// Milliseconds with three decimals, as JSON reports carry them.
+fn millis(duration: std::time::Duration) -> f64 {
+    (duration.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
 fn suite_json(report: &SuiteReport) -> Json {
@@ -253,6 +317,7 @@ fn suite_json(report: &SuiteReport) -> Json {
             json!({
                 "name": c.name, "policy": c.policy, "passed": c.passed, "error": c.error,
                 "failures": c.failures, "decision": c.outcome.as_ref().map(|o| o.decision.as_str()),
+                "durationMs": millis(c.duration),
             })
         })
         .collect();

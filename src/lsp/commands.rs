@@ -14,7 +14,10 @@ use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
-use crate::ide::run::{EvalRequest, evaluate, outcome_json, run_tests, tests_json};
+use crate::ide::run::RunHooks;
+use crate::ide::run::{
+    EvalRequest, RunOptions, evaluate, outcome_json, run_tests_with, tests_json,
+};
 use crate::ide::{Encoding, KubeVersion, LineIndex};
 
 /// The commands the server offers.
@@ -152,12 +155,16 @@ fn run_tests_command(
     let path_text = path.display().to_string();
     let text = read(&path_text, open).map_err(|e| format!("cannot read {path_text}: {e}"))?;
     let load = |p: &str| read(p, open);
-    let mut reports = run_tests(&[(path_text, text.clone())], &load);
-    if let Some(case) = args.get("case").and_then(Value::as_str) {
-        for report in &mut reports {
-            report.cases.retain(|c| c.name == case);
-        }
-    }
+    let case = args.get("case").and_then(Value::as_str);
+    let start = std::time::Instant::now();
+    let options = RunOptions {
+        hooks: RunHooks {
+            select: &|_, _, c| case.is_none_or(|name| c.name == name),
+            clock: &|| start.elapsed(),
+        },
+        kube_version: None,
+    };
+    let reports = run_tests_with(&[(path_text, text.clone())], &load, options);
     let index = LineIndex::new(&text);
     let diagnostics = reports
         .iter()

@@ -1,6 +1,6 @@
 //! The open documents: a rope per document for cheap incremental edits, the client's version, and the
 //! `FileId` the analysis knows the document by. Edits are applied here, synchronously, by the
-//! notification handlers (never after an `.await`, see design.md §2).
+//! notification handlers (never after an `.await`, so that edits apply in the order they arrive).
 
 use std::collections::HashMap;
 use std::sync::Arc;

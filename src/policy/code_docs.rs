@@ -250,6 +250,13 @@ paramKind that is neither a bundled kind nor a CustomResourceDefinition in the w
 `--schema` file) leaves `params` untyped. A `paramRef.name` is reported only when the workspace
 holds other objects of the paramKind (params kept outside the checked files are not noise).
 
+A `matchConstraints.resourceRules` resource that no bundled kind of the target version and no
+CustomResourceDefinition of the workspace serves under the rule's groups and versions (`apiGroups:
+[\"\"]` with `deployments`, a singular `deployment`, a resource the version no longer serves) is
+reported too: the rule matches nothing, and the typed check could not run for it. The message says
+what was probably meant: the plural, the group or versions that serve the resource, or the closest
+resource name.
+
 Fix: check the name, or add the file that defines it to the checked paths.
 ";
 

@@ -1,4 +1,4 @@
-//! Diagnostics: the stable codes of design.md §1.3, severities, and the diagnostic value every check
+//! Diagnostics: the stable codes (documented by `explain` and the README), severities, and the diagnostic value every check
 //! produces. Ranges are byte ranges of the file.
 
 use crate::text::TextRange;
@@ -88,7 +88,7 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// What is wrong, in the API server's wording where it has one; no trailing full stop.
     pub message: String,
-    /// A finding of the typed check (design §1.4): the API server accepts the policy, but the
+    /// A finding of the typed check: the API server accepts the policy, but the
     /// expression would fail or misbehave at admission time. Test runs still evaluate such a policy,
     /// since the failure is what a test may want to see.
     pub runtime_only: bool,

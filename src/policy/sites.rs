@@ -1,5 +1,5 @@
 //! Expression sites: every CEL expression of a document with its role, field path, decoded text, map
-//! back to the file, and the environment it is compiled in (reference §2.4), for the checkers.
+//! back to the file, and the environment it is compiled in, for the checkers.
 
 use super::model::*;
 use super::model_kinds::*;
@@ -25,7 +25,7 @@ pub enum SiteRole {
     JsonPatch,
 }
 
-/// The type an expression must evaluate to (reference §3.2).
+/// The type an expression must evaluate to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ResultType {
     /// `bool`.

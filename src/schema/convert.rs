@@ -1,4 +1,4 @@
-//! Schema → CEL type conversion as the API server's `SchemaDeclType` does it (reference §3.4–3.5),
+//! Schema → CEL type conversion as the API server's `SchemaDeclType` does it,
 //! one object level at a time: converting an object type yields its fields, and each nested object
 //! becomes a named [`Pending`] type converted only when the checker asks for its fields.
 //!

@@ -1,4 +1,4 @@
-//! Property-name escaping as the API server does it for schema-typed CEL (reference §3.6): names
+//! Property-name escaping as the API server does it for schema-typed CEL: names
 //! that are not CEL identifiers are exposed as escaped identifiers (`x-prop` → `x__dash__prop`),
 //! reserved words become `__word__`, and names that cannot be escaped are not exposed at all.
 

@@ -1,4 +1,4 @@
-//! OpenAPI and CRD schemas as CEL types (issue 4; reference §3.3–§3.6).
+//! OpenAPI and CRD schemas as CEL types (issue 4).
 //!
 //! - [`api_docs`]: the documentation of a bundled kind's fields along a key path, for the editor.
 //! - [`bundled`]: the Kubernetes OpenAPI definitions of every supported minor version, embedded

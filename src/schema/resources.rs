@@ -1,5 +1,5 @@
 //! Group/version/resource → kind resolution for the bundled kinds, as `matchConstraints` rules
-//! name them (reference §3.3, §6.1).
+//! name them.
 //!
 //! Plurals are derived from kinds the way kubectl guesses them (lowercase; `s` → `ses`,
 //! consonant + `y` → `ies`, otherwise `+s`) with an exception table for the irregular built-ins.
@@ -10,7 +10,7 @@
 //! for `status` (and the few others that carry the whole object), `autoscaling/v1 Scale` for
 //! `scale`, `policy/v1 Eviction` for `pods/eviction`, and so on.
 //!
-//! The API server's status type checker is narrower (reference §3.3): it skips rules with `*` in
+//! The API server's status type checker is narrower: it skips rules with `*` in
 //! groups or versions, drops resources containing `*` or `/` and checks at most 10 kinds. Those
 //! limits belong to the caller; this module answers what a rule matches at admission time.
 

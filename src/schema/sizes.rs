@@ -1,5 +1,5 @@
 //! The largest size a schema allows a value to have, as the API server's `SchemaDeclType` records
-//! it for cost estimation (reference §3.4): `maxItems`, `maxProperties` or `maxLength` (×4, bytes
+//! it for cost estimation: `maxItems`, `maxProperties` or `maxLength` (×4, bytes
 //! per code point) when the schema sets them, else what still fits in a maximal request
 //! (3 MiB, `MaxRequestSizeBytes`) given the smallest JSON encoding of one element.
 

@@ -133,7 +133,7 @@ spec:
 
 #[test]
 fn api_versions_the_target_version_does_not_serve() {
-    // MAP v1alpha1 is first served by 1.32; VAP v1beta1 was removed in 1.34 (reference §7.1).
+    // MAP v1alpha1 is first served by 1.32; VAP v1beta1 was removed in 1.34 (the bundled schemas of each version).
     check_diagnostics(
         r#"
 #- /map.yaml k8s:1.31

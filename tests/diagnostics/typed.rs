@@ -400,3 +400,47 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn rules_that_match_nothing_say_so_with_a_did_you_mean() {
+    // Resolution per src/schema/resources.rs: deployments are served by group "apps", not core;
+    // a rule names plurals; apps/v1beta1 deployments are no longer served.
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
+    - {apiGroups: [apps], apiVersions: [v1beta1], operations: [CREATE], resources: [deployments]}
+    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}
+    - {apiGroups: ["*"], apiVersions: [v1], operations: [CREATE], resources: [anything]}
+  validations:
+  - expression: "true"
+"#,
+        expect![[r#"
+            policy.yaml:7:78: warning[unresolved-reference]: spec.matchConstraints.resourceRules[0].resources[0]: no resource 'deployments' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiGroups: ["apps"]?
+              |
+            7 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
+              |                                                                              ^^^^^^^^^^^
+            policy.yaml:7:104: warning[unresolved-reference]: spec.matchConstraints.resourceRules[0].resources[2]: no resource 'deployment' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `deployments` in apiGroups: ["apps"]?
+              |
+            7 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
+              |                                                                                                        ^^^^^^^^^^
+            policy.yaml:7:116: warning[unresolved-reference]: spec.matchConstraints.resourceRules[0].resources[3]: no resource 'podz' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `pods`?
+              |
+            7 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
+              |                                                                                                                    ^^^^
+            policy.yaml:8:85: warning[unresolved-reference]: spec.matchConstraints.resourceRules[1].resources[0]: no resource 'deployments' in API group "apps" version v1beta1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiVersions: ["v1"]?
+              |
+            8 |     - {apiGroups: [apps], apiVersions: [v1beta1], operations: [CREATE], resources: [deployments]}
+              |                                                                                     ^^^^^^^^^^^
+            policy.yaml:9:87: warning[unresolved-reference]: spec.matchConstraints.resourceRules[2].resources[0]: no resource 'widgets' in API group "example.com" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it
+              |
+            9 |     - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}
+              |                                                                                       ^^^^^^^
+        "#]],
+    );
+}

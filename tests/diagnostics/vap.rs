@@ -348,6 +348,10 @@ spec:
               |
             9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: ["pods/*", pods/status, "*/scale", deployments/scale, ""]}
               |                                                                                                                ^^^^^^^^^^^^^^^^^
+            policy.yaml:9:112: warning[unresolved-reference]: spec.matchConstraints.resourceRules[2].resources[3]: no resource 'deployments' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiGroups: ["apps"]?
+              |
+            9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: ["pods/*", pods/status, "*/scale", deployments/scale, ""]}
+              |                                                                                                                ^^^^^^^^^^^^^^^^^
             policy.yaml:9:131: error[required]: spec.matchConstraints.resourceRules[2].resources[4]: Required value
               |
             9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: ["pods/*", pods/status, "*/scale", deployments/scale, ""]}

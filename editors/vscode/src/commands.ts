@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { isUnsupportedError, serverSupports, unsupportedMessage } from "./commandErrors";
 import type { Extension } from "./extension";
 
-/** Server-side command ids (design.md §1.2); the palette commands use `admissionLs.*` so that the
+/** Server-side command ids (see the README, "Editors"); the palette commands use `admissionLs.*` so that the
  * client's registration of the server's own commands (for code lenses) never collides with them. */
 export const SERVER_EVALUATE = "admission-ls.evaluate";
 export const SERVER_RUN_TESTS = "admission-ls.runTests";

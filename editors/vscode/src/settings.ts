@@ -4,7 +4,7 @@
 /** The settings section the server reads. */
 export const SECTION = "admissionLs";
 
-/** What the server reads from section `admissionLs` (design.md §1.2). */
+/** What the server reads from section `admissionLs` (see the README, "Editors"). */
 export interface ServerSettings {
   kubernetesVersion?: string;
   schemaPaths: string[];

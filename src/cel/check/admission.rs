@@ -1,4 +1,4 @@
-//! The variables the admission environment declares (reference §2.1), with their documentation
+//! The variables the admission environment declares, with their documentation
 //! for hover, so the policy layer only decides which ones a field sees (§2.4) and how `object` and
 //! `params` are typed (`dyn` for the acceptance check, schema types for the typed check).
 

@@ -1,4 +1,4 @@
-//! The API server's result-type rule (`compile.go`, reference §3.2): the checked type must be
+//! The API server's result-type rule (`compile.go`): the checked type must be
 //! exactly one of the types the field allows — no `dyn` leniency — unless the field allows any
 //! type (variables, given as `dyn` in the allowed list).
 

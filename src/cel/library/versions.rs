@@ -1,5 +1,5 @@
 //! The libraries of the Kubernetes CEL environment and the Kubernetes versions that bring and drop
-//! them (reference §1.1–1.2, `apiserver: pkg/cel/environment/base.go`), and the pure function that
+//! them (`apiserver: pkg/cel/environment/base.go`), and the pure function that
 //! picks the set for a target version and environment.
 
 use std::fmt;

@@ -1,7 +1,7 @@
 //! Field lookup for object types. The checker asks a [`TypeProvider`] for the fields of a named
 //! object type; the schema module implements it for OpenAPI/CRD types, and [`BuiltinProvider`]
 //! knows the types the admission environment declares itself: `kubernetes.AdmissionRequest` and
-//! `kubernetes.Namespace` with their parts (reference §2.2–2.3), `JSONPatch` and the dynamic
+//! `kubernetes.Namespace` with their parts, `JSONPatch` and the dynamic
 //! `Object`/`Object.x.y` apply-configuration types of MutatingAdmissionPolicy (§1.4).
 
 use std::sync::Arc;

@@ -12,7 +12,7 @@ use super::{Server, Shared};
 use crate::lsp::diagnostics::{self, Guard, Job, Publish};
 
 /// The wait after the last keystroke before diagnostics run. Short because a run on a typical policy
-/// file takes a few milliseconds and design.md §4 asks for diagnostics within 50 ms (p95) of a
+/// file takes a few milliseconds and the latency budget is diagnostics within 50 ms (p95) of a
 /// keystroke; 30 ms still merges the bursts of changes an editor sends for one action (a paste, an
 /// auto-indent, fast typing at ~10 ms per key).
 pub const DEBOUNCE: Duration = Duration::from_millis(30);

@@ -1,5 +1,5 @@
-//! The result of evaluating one policy for one request, and its JSON form (design.md §1.1, the
-//! `eval --format json` shape).
+//! The result of evaluating one policy for one request, and its JSON form (the `eval --format
+//! json` shape).
 
 use std::collections::BTreeMap;
 

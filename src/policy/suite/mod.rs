@@ -3,10 +3,12 @@
 //! case evaluated and compared with its expectation ([`run`]), with readable diffs ([`diff`]).
 
 pub mod diff;
+pub mod kaptest;
+pub mod keys;
 pub mod model;
 pub mod run;
 pub mod world;
 
 pub use model::{Case, Format, Suite, read};
-pub use run::{CaseResult, run_suite};
+pub use run::{CaseResult, RunHooks, run_suite, run_suite_with};
 pub use world::{Loader, World, join};

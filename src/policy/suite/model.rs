@@ -1,10 +1,13 @@
-//! Test suites read from YAML: `kind: PolicyTest` documents (design.md §1.5, schema in
-//! `schemas/policytest.schema.json`) and kaptest manifests as they are (`validatingAdmissionPolicies`,
-//! `resources`, `testSuites[].tests[]` with `expect: admit|deny|skip|error`). Both become a [`Suite`]
-//! of [`Case`]s; each case keeps its range so an editor can point at it.
+//! Test suites read from YAML: `kind: PolicyTest` documents (schema in
+//! `schemas/policytest.schema.json`) and kaptest manifests as they are (read by [`super::kaptest`]).
+//! Both become a [`Suite`] of [`Case`]s; each case keeps its range so an editor can point at it.
+//! A key the format does not have, a value of the wrong shape or a file that looks like a suite but
+//! does not parse is a problem with its position in [`Suite::errors`] (or the `Err` of [`read`]), so
+//! a typo never turns into a case that checks nothing.
 
 use serde_json::{Map, Value as Json};
 
+use super::keys::Problems;
 use crate::policy::admission::json::{at, node_to_json, str_at, strings_at};
 use crate::schema::KubeVersion;
 use crate::text::TextRange;
@@ -24,8 +27,12 @@ pub enum Format {
 pub enum Source {
     /// The object itself.
     Inline(Json),
-    /// `{kind, name, namespace}` looked up in the resources.
+    /// `{kind, name, namespace}` (kaptest: also `group`, `version`) looked up in the resources.
     Ref {
+        /// API group (`None`: any; kaptest's `group`).
+        group: Option<String>,
+        /// API version (`None`: any; kaptest's `version`).
+        version: Option<String>,
         /// Kind (empty: any).
         kind: String,
         /// Name.
@@ -48,16 +55,24 @@ pub struct AuthzRule {
 /// What a case expects.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Expect {
-    /// `allow` (kaptest `admit`), `deny`, `warn`, `audit`, `skip` or `error`.
+    /// `allow` (kaptest `admit`), `deny`, `warn`, `audit`, `skip`, `error` or (kaptest) `mutate`.
     pub decision: String,
     /// The first message, exactly.
     pub message: Option<String>,
+    /// The message of a failed validation, exactly, without the API server's prefix (kaptest's
+    /// `deniedMessage`, compared with the policy decision's message).
+    pub denied_message: Option<String>,
     /// The warnings, exactly.
     pub warnings: Option<Vec<String>>,
     /// Audit annotations that must be present with these values.
     pub audit_annotations: Option<Map<String, Json>>,
     /// The mutated object.
     pub object: Option<Json>,
+    /// The mutated object as a reference to the suite's resources (kaptest's `expectObject`).
+    pub object_ref: Option<Source>,
+    /// Whether the referenced expected object takes the request object's name before comparing
+    /// (kaptest does so unless `disableNameOverwrite: true`).
+    pub rename_expected: bool,
 }
 
 /// One test case.
@@ -69,6 +84,9 @@ pub struct Case {
     pub range: TextRange,
     /// The policy's name (may be empty when the suite has one policy).
     pub policy: String,
+    /// The policy's kind when the format says it (kaptest's `vapTestSuites` and `mapTestSuites`
+    /// may name a validating and a mutating policy alike).
+    pub policy_kind: Option<&'static str>,
     /// The binding's name, if one is chosen.
     pub binding: Option<String>,
     /// The operation, when given.
@@ -110,13 +128,25 @@ pub struct Suite {
     pub kube_version: Result<KubeVersion, String>,
     /// The cases.
     pub cases: Vec<Case>,
+    /// Problems found reading the suite (`file:line:col: message`); a suite with any does not pass.
+    pub errors: Vec<String>,
 }
 
-/// Every suite in a YAML text (documents that are neither format are ignored).
+/// Every suite in a YAML text. A document that is neither format is ignored; `Err` is a file that
+/// looks like a suite (a `kind: PolicyTest` or kaptest line) but is not valid YAML, with the
+/// position of the first syntax error. A file of other YAML that does not parse holds no suite.
 pub fn read(text: &str, file_name: &str) -> Result<Vec<Suite>, String> {
     let file = yaml::parse(text);
     if let Some(error) = file.errors.first() {
-        return Err(format!("YAML syntax error: {}", error.message));
+        if !looks_like_suite(text) {
+            return Ok(Vec::new());
+        }
+        let problems = Problems::new(text, file_name);
+        return Err(format!(
+            "{}: YAML syntax error: {}",
+            problems.position(error.range),
+            error.message
+        ));
     }
     let mut suites = Vec::new();
     for (index, root) in file
@@ -126,30 +156,104 @@ pub fn read(text: &str, file_name: &str) -> Result<Vec<Suite>, String> {
         .enumerate()
     {
         let json = node_to_json(root);
-        if str_at(&json, &["kind"]) == "PolicyTest" {
-            suites.push(policy_test(root, &json, file_name, index));
-        } else if at(&json, &["testSuites"]).is_some() {
-            suites.push(kaptest(root, &json, file_name));
-        }
+        let mut problems = Problems::new(text, file_name);
+        let suite = if str_at(&json, &["kind"]) == "PolicyTest" {
+            policy_test(root, &json, file_name, index, &mut problems)
+        } else if super::kaptest::is_manifest(&json) {
+            super::kaptest::read(root, &json, file_name, &mut problems)
+        } else {
+            continue;
+        };
+        suites.push(Suite {
+            errors: problems.messages,
+            ..suite
+        });
     }
     Ok(suites)
 }
 
-fn items_with_ranges(node: Option<&Node>) -> Vec<&Node> {
-    node.and_then(Node::as_sequence)
-        .map(|s| s.iter().collect())
-        .unwrap_or_default()
+/// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` or a
+/// top-level key only kaptest manifests have.
+fn looks_like_suite(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_end();
+        let kind = line
+            .strip_prefix("kind:")
+            .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "PolicyTest");
+        kind || super::kaptest::SUITE_KEYS.iter().any(|key| {
+            line.strip_prefix(key)
+                .is_some_and(|rest| rest.starts_with(':'))
+        })
+    })
 }
 
-fn policy_test(root: &Node, json: &Json, file_name: &str, index: usize) -> Suite {
+/// The keys of a `kind: PolicyTest` document.
+const POLICY_TEST_KEYS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "metadata",
+    "kubeVersion",
+    "defaults",
+    "policies",
+    "resources",
+    "cases",
+];
+const METADATA_KEYS: &[&str] = &["name", "labels", "annotations"];
+const CASE_KEYS: &[&str] = &[
+    "name",
+    "policy",
+    "binding",
+    "operation",
+    "object",
+    "oldObject",
+    "params",
+    "namespace",
+    "userInfo",
+    "authorizer",
+    "expect",
+];
+const EXPECT_KEYS: &[&str] = &[
+    "decision",
+    "message",
+    "warnings",
+    "auditAnnotations",
+    "object",
+];
+const DECISIONS: &[&str] = &["allow", "deny", "warn", "audit", "skip", "error"];
+const REF_KEYS: &[&str] = &["kind", "name", "namespace"];
+const USER_KEYS: &[&str] = &["username", "groups"];
+const AUTHZ_KEYS: &[&str] = &[
+    "verb",
+    "group",
+    "resource",
+    "subresource",
+    "namespace",
+    "name",
+    "path",
+    "decision",
+    "reason",
+];
+
+fn policy_test(
+    root: &Node,
+    json: &Json,
+    file_name: &str,
+    index: usize,
+    problems: &mut Problems<'_>,
+) -> Suite {
+    problems.check_keys(root, "a PolicyTest", POLICY_TEST_KEYS);
+    if let Some(metadata) = root.get("metadata") {
+        problems.check_keys(metadata, "metadata", METADATA_KEYS);
+    }
     let name = match str_at(json, &["metadata", "name"]) {
         "" => format!("{file_name}#{index}"),
         n => n.to_string(),
     };
-    let cases = items_with_ranges(root.get("cases"))
-        .into_iter()
+    let cases = problems
+        .items(root, "cases")
+        .iter()
         .enumerate()
-        .map(|(i, node)| policy_test_case(node, i))
+        .map(|(i, node)| policy_test_case(node, i, problems))
         .collect();
     Suite {
         name,
@@ -159,6 +263,7 @@ fn policy_test(root: &Node, json: &Json, file_name: &str, index: usize) -> Suite
         defaults: at(json, &["defaults"]).and_then(Json::as_bool) != Some(false),
         kube_version: kube_version(root.get("kubeVersion")),
         cases,
+        errors: Vec::new(),
     }
 }
 
@@ -178,13 +283,55 @@ fn source(value: Option<&Json>) -> Option<Source> {
         return Some(Source::Inline(value.clone()));
     }
     Some(Source::Ref {
+        group: None,
+        version: None,
         kind: str_at(value, &["kind"]).to_string(),
         name: str_at(value, &["name"]).to_string(),
         namespace: str_at(value, &["namespace"]).to_string(),
     })
 }
 
-fn policy_test_case(node: &Node, index: usize) -> Case {
+/// Checks the keys of an object given inline (any keys) or by reference (`kind`, `name`,
+/// `namespace`).
+fn check_source(node: &Node, what: &str, problems: &mut Problems<'_>) {
+    if node.get("apiVersion").is_none() {
+        problems.check_keys(node, what, REF_KEYS);
+    }
+}
+
+fn check_policy_test_case(node: &Node, problems: &mut Problems<'_>) {
+    problems.check_keys(node, "a case", CASE_KEYS);
+    for key in ["object", "oldObject", "params", "namespace"] {
+        if let Some(value) = node.get(key) {
+            check_source(value, key, problems);
+        }
+    }
+    if let Some(user) = node.get("userInfo") {
+        problems.check_keys(user, "userInfo", USER_KEYS);
+    }
+    for rule in problems.items(node, "authorizer") {
+        problems.check_keys(rule, "an authorizer rule", AUTHZ_KEYS);
+    }
+    let Some(expect) = node.get("expect") else {
+        problems.add(node.range, "the case has no `expect`");
+        return;
+    };
+    problems.check_keys(expect, "expect", EXPECT_KEYS);
+    match expect.get("decision") {
+        None => problems.add(
+            expect.range,
+            format!("expect.decision is required ({})", DECISIONS.join(", ")),
+        ),
+        Some(decision) => {
+            problems.one_of(decision, DECISIONS, |value, all| {
+                format!("expect.decision: unsupported value `{value}`: supported values: {all}")
+            });
+        }
+    }
+}
+
+fn policy_test_case(node: &Node, index: usize, problems: &mut Problems<'_>) -> Case {
+    check_policy_test_case(node, problems);
     let json = node_to_json(node);
     let expect_json = at(&json, &["expect"]).cloned().unwrap_or(Json::Null);
     let expect = Expect {
@@ -197,6 +344,9 @@ fn policy_test_case(node: &Node, index: usize) -> Case {
             .and_then(Json::as_object)
             .cloned(),
         object: at(&expect_json, &["object"]).cloned(),
+        denied_message: None,
+        object_ref: None,
+        rename_expected: false,
     };
     let authorizer = at(&json, &["authorizer"])
         .and_then(Json::as_array)
@@ -217,6 +367,7 @@ fn policy_test_case(node: &Node, index: usize) -> Case {
         },
         range: node.range,
         policy: str_at(&json, &["policy"]).to_string(),
+        policy_kind: None,
         binding: at(&json, &["binding"])
             .and_then(Json::as_str)
             .map(str::to_string),
@@ -231,76 +382,5 @@ fn policy_test_case(node: &Node, index: usize) -> Case {
         groups: strings_at(&json, &["userInfo", "groups"]),
         authorizer,
         expect,
-    }
-}
-
-fn kaptest(root: &Node, json: &Json, file_name: &str) -> Suite {
-    let mut cases = Vec::new();
-    for suite in items_with_ranges(root.get("testSuites")) {
-        let policy = suite.get("policy").map(node_to_json);
-        let policy = policy
-            .as_ref()
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string();
-        for node in items_with_ranges(suite.get("tests")) {
-            cases.push(kaptest_case(node, &policy));
-        }
-    }
-    Suite {
-        name: file_name.to_string(),
-        format: Format::Kaptest,
-        policy_files: strings_at(json, &["validatingAdmissionPolicies"]),
-        resource_files: strings_at(json, &["resources"]),
-        defaults: false,
-        kube_version: Ok(KubeVersion::newest()),
-        cases,
-    }
-}
-
-fn kaptest_case(node: &Node, policy: &str) -> Case {
-    let json = node_to_json(node);
-    let expect = match str_at(&json, &["expect"]) {
-        "admit" => "allow",
-        other => other,
-    };
-    let describe = |key: &str| {
-        at(&json, &[key])
-            .map(|o| format!(" {key}={}/{}", str_at(o, &["kind"]), str_at(o, &["name"])))
-    };
-    let name = format!(
-        "{policy}:{}{} → {expect}",
-        describe("object").unwrap_or_default(),
-        describe("oldObject").unwrap_or_default()
-    );
-    let param = at(&json, &["param"]).map(|p| Source::Ref {
-        kind: String::new(),
-        name: str_at(p, &["name"]).to_string(),
-        namespace: str_at(p, &["namespace"]).to_string(),
-    });
-    let namespace = at(&json, &["object", "namespace"])
-        .and_then(Json::as_str)
-        .map(|ns| Source::Ref {
-            kind: "Namespace".into(),
-            name: ns.to_string(),
-            namespace: String::new(),
-        });
-    Case {
-        name,
-        range: node.range,
-        policy: policy.to_string(),
-        binding: None,
-        operation: None,
-        object: source(at(&json, &["object"])),
-        old_object: source(at(&json, &["oldObject"])),
-        params: param,
-        namespace,
-        user: str_at(&json, &["userInfo", "name"]).to_string(),
-        groups: strings_at(&json, &["userInfo", "groups"]),
-        authorizer: Vec::new(),
-        expect: Expect {
-            decision: expect.to_string(),
-            ..Expect::default()
-        },
     }
 }

@@ -4,6 +4,7 @@
 //! cases still run.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value as Json;
 
@@ -36,10 +37,41 @@ pub struct CaseResult {
     pub failures: Vec<String>,
     /// The evaluation, when it ran.
     pub outcome: Option<Outcome>,
+    /// How long the case took (by the caller's clock; zero without one).
+    pub duration: Duration,
+}
+
+/// How a run is driven: which cases run, and the caller's clock for their durations (the core
+/// reads no time itself).
+#[derive(Clone, Copy)]
+pub struct RunHooks<'a> {
+    /// Whether a case (of this suite file and suite) runs; the others are left out of the results.
+    pub select: &'a dyn Fn(&str, &Suite, &Case) -> bool,
+    /// The time since some fixed instant.
+    pub clock: &'a dyn Fn() -> Duration,
+}
+
+impl Default for RunHooks<'_> {
+    fn default() -> Self {
+        RunHooks {
+            select: &|_, _, _| true,
+            clock: &|| Duration::ZERO,
+        }
+    }
 }
 
 /// Runs every case of `suite` (read from `path`).
 pub fn run_suite(path: &str, suite: &Suite, load: Loader<'_>) -> (Vec<String>, Vec<CaseResult>) {
+    run_suite_with(path, suite, load, RunHooks::default())
+}
+
+/// Runs the cases of `suite` that `hooks` selects, timing each with its clock.
+pub fn run_suite_with(
+    path: &str,
+    suite: &Suite,
+    load: Loader<'_>,
+    hooks: RunHooks<'_>,
+) -> (Vec<String>, Vec<CaseResult>) {
     let version = match &suite.kube_version {
         Ok(version) => *version,
         Err(problem) => return (vec![problem.clone()], Vec::new()),
@@ -55,9 +87,19 @@ pub fn run_suite(path: &str, suite: &Suite, load: Loader<'_>) -> (Vec<String>, V
     let results = suite
         .cases
         .iter()
-        .map(|case| run_case(&world, case, kaptest, suite.defaults))
+        .filter(|case| (hooks.select)(path, suite, case))
+        .map(|case| {
+            let start = (hooks.clock)();
+            let result = run_case(&world, case, kaptest, suite.defaults);
+            CaseResult {
+                duration: (hooks.clock)().saturating_sub(start),
+                ..result
+            }
+        })
         .collect();
-    (world.errors, results)
+    let mut errors = suite.errors.clone();
+    errors.extend(world.errors);
+    (errors, results)
 }
 
 fn errored(case: &Case, policy: &str, error: String) -> CaseResult {
@@ -69,6 +111,7 @@ fn errored(case: &Case, policy: &str, error: String) -> CaseResult {
         error: Some(error),
         failures: Vec::new(),
         outcome: None,
+        duration: Duration::ZERO,
     }
 }
 
@@ -80,15 +123,18 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
         Ok((policy, binding, input)) => {
             let operation = input.request.operation.clone();
             let minor = input.schemas.minor();
+            let mut expected = match expected_object(world, case, &input) {
+                Ok(expected) => expected,
+                Err(e) => return errored(case, &case.policy, e),
+            };
             let outcome = match apiserver::evaluate(policy, binding, input, &world.crds, defaults) {
                 Ok(outcome) => outcome,
                 Err(e) => return errored(case, &case.policy, e),
             };
-            let mut expected = case.clone();
-            if defaults && let Some(object) = expected.expect.object.as_mut() {
+            if defaults && let Some(object) = expected.as_mut() {
                 apiserver::prepare_expected(object, &operation, &world.crds, minor);
             }
-            let failures = compare(&expected, &outcome);
+            let failures = compare(case, expected.as_ref(), &outcome);
             CaseResult {
                 name: case.name.clone(),
                 range: case.range,
@@ -97,6 +143,7 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
                 error: None,
                 failures,
                 outcome: Some(outcome),
+                duration: Duration::ZERO,
             }
         }
     }
@@ -105,7 +152,7 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
 type Prepared<'w> = (&'w Json, Option<&'w Json>, Input);
 
 fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<'w>, String> {
-    let policy = find_policy(world, &case.policy, kaptest)?;
+    let policy = find_policy(world, &case.policy, case.policy_kind, kaptest)?;
     let kind = Kind::of(policy).unwrap_or(Kind::Validating);
     let name = str_at(policy, &["metadata", "name"]);
     let binding = find_binding(world, kind, name, case.binding.as_deref())?;
@@ -124,9 +171,12 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
             kind,
             name,
             namespace,
+            ..
         }) if kind.is_empty() => {
             let param_kind = str_at(policy, &["spec", "paramKind", "kind"]).to_string();
             let reference = Source::Ref {
+                group: None,
+                version: None,
                 kind: param_kind,
                 name: name.clone(),
                 namespace: namespace.clone(),
@@ -138,7 +188,9 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
     let mut request = Request::new(object, old_object, case.operation.as_deref());
     request.namespace_object = match &case.namespace {
         Some(source) => resolve(world, Some(source), "namespace")?,
-        None => find(world, "Namespace", &request.namespace, "").cloned(),
+        None => find(world, "Namespace", &request.namespace, "")
+            .cloned()
+            .or_else(|| kaptest_namespace(kaptest, &request.namespace)),
     };
     request.user = case.user.clone();
     request.groups = case.groups.clone();
@@ -156,11 +208,17 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
 }
 
 /// The named policy; kaptest runs policies the API server would reject (`lenient`), as kaptest does.
-fn find_policy<'w>(world: &'w World, name: &str, lenient: bool) -> Result<&'w Json, String> {
+fn find_policy<'w>(
+    world: &'w World,
+    name: &str,
+    kind: Option<&str>,
+    lenient: bool,
+) -> Result<&'w Json, String> {
     let found: Vec<_> = world
         .policies
         .iter()
         .filter(|p| name.is_empty() || str_at(&p.json, &["metadata", "name"]) == name)
+        .filter(|p| kind.is_none_or(|k| str_at(&p.json, &["kind"]) == k))
         .collect();
     match found.as_slice() {
         [one] if lenient || one.errors.is_empty() => Ok(&one.json),
@@ -198,12 +256,60 @@ fn find_binding<'w>(
     }
 }
 
+/// kaptest gives a request whose namespace is not among the resources an empty Namespace of that
+/// name (pfnet/kaptest `internal/tester/tester.go`, `getNamespaceObj`).
+fn kaptest_namespace(kaptest: bool, namespace: &str) -> Option<Json> {
+    (kaptest && !namespace.is_empty()).then(|| {
+        serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}})
+    })
+}
+
 fn find<'w>(world: &'w World, kind: &str, name: &str, namespace: &str) -> Option<&'w Json> {
+    find_gvk(world, None, None, kind, name, namespace)
+}
+
+/// The first resource with this name and (when given) kind, namespace, API group and version.
+fn find_gvk<'w>(
+    world: &'w World,
+    group: Option<&str>,
+    version: Option<&str>,
+    kind: &str,
+    name: &str,
+    namespace: &str,
+) -> Option<&'w Json> {
     world.resources.iter().find(|r| {
+        let api_version = str_at(r, &["apiVersion"]);
+        let (r_group, r_version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
         (kind.is_empty() || str_at(r, &["kind"]) == kind)
             && str_at(r, &["metadata", "name"]) == name
             && (namespace.is_empty() || str_at(r, &["metadata", "namespace"]) == namespace)
+            && group.is_none_or(|g| g == r_group)
+            && version.is_none_or(|v| v == r_version)
     })
+}
+
+/// The mutated object the case expects: inline, or (kaptest's `expectObject`) a resource that takes
+/// the request object's name unless `disableNameOverwrite` (pfnet/kaptest `newMutationParams`).
+fn expected_object(world: &World, case: &Case, input: &Input) -> Result<Option<Json>, String> {
+    if let Some(object) = &case.expect.object {
+        return Ok(Some(object.clone()));
+    }
+    let Some(mut expected) = resolve(world, case.expect.object_ref.as_ref(), "expectObject")?
+    else {
+        return Ok(None);
+    };
+    let name = input
+        .request
+        .object
+        .as_ref()
+        .map(|o| str_at(o, &["metadata", "name"]).to_string());
+    if case.expect.rename_expected
+        && let (Some(name), Some(metadata)) = (name, expected.get_mut("metadata"))
+        && let Some(metadata) = metadata.as_object_mut()
+    {
+        metadata.insert("name".into(), Json::String(name));
+    }
+    Ok(Some(expected))
 }
 
 fn resolve(world: &World, source: Option<&Source>, role: &str) -> Result<Option<Json>, String> {
@@ -211,31 +317,42 @@ fn resolve(world: &World, source: Option<&Source>, role: &str) -> Result<Option<
         None => Ok(None),
         Some(Source::Inline(json)) => Ok(Some(json.clone())),
         Some(Source::Ref {
+            group,
+            version,
             kind,
             name,
             namespace,
-        }) => find(world, kind, name, namespace)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| {
-                let at = if namespace.is_empty() {
-                    String::new()
-                } else {
-                    format!(" in namespace {namespace}")
-                };
-                format!("{role} {kind}/{name}{at} not found in the suite's resources")
-            }),
+        }) => find_gvk(
+            world,
+            group.as_deref(),
+            version.as_deref(),
+            kind,
+            name,
+            namespace,
+        )
+        .cloned()
+        .map(Some)
+        .ok_or_else(|| {
+            let at = if namespace.is_empty() {
+                String::new()
+            } else {
+                format!(" in namespace {namespace}")
+            };
+            format!("{role} {kind}/{name}{at} not found in the suite's resources")
+        }),
     }
 }
 
 /// What did not match, as readable lines.
-fn compare(case: &Case, outcome: &Outcome) -> Vec<String> {
+fn compare(case: &Case, expected_object: Option<&Json>, outcome: &Outcome) -> Vec<String> {
     let expect = &case.expect;
     let mut failures = Vec::new();
     let failed_audit = outcome.audit_annotations.contains_key(FAILURE_KEY);
     let decision_ok = match expect.decision.as_str() {
         "warn" => outcome.decision == Decision::Allow && !outcome.warnings.is_empty(),
         "audit" => outcome.decision == Decision::Allow && failed_audit,
+        // kaptest's `mutate`: the policy applied; the object is compared below.
+        "mutate" => outcome.decision == Decision::Allow,
         "" => true,
         other => outcome.decision.as_str() == other,
     };
@@ -255,6 +372,23 @@ fn compare(case: &Case, outcome: &Outcome) -> Vec<String> {
         if actual != message {
             failures.push(format!(
                 "message:\n  - expected: {message}\n  + actual:   {actual}"
+            ));
+        }
+    }
+    if let Some(denied) = &expect.denied_message {
+        let failed: Vec<&str> = outcome
+            .validations
+            .iter()
+            .filter_map(|v| v.message.as_deref())
+            .collect();
+        if !failed.contains(&denied.as_str()) {
+            failures.push(format!(
+                "deniedMessage:\n  - expected: {denied}\n  + actual:   {}",
+                if failed.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    failed.join(" | ")
+                }
             ));
         }
     }
@@ -278,7 +412,7 @@ fn compare(case: &Case, outcome: &Outcome) -> Vec<String> {
             )),
         }
     }
-    if let Some(expected) = &expect.object {
+    if let Some(expected) = expected_object {
         let actual = outcome.object.clone().unwrap_or(Json::Null);
         if *expected != actual {
             failures.push(format!(

@@ -1,5 +1,5 @@
 //! The `cel-cost` advisory: the estimated cost of an expression ([`crate::cel::cost`]) against the
-//! per-expression runtime limit the API server enforces (`PerCallLimit`, 1,000,000; reference §4).
+//! per-expression runtime limit the API server enforces (`PerCallLimit`, 1,000,000).
 //! The API server estimates nothing for admission policies at write time, so an expression over
 //! the limit is accepted and then fails at admission ("operation cancelled: actual cost limit
 //! exceeded") once a request is large enough; hence a warning, not an error.

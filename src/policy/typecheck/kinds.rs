@@ -1,6 +1,6 @@
 //! Which kinds a policy's `object` is typed with, and what `params` is.
 //!
-//! Kinds follow the API server's status type checker (reference §3.3) so that the typed check
+//! Kinds follow the API server's status type checker so that the typed check
 //! never guesses: rules with `*` in `apiGroups` or `apiVersions` are skipped, resources containing
 //! `*` or `/` (wildcards, subresources) are dropped, every group × version × resource is resolved to
 //! its kind (bundled kinds, then CRDs of the workspace), kinds matched by `excludeResourceRules`

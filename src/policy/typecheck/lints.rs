@@ -1,5 +1,4 @@
-//! Lints where the static type and the runtime value differ (reference §2.2, §3.4;
-//! kubernetes/kubernetes#125053): a schema field with `format: date-time` (or `date`) is typed
+//! Lints where the static type and the runtime value differ (kubernetes/kubernetes#125053): a schema field with `format: date-time` (or `date`) is typed
 //! `timestamp`, and one with `format: duration` is typed `duration`, but the admission object is
 //! JSON-shaped, so at runtime the value is a **string**. Comparing it with a timestamp, doing
 //! arithmetic on it or calling timestamp methods on it type-checks and then fails (`no such

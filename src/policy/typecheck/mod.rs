@@ -1,4 +1,4 @@
-//! Both checks of design §1.4 over the expression sites of one policy.
+//! Both type checks (the acceptance check and the typed check) over the expression sites of one policy.
 //!
 //! 1. **Acceptance**: every site compiled as the API server does on write (`object`, `oldObject`,
 //!    `params` as `dyn`, the NewExpressions environment of the target version) with the exact
@@ -19,6 +19,7 @@ mod lints;
 mod mutation;
 mod pass;
 mod report;
+mod unmatched;
 mod variable_order;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -289,6 +290,11 @@ impl Typed<'_> {
             self.collect(&results, "", reported, &mut found);
         }
         cost::report(self.sites, &costs, out);
+        out.extend(unmatched::unmatched_rules(
+            self.types.minor(),
+            constraints,
+            workspace,
+        ));
         for (key, labels) in found {
             let (i, start, end, kind, message) = key;
             let span = crate::text::TextRange::new(start.into(), end.into());

@@ -1,5 +1,5 @@
 //! One pass of the checker over every expression site of a policy, in field order, with the
-//! environment of each site (reference §2.4): `params` only with a paramKind, `variables` holding
+//! environment of each site: `params` only with a paramKind, `variables` holding
 //! the earlier variables with the types the API server converts them to, `authorizer` except in
 //! messageExpression, the mutation types only in mutations.
 

@@ -37,7 +37,7 @@ pub fn diagnostic(site: &ExpressionSite, error: &CheckError, suffix: &str) -> Di
     Diagnostic::new(code(error.kind), range, message(site, error, suffix))
 }
 
-/// The types a site's result may have (reference §3.2); empty for "anything".
+/// The types a site's result may have; empty for "anything".
 fn expected(result: ResultType) -> Vec<Type> {
     match result {
         ResultType::Bool => vec![Type::Bool],

@@ -1,4 +1,4 @@
-//! ValidatingAdmissionPolicyBinding and MutatingAdmissionPolicyBinding rules (reference §5.4, §5.6).
+//! ValidatingAdmissionPolicyBinding and MutatingAdmissionPolicyBinding rules.
 
 use super::match_resources::{match_resources, no_delete};
 use super::selector::selector;

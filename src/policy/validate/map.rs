@@ -1,4 +1,4 @@
-//! MutatingAdmissionPolicy rules (reference §5.5).
+//! MutatingAdmissionPolicy rules.
 
 use super::common;
 use super::match_resources::no_delete;

@@ -1,5 +1,5 @@
 //! Structural validation of the model, rule for rule as the API server validates after defaulting
-//! (`k/k pkg/apis/admissionregistration/validation/validation.go`; reference §5). Messages carry the
+//! (`k/k pkg/apis/admissionregistration/validation/validation.go`). Messages carry the
 //! field path and the API server's wording.
 
 mod binding;

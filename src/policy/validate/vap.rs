@@ -1,4 +1,4 @@
-//! ValidatingAdmissionPolicy rules (reference §5.3).
+//! ValidatingAdmissionPolicy rules.
 
 use super::common;
 use super::match_resources::match_resources;

@@ -1,5 +1,5 @@
 //! The Kubernetes CEL libraries (`apiserver: pkg/cel/library/*.go`), one file each, with the
-//! exact signatures and overload ids of the API server (reference §1.5).
+//! exact signatures and overload ids of the API server.
 
 mod authz;
 mod cidr;
