@@ -401,7 +401,7 @@ fn test_json_and_junit() {
                   <error message="the object has no apiVersion or kind" type="setup">the object has no apiVersion or kind</error>
                 </testcase>
                 <testcase name="an object of a kind without a schema cannot be mutated" classname="label-it" time="…">
-                  <failure message="expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used." type="expectation">expected allow, got error: policy 'label-it' with binding '' denied request: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.</failure>
+                  <failure message="expected allow, got error: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they are available." type="expectation">expected allow, got error: Resource kind example.com/v1, Kind=Widget not found. There can be a delay between when CustomResourceDefinitions are created and when they are available.</failure>
                 </testcase>
                 <testcase name="the other cases still run" classname="fine" time="…"/>
               </testsuite>
@@ -427,6 +427,7 @@ fn eval_with_a_mocked_authorizer() {
         0,
         expect![[r#"
             ValidatingAdmissionPolicy may-scale: allow
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
               validation[0]: true
               defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
@@ -436,8 +437,9 @@ fn eval_with_a_mocked_authorizer() {
         0,
         expect![[r#"
             ValidatingAdmissionPolicy may-scale: deny
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
               validation[0]: false: you may not scale deployments here
-              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' with binding '' denied request: you may not scale deployments here
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' denied request: you may not scale deployments here
               defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
     );
@@ -454,8 +456,9 @@ fn eval_with_a_mocked_authorizer() {
         0,
         expect![[r#"
             ValidatingAdmissionPolicy may-scale: deny
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
               validation[0]: false: you may not scale deployments here
-              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' with binding '' denied request: you may not scale deployments here
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'may-scale' denied request: you may not scale deployments here
               defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
     );
@@ -475,6 +478,7 @@ fn eval_defaults_the_object_as_the_api_server_does() {
         0,
         expect![[r#"
             ValidatingAdmissionPolicy max-replicas: allow
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
               validation[0]: true
               defaulted: spec.replicas, spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, spec.template.spec.containers[0].imagePullPolicy, spec.template.spec.containers[0].terminationMessagePath, spec.template.spec.containers[0].terminationMessagePolicy, metadata.creationTimestamp, metadata.uid, status, metadata.generation
         "#]],
@@ -490,8 +494,9 @@ fn eval_defaults_the_object_as_the_api_server_does() {
         0,
         expect![[r#"
             ValidatingAdmissionPolicy max-replicas: error
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
               validation[0]: error: expression 'object.spec.replicas <= 5' resulted in error: no such key: replicas
-              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding '' denied request: expression 'object.spec.replicas <= 5' resulted in error: no such key: replicas
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' denied request: expression 'object.spec.replicas <= 5' resulted in error: no such key: replicas
         "#]],
     );
 }
@@ -526,6 +531,7 @@ fn eval_prunes_and_defaults_a_custom_resource_by_its_crd() {
               "kind": "ValidatingAdmissionPolicy",
               "matchConditions": [],
               "messages": [],
+              "note": "no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would",
               "policy": "small-widgets",
               "pruned": [
                 "spec.colour"

@@ -51,7 +51,7 @@ fn kaptest_rejections_name_the_problem_with_its_position() {
         tests/kaptest_current/rejected/crd-url-and-absent-namespace.yaml
           error: tests/kaptest_current/rejected/crd-url-and-absent-namespace.yaml:7:3: crds: https://example.com/widgets.yaml: URLs are not fetched; download the CRD and give its path
           FAIL  namespace-team: object=Deployment/orphan → allow (…ms)
-                expected allow, got deny: deployments.apps "orphan" is forbidden: ValidatingAdmissionPolicy 'namespace-team' with binding '' denied request: the namespace has no team label
+                expected allow, got deny: deployments.apps "orphan" is forbidden: ValidatingAdmissionPolicy 'namespace-team' denied request: the namespace has no team label
         tests/kaptest_current/rejected/missing.yaml
           error: tests/kaptest_current/rejected/missing.yaml:16:13: expect: unsupported value `allow`: supported values: admit, deny, skip, error
           error: tests/kaptest_current/rejected/missing.yaml:26:13: expectObject must be given when mutate expected
@@ -85,7 +85,7 @@ fn kaptest_rejections_name_the_problem_with_its_position() {
         tests/kaptest_current/rejected/old-format.yaml
           ok    widget-size: object=Widget/small → allow (…ms)
           FAIL  widget-size: object=Widget/huge → allow (…ms)
-                expected allow, got deny: widgets.example.com "huge" is forbidden: ValidatingAdmissionPolicy 'widget-size' with binding '' denied request: widgets are at most 10
+                expected allow, got deny: widgets.example.com "huge" is forbidden: ValidatingAdmissionPolicy 'widget-size' denied request: widgets are at most 10
         tests/kaptest_current/rejected/unknown-keys.yaml
           error: tests/kaptest_current/rejected/unknown-keys.yaml:2:1: unknown key `polices` in a kaptest manifest (known: version, policies, resources, schemaLocations, crds, skipSchemaValidation, vapTestSuites, mapTestSuites, validatingAdmissionPolicies, testSuites); did you mean `policies`?
           error: tests/kaptest_current/rejected/unknown-keys.yaml:1:1: at least one policies is required

@@ -204,6 +204,9 @@ pub fn render_text(o: &EvalOutcome) -> String {
         out.push_str(&format!(" (binding {b})"));
     }
     out.push_str(&format!(": {}\n", o.decision.as_str()));
+    if let Some(note) = o.note() {
+        out.push_str(&format!("  note: {note}\n"));
+    }
     for c in &o.match_conditions {
         let error = c
             .error

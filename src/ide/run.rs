@@ -88,7 +88,13 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
     let policy = choose_policy(&world, request.policy.as_deref(), &request.policy_path)?;
     let kind = Kind::of(policy).unwrap_or(Kind::Validating);
     let name = str_at(policy, &["metadata", "name"]);
-    let binding = choose_binding(&world, kind, name, request.binding.as_deref())?;
+    let binding = world.binding(
+        kind,
+        name,
+        request.binding.as_deref(),
+        "the policy file",
+        false,
+    )?;
     let object = one_document(request.object.as_ref(), "--object")?;
     let old_object = one_document(request.old_object.as_ref(), "--old-object")?;
     if object.is_none() && old_object.is_none() {
@@ -100,7 +106,14 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
     };
     let by_ref = binding.is_some_and(|b| b.get("spec").and_then(|s| s.get("paramRef")).is_some());
     let mut req = Request::new(object, old_object, request.operation.as_deref());
-    req.namespace_object = one_document(request.namespace.as_ref(), "--namespace")?;
+    req.namespace_object = match one_document(request.namespace.as_ref(), "--namespace")? {
+        Some(namespace) => Some(namespace),
+        None if !req.namespace.is_empty() => Some(apiserver::stored_namespace(
+            &req.namespace,
+            request.kube_version.minor(),
+        )),
+        None => None,
+    };
     req.user = request.user.clone().unwrap_or_default();
     req.groups = request.groups.clone();
     let input = Input {
@@ -160,25 +173,6 @@ fn choose_policy<'w>(world: &'w World, name: Option<&str>, path: &str) -> Result
         return Err(format!("the policy has errors: {first}"));
     }
     Ok(&chosen.json)
-}
-
-fn choose_binding<'w>(
-    world: &'w World,
-    kind: Kind,
-    policy: &str,
-    name: Option<&str>,
-) -> Result<Option<&'w Json>, String> {
-    let mut bindings = world
-        .bindings
-        .iter()
-        .filter(|b| str_at(b, &["kind"]) == kind.binding_kind());
-    match name {
-        Some(n) => bindings
-            .find(|b| str_at(b, &["metadata", "name"]) == n)
-            .map(Some)
-            .ok_or_else(|| format!("binding '{n}' not found in the policy file")),
-        None => Ok(bindings.find(|b| str_at(b, &["spec", "policyName"]) == policy)),
-    }
 }
 
 /// The results of one suite.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use super::expr::{Compiled, MATCH_BUDGET, Scope};
+use super::expr::{BUDGET_MESSAGE, Compiled, Failure, MATCH_BUDGET, Scope};
 use super::json::{at, str_at};
 use super::outcome::{Condition, TriState};
 use super::{Context, DenyAll, Outcome};
@@ -79,34 +79,48 @@ pub(crate) fn items<'a>(spec: &'a Json, key: &str) -> Vec<&'a Json> {
         .unwrap_or_default()
 }
 
-/// Runs the matchConditions: `true` when the invocation goes on. A false condition skips it; an
-/// error (with none false) rejects under `Fail` and skips under `Ignore`.
+/// What the matchConditions decide about an invocation.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Gate {
+    /// None was false and none failed: the invocation runs.
+    Run,
+    /// One was false, or one failed under `Ignore`: the invocation is skipped.
+    Skip,
+    /// One failed (none false) under `Fail`: the invocation fails with this message.
+    Fail(String),
+}
+
+/// Runs the matchConditions (`webhook/matchconditions/matcher.go` `Match`): every condition is
+/// evaluated; one that is `false` skips the invocation; otherwise an error fails it under `Fail`
+/// (the errors aggregated as apimachinery's `NewAggregate` words them) and skips it under
+/// `Ignore`. A result that is not `false` (a non-bool included, which only a `dyn` expression can
+/// give) counts as true, since the matcher only tests for `false`.
 pub(crate) fn match_conditions(
     context: &Context<'_>,
     object: Option<&Json>,
     param: Option<&Json>,
     out: &mut Outcome,
-) -> bool {
+) -> Gate {
     let conditions = items(context.spec, "matchConditions");
     if conditions.is_empty() {
-        return true;
+        return Gate::Run;
     }
-    let request = &context.input.request;
     let scope = Scope::new(base(context, object, param, false), &[]);
     let mut budget = MATCH_BUDGET;
     let mut results = Vec::new();
     for condition in conditions {
         let compiled = Compiled::new(str_at(condition, &["expression"]));
         let (result, error) = match scope.run(&compiled, &mut budget) {
-            Ok(Value::Bool(true)) => (TriState::True, None),
             Ok(Value::Bool(false)) => (TriState::False, None),
-            Ok(other) => (
-                TriState::Error,
-                Some(format!(
-                    "matchCondition evaluated to {} instead of bool",
-                    other.type_name()
-                )),
-            ),
+            Ok(_) => (TriState::True, None),
+            Err(Failure::Budget) => {
+                // The filter itself fails (`ForInput`): no result for any condition.
+                return if context.fail {
+                    Gate::Fail(BUDGET_MESSAGE.to_string())
+                } else {
+                    Gate::Skip
+                };
+            }
             Err(f) => (TriState::Error, Some(f.message())),
         };
         let name = str_at(condition, &["name"]).to_string();
@@ -117,25 +131,27 @@ pub(crate) fn match_conditions(
         });
     }
     let any_false = results.iter().any(|c| c.result == TriState::False);
-    let first_error = results
-        .iter()
-        .find(|c| c.result == TriState::Error)
-        .cloned();
+    let errors: Vec<String> = results.iter().filter_map(|c| c.error.clone()).collect();
     out.match_conditions.extend(results);
-    if any_false {
-        return false;
+    match () {
+        _ if any_false => Gate::Skip,
+        _ if errors.is_empty() => Gate::Run,
+        _ if context.fail => Gate::Fail(aggregate(&errors)),
+        _ => Gate::Skip,
     }
-    match first_error {
-        Some(c) if context.fail => {
-            let message = format!(
-                "failed to evaluate matchCondition '{}': {}",
-                c.name,
-                c.error.unwrap_or_default()
-            );
-            out.reject(request, &message, true);
-            false
+}
+
+/// Several errors as `utilerrors.NewAggregate(...).Error()` writes them: one alone as it is,
+/// else the distinct messages in order, comma-separated in brackets.
+fn aggregate(errors: &[String]) -> String {
+    let mut distinct: Vec<&str> = Vec::new();
+    for e in errors {
+        if !distinct.contains(&e.as_str()) {
+            distinct.push(e);
         }
-        Some(_) => false,
-        None => true,
+    }
+    match distinct.as_slice() {
+        [one] => one.to_string(),
+        many => format!("[{}]", many.join(", ")),
     }
 }

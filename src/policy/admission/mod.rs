@@ -6,6 +6,7 @@
 //! Everything works on JSON values (policies and objects decoded from YAML by [`json`]); the
 //! caller hands in every document, and nothing here does I/O.
 
+mod audit;
 mod expr;
 mod invoke;
 pub mod json;
@@ -22,6 +23,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
+pub use audit::FAILURE_KEY;
 pub use outcome::{Condition, Decision, Outcome, TriState, ValidationResult};
 pub use request::Request;
 
@@ -115,10 +117,16 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
     let params = match params::resolve(&spec, binding, input) {
         Ok(params) => params,
         Err(message) => {
+            // `validating/dispatcher.go` and `generic/policy_dispatcher.go` `addConfigError`.
+            let stage = if binding.is_some() {
+                "binding"
+            } else {
+                "policy"
+            };
             out.config_error(
                 &input.request,
                 fail,
-                &format!("failed to configure binding: {message}"),
+                &format!("failed to configure {stage}: {message}"),
             );
             return out;
         }

@@ -7,7 +7,7 @@
 use serde_json::Value as Json;
 
 use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
-use super::invoke::{base, items, match_conditions, variables};
+use super::invoke::{Gate, base, items, match_conditions, variables};
 use super::json::str_at;
 use super::patch::{self, Operation, PatchError};
 use super::{Context, Outcome};
@@ -23,8 +23,24 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     };
     // With several params the invocations run in turn, each on the object the previous produced.
     let start = out.object.clone().unwrap_or_else(|| input.clone());
-    if !match_conditions(context, Some(&start), param, out) {
-        return !out.messages.is_empty();
+    match match_conditions(context, Some(&start), param, out) {
+        Gate::Skip => return false,
+        // `dispatchInvocations`: a policy error, filtered by failurePolicy like any other.
+        Gate::Fail(message) => {
+            out.reject(request, &message, true);
+            return true;
+        }
+        Gate::Run => {}
+    }
+    let gvk = Gvk::new(&request.group, &request.version, &request.kind);
+    if !matches!(context.input.schemas.kind_type(&gvk), Some(Type::Object(_))) {
+        // `dispatchOne`: no type converter for the kind is a `503 Service Unavailable` returned
+        // as it is, before any mutation and whatever the failurePolicy.
+        out.refuse(format!(
+            "Resource kind {}/{}, Kind={} not found. There can be a delay between when CustomResourceDefinitions are created and when they are available.",
+            gvk.group, gvk.version, gvk.kind
+        ), true);
+        return true;
     }
     let mut object = pass(context, param, &start, out);
     let reinvoke = str_at(context.spec, &["reinvocationPolicy"]) == "IfNeeded";
@@ -96,14 +112,8 @@ fn apply_configuration(
     let patch = value.to_json().map_err(|e| e.message)?;
     let request = &context.input.request;
     let gvk = Gvk::new(&request.group, &request.version, &request.kind);
-    let root_type = match context.input.schemas.kind_type(&gvk) {
-        Some(t @ Type::Object(_)) => t,
-        _ => {
-            return Err(format!(
-                "Resource kind {}/{}, Kind={} not found. There can be a delay between when CustomResourceDefinitions are created and when they can be used.",
-                gvk.group, gvk.version, gvk.kind
-            ));
-        }
+    let Some(root_type @ Type::Object(_)) = context.input.schemas.kind_type(&gvk) else {
+        return Err(format!("no schema for {}", gvk.kind));
     };
     super::merge::apply(&context.input.schemas, &root_type, object, &patch)
 }

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as Json, json};
 
-use super::Kind;
 use super::request::Request;
+use super::{Kind, audit};
 
 /// What the API server decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +106,8 @@ pub struct Outcome {
     pub warnings: Vec<String>,
     /// Audit annotations, by their published key.
     pub audit_annotations: BTreeMap<String, String>,
-    /// The API server's rejection messages (the first is the one returned).
+    /// The API server's rejection: a validating policy's one message; a mutating policy's
+    /// message first, then the other errors it lists as causes.
     pub messages: Vec<String>,
     /// The mutated object (MAP).
     pub object: Option<Json>,
@@ -120,6 +121,8 @@ pub struct Outcome {
     /// Whether a rejection came from a failure rather than a validation.
     pub(crate) failed: bool,
     pub(crate) denied: bool,
+    /// What the audit annotations are published from.
+    pub(crate) audit: audit::Collector,
 }
 
 impl Outcome {
@@ -141,29 +144,43 @@ impl Outcome {
             pruned: Vec::new(),
             failed: false,
             denied: false,
+            audit: audit::Collector::default(),
         }
     }
 
-    fn binding_name(&self) -> &str {
-        self.binding.as_deref().unwrap_or("")
+    /// Records a rejection; `error` when it comes from a failure, not a validation. The API
+    /// server returns the first (`validating/dispatcher.go` `Dispatch`: `deniedDecisions[0]`);
+    /// a mutating policy's further errors are kept as the status causes
+    /// (`generic/policy_dispatcher.go` `Dispatch`).
+    pub(crate) fn reject(&mut self, request: &Request, message: &str, error: bool) {
+        if self.kind == Kind::Validating && !self.messages.is_empty() {
+            return;
+        }
+        let text = match (self.kind, &self.binding) {
+            // `admission.NewForbidden` around the dispatcher's message.
+            (Kind::Validating, Some(binding)) => request.forbidden(&format!(
+                "ValidatingAdmissionPolicy '{}' with binding '{binding}' denied request: {message}",
+                self.policy
+            )),
+            (Kind::Validating, None) => request.forbidden(&format!(
+                "ValidatingAdmissionPolicy '{}' denied request: {message}",
+                self.policy
+            )),
+            // `generic.PolicyError.Error`.
+            (Kind::Mutating, Some(binding)) => format!(
+                "policy '{}' with binding '{binding}' denied request: {message}",
+                self.policy
+            ),
+            (Kind::Mutating, None) => {
+                format!("policy \"{}\" denied request: {message}", self.policy)
+            }
+        };
+        self.refuse(text, error);
     }
 
-    /// Records a rejection; `error` when it comes from a failure, not a validation.
-    pub(crate) fn reject(&mut self, request: &Request, message: &str, error: bool) {
-        let text = match self.kind {
-            Kind::Validating => format!(
-                "{} \"{}\" is forbidden: ValidatingAdmissionPolicy '{}' with binding '{}' denied request: {message}",
-                request.qualified_resource(),
-                request.name,
-                self.policy,
-                self.binding_name()
-            ),
-            Kind::Mutating => format!(
-                "policy '{}' with binding '{}' denied request: {message}",
-                self.policy,
-                self.binding_name()
-            ),
-        };
+    /// Records a rejection whose text is the API server's status as it is (a mutating policy's
+    /// `503 Service Unavailable`, which no failurePolicy filters).
+    pub(crate) fn refuse(&mut self, text: String, error: bool) {
         if !self.failed && !self.denied {
             self.failed = error;
             self.denied = !error;
@@ -171,14 +188,29 @@ impl Outcome {
         self.messages.push(text);
     }
 
-    /// Records a warning for a failed validation with `Warn`.
+    /// Records a warning for a failed validation with `Warn`; the API server's warning recorder
+    /// drops a text it already holds (`endpoints/filters/warning.go` `AddWarning`).
     pub(crate) fn warn(&mut self, message: &str) {
         let text = format!(
             "Validation failed for ValidatingAdmissionPolicy '{}' with binding '{}': {message}",
             self.policy,
-            self.binding_name()
+            self.binding.as_deref().unwrap_or("")
         );
-        self.warnings.push(text);
+        if !self.warnings.contains(&text) {
+            self.warnings.push(text);
+        }
+    }
+
+    /// Publishes a value of the policy's audit annotation `key`.
+    pub(crate) fn annotate(&mut self, key: &str, value: String) {
+        let (key, value) = self.audit.add(&self.policy, key, value);
+        self.audit_annotations.insert(key, value);
+    }
+
+    /// Records a validation failure for the `Audit` action.
+    pub(crate) fn audit_failure(&mut self, failure: audit::FailureValue) {
+        let (key, value) = self.audit.fail(failure);
+        self.audit_annotations.insert(key, value);
     }
 
     /// A configuration error: rejects under `Fail`, skips under `Ignore`.
@@ -204,6 +236,22 @@ impl Outcome {
         };
     }
 
+    /// What a reader must know about the evaluation itself: a policy evaluated without a binding
+    /// is one the API server never enforces (it dispatches policies only through their bindings,
+    /// `validating/dispatcher.go` `Dispatch`), so the result is what a binding would give.
+    pub fn note(&self) -> Option<String> {
+        if self.binding.is_some() {
+            return None;
+        }
+        let actions = match self.kind {
+            Kind::Validating => " with validationActions [Deny]",
+            Kind::Mutating => "",
+        };
+        Some(format!(
+            "no binding: the API server never enforces a policy without one; evaluated as a binding{actions} would"
+        ))
+    }
+
     /// The `eval --format json` object.
     pub fn to_json(&self) -> Json {
         let conditions: Vec<Json> = self
@@ -222,6 +270,9 @@ impl Outcome {
         map.insert("policy".into(), json!(self.policy));
         map.insert("kind".into(), json!(self.kind.name()));
         map.insert("binding".into(), json!(self.binding));
+        if let Some(note) = self.note() {
+            map.insert("note".into(), json!(note));
+        }
         map.insert("decision".into(), json!(self.decision.as_str()));
         map.insert("matchConditions".into(), Json::Array(conditions));
         map.insert("validations".into(), Json::Array(validations));

@@ -1,6 +1,7 @@
 //! Which params an invocation runs with (`generic/policy_dispatcher.go` `CollectParams`): none
 //! without `paramKind`; `null` without `paramRef`; the named object, or every object the selector
-//! matches (the policy then runs once per param); nothing found → `parameterNotFoundAction`.
+//! matches (the policy then runs once per param); nothing found → `parameterNotFoundAction`
+//! (only `Deny` refuses).
 
 use serde_json::Value as Json;
 
@@ -43,6 +44,13 @@ pub fn resolve(
     }
     let name = str_at(reference, &["name"]);
     let selector = at(reference, &["selector"]);
+    match (name.is_empty(), selector.is_some()) {
+        (false, true) => {
+            return Err("paramRef.name and paramRef.selector are mutually exclusive".into());
+        }
+        (true, false) => return Err("one of name or selector must be provided".into()),
+        _ => {}
+    }
     let found: Vec<Option<Json>> = input
         .param_pool
         .iter()
@@ -53,19 +61,26 @@ pub fn resolve(
             ns.is_empty() || namespace.is_empty() || ns == namespace
         })
         .filter(|p| match selector {
-            Some(s) if name.is_empty() => {
+            Some(s) => {
                 let labels = at(p, &["metadata", "labels"]).and_then(Json::as_object);
                 selector_matches(s, labels)
             }
-            _ => str_at(p, &["metadata", "name"]) == name,
+            None => str_at(p, &["metadata", "name"]) == name,
         })
         .map(|p| Some(p.clone()))
         .collect();
     if !found.is_empty() {
         return Ok(found);
     }
-    match str_at(reference, &["parameterNotFoundAction"]) {
-        "Allow" => Ok(Vec::new()),
-        _ => Err("no params found for policy binding with `Deny` parameterNotFoundAction".into()),
+    // Only `Deny` refuses; v1alpha1 defaults the action to `Deny` (`v1alpha1/defaults.go`).
+    let action = match str_at(reference, &["parameterNotFoundAction"]) {
+        "" if binding.is_some_and(|b| str_at(b, &["apiVersion"]).ends_with("/v1alpha1")) => "Deny",
+        action => action,
+    };
+    match action {
+        "Deny" => {
+            Err("no params found for policy binding with `Deny` parameterNotFoundAction".into())
+        }
+        _ => Ok(Vec::new()),
     }
 }

@@ -83,6 +83,30 @@ impl Request {
         }
     }
 
+    /// `message` as `admission.NewForbidden` wraps it (`k8s.io/apiserver pkg/admission/errors.go`
+    /// `extractResourceName`, apimachinery `errors.NewForbidden`): the request's name, else the
+    /// object's `generateName`, else `Unknown`.
+    pub fn forbidden(&self, message: &str) -> String {
+        let object_name = |key: &str| {
+            self.object
+                .as_ref()
+                .map(|o| str_at(o, &["metadata", key]))
+                .filter(|n| !n.is_empty())
+        };
+        let name = match self.name.as_str() {
+            "" if self.object.is_some() => object_name("name")
+                .or_else(|| object_name("generateName"))
+                .unwrap_or("Unknown"),
+            name => name,
+        };
+        let resource = self.qualified_resource();
+        match (resource.as_str(), name) {
+            ("", _) => format!("forbidden: {message}"),
+            (_, "") => format!("{resource} is forbidden: {message}"),
+            _ => format!("{resource} \"{name}\" is forbidden: {message}"),
+        }
+    }
+
     /// The `request` variable, with `kind`/`resource` reporting the matched version.
     pub fn to_json(&self, matched_version: &str, matched_resource: &str) -> Json {
         let mut map = Map::new();

@@ -1,55 +1,106 @@
-//! One ValidatingAdmissionPolicy invocation (`validating/validator.go`): validations in order
-//! against one budget, messageExpressions, audit annotations on a fresh budget, then the binding's
-//! validationActions for each failure (Deny rejects, Warn warns, Audit records).
+//! One ValidatingAdmissionPolicy invocation, as `validating/validator.go` `Validate` decides it and
+//! `validating/dispatcher.go` `Dispatch` acts on it: the matchConditions gate; validations in
+//! order against one budget; messageExpressions with the budget left; audit annotations on a
+//! fresh budget; then each decision in validation order through the binding's validationActions
+//! (Deny rejects, Warn warns, Audit records), and after them the audit annotations (published, or
+//! an error that rejects whatever the actions).
 
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
+use super::audit::FailureValue;
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
-use super::invoke::{base, items, match_conditions, variables};
+use super::invoke::{Gate, base, items, match_conditions, variables};
 use super::json::str_at;
 use super::outcome::{TriState, ValidationResult};
 use super::{Context, Outcome};
 use crate::cel::eval::Value;
 
-/// The longest messageExpression result used as the message.
+/// The longest messageExpression result used as the message
+/// (`MaxEvaluatedMessageExpressionSizeBytes`).
 const MAX_MESSAGE: usize = 5 * 1024;
-/// The longest published audit annotation value; longer values are cut.
-const MAX_ANNOTATION: usize = 10 * 1024;
-/// The published key of validation failures recorded for `Audit`.
-const FAILURE_KEY: &str = "validation.policy.admission.k8s.io/validation_failure";
 
-/// A validation that did not pass, waiting for its actions.
+/// A decision that is not an admit, waiting for the binding's actions.
 struct Failed {
     index: usize,
     message: String,
+    /// From an error (acted on only under `Fail`), not a false validation.
     error: bool,
+}
+
+/// An audit annotation's result (`PolicyAuditAnnotation`).
+enum Annotation {
+    Publish(String, String),
+    Error(String),
 }
 
 /// Runs one invocation; `false` when matchConditions skipped it.
 pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome) -> bool {
-    if !match_conditions(context, context.input.request.object.as_ref(), param, out) {
-        return !out.messages.is_empty();
+    let object = context.input.request.object.as_ref();
+    match match_conditions(context, object, param, out) {
+        Gate::Skip => return false,
+        // `Validate`: a matchCondition error is the invocation's one decision.
+        Gate::Fail(message) => {
+            act(context, error_decision(message), out);
+            return true;
+        }
+        Gate::Run => {}
     }
-    let request = &context.input.request;
-    let bindings = base(context, request.object.as_ref(), param, true);
+    let bindings = base(context, object, param, true);
     let scope = Scope::new(bindings, &variables(context.spec));
+    let (decisions, annotations) = match decide(&scope, context.spec, out) {
+        Ok(decisions) => match annotate(context, &scope) {
+            Ok(annotations) => (decisions, annotations),
+            Err(budget) => (vec![error_decision(budget)], Vec::new()),
+        },
+        Err(budget) => (vec![error_decision(budget)], Vec::new()),
+    };
+    for decision in decisions {
+        act(context, decision, out);
+    }
+    for annotation in annotations {
+        match annotation {
+            Annotation::Publish(key, value) => out.annotate(&key, value),
+            // Not subject to validationActions (`AuditAnnotationActionError`).
+            Annotation::Error(message) => out.reject(&context.input.request, &message, true),
+        }
+    }
+    true
+}
+
+/// When the filter itself fails (an exhausted budget), `Validate` returns that error as the
+/// invocation's only decision, in place of every other.
+fn error_decision(message: String) -> Failed {
+    Failed {
+        index: 0,
+        message,
+        error: true,
+    }
+}
+
+/// The validations' decisions (recording each result in `out`); `Err` when the budget ran out.
+fn decide(scope: &Scope, spec: &Json, out: &mut Outcome) -> Result<Vec<Failed>, String> {
     let mut budget = POLICY_BUDGET;
-    let validations = items(context.spec, "validations");
-    let results = expressions(&scope, &validations, &mut budget);
-    let messages = message_expressions(&scope, &validations[..results.len()], &mut budget);
+    let validations = items(spec, "validations");
+    let (results, exhausted) = expressions(scope, &validations, &mut budget);
+    let messages = if exhausted {
+        Ok(Vec::new())
+    } else {
+        message_expressions(scope, &validations, &mut budget)
+    };
     let mut failed = Vec::new();
     for (index, (validation, result)) in validations.iter().zip(results).enumerate() {
-        let (state, message) = match (&messages, result) {
-            (Err(e), _) => (
+        // An expression's own error comes first, then a messageExpression budget failure.
+        let (state, message) = match (result, &messages) {
+            (Err(e), _) => (TriState::Error, Some(e)),
+            (Ok(_), Err(e)) => (
                 TriState::Error,
                 Some(format!("failed messageExpression: {e}")),
             ),
-            (_, Ok(true)) => (TriState::True, None),
-            (Ok(m), Ok(false)) => (
+            (Ok(true), _) => (TriState::True, None),
+            (Ok(false), Ok(m)) => (
                 TriState::False,
                 Some(message(validation, m.get(index).cloned().flatten())),
             ),
-            (_, Err(e)) => (TriState::Error, Some(e)),
         };
         let reason = (state == TriState::False).then(|| match str_at(validation, &["reason"]) {
             "" => "Invalid".to_string(),
@@ -69,20 +120,19 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
             });
         }
     }
-    audit_annotations(context, &scope, out);
-    for failure in failed {
-        act(context, failure, out);
+    if exhausted {
+        return Err(BUDGET_MESSAGE.to_string());
     }
-    true
+    Ok(failed)
 }
 
-/// Each validation's result (`Err`: the error message), in order; an exhausted budget ends the
-/// list, since no further validation runs.
+/// Each validation's result (`Err`: the error message), in order, and whether the budget ran
+/// out, which ends the list since no further validation runs.
 fn expressions(
     scope: &Scope,
     validations: &[&Json],
     budget: &mut u64,
-) -> Vec<Result<bool, String>> {
+) -> (Vec<Result<bool, String>>, bool) {
     let mut results = Vec::new();
     for validation in validations {
         let expression = str_at(validation, &["expression"]);
@@ -90,12 +140,12 @@ fn expressions(
             Ok(value) => results.push(Ok(matches!(value, Value::Bool(true)))),
             Err(Failure::Budget) => {
                 results.push(Err(BUDGET_MESSAGE.to_string()));
-                break;
+                return (results, true);
             }
             Err(failure) => results.push(Err(failure.message())),
         }
     }
-    results
+    (results, false)
 }
 
 /// Every messageExpression, evaluated eagerly (passing validations included) with the budget
@@ -139,41 +189,34 @@ fn message(validation: &Json, from_expression: Option<String>) -> String {
     }
 }
 
-fn audit_annotations(context: &Context<'_>, scope: &Scope, out: &mut Outcome) {
+/// The audit annotations' results (`Validate`, after the validations): a string is published
+/// trimmed (empty: omitted), `null` is omitted, an evaluation error is an error under `Fail` and
+/// omitted under `Ignore`, and any other type is an error whatever the failurePolicy. `Err` when
+/// the budget ran out.
+fn annotate(context: &Context<'_>, scope: &Scope) -> Result<Vec<Annotation>, String> {
     let mut budget = POLICY_BUDGET;
+    let mut results = Vec::new();
     for annotation in items(context.spec, "auditAnnotations") {
         let key = str_at(annotation, &["key"]);
         let expression = str_at(annotation, &["valueExpression"]);
-        let value = match scope.run(&Compiled::new(expression), &mut budget) {
-            Ok(Value::String(s)) => Ok(Some(s.trim().to_string())),
-            Ok(Value::Null) => Ok(None),
-            Ok(other) => Err(Failure::Error(format!(
+        match scope.run(&Compiled::new(expression), &mut budget) {
+            Ok(Value::String(s)) if !s.trim().is_empty() => {
+                results.push(Annotation::Publish(key.to_string(), s.trim().to_string()));
+            }
+            Ok(Value::String(_) | Value::Null) => {}
+            Ok(other) => results.push(Annotation::Error(format!(
                 "valueExpression '{expression}' resulted in unsupported return type: {}. Return type must be either string or null.",
                 other.type_name()
             ))),
-            Err(failure) => Err(failure),
-        };
-        match value {
-            Ok(Some(mut v)) if !v.is_empty() => {
-                truncate(&mut v, MAX_ANNOTATION);
-                let published = format!("{}/{key}", out.policy);
-                let entry = out.audit_annotations.entry(published).or_default();
-                if entry.is_empty() {
-                    *entry = v;
-                } else if !entry.split(", ").any(|x| x == v) {
-                    entry.push_str(", ");
-                    entry.push_str(&v);
-                }
-            }
-            Ok(_) => {}
-            Err(failure) if context.fail => {
-                out.reject(&context.input.request, &failure.message(), true);
-            }
+            Err(Failure::Budget) => return Err(BUDGET_MESSAGE.to_string()),
+            Err(failure) if context.fail => results.push(Annotation::Error(failure.message())),
             Err(_) => {}
         }
     }
+    Ok(results)
 }
 
+/// The binding's actions for one decision (`Dispatch`); an error under `Ignore` admits.
 fn act(context: &Context<'_>, failure: Failed, out: &mut Outcome) {
     if failure.error && !context.fail {
         return;
@@ -182,38 +225,14 @@ fn act(context: &Context<'_>, failure: Failed, out: &mut Outcome) {
         match action.as_str() {
             "Deny" => out.reject(&context.input.request, &failure.message, failure.error),
             "Warn" => out.warn(&failure.message),
-            "Audit" => record_audit(context, &failure, out),
+            "Audit" => out.audit_failure(FailureValue {
+                message: failure.message.clone(),
+                policy: out.policy.clone(),
+                binding: context.binding.to_string(),
+                expression_index: failure.index,
+                validation_actions: context.actions.clone(),
+            }),
             _ => {}
         }
-    }
-}
-
-fn record_audit(context: &Context<'_>, failure: &Failed, out: &mut Outcome) {
-    let entry = json!({
-        "message": failure.message,
-        "policy": out.policy,
-        "binding": context.binding,
-        "expressionIndex": failure.index,
-        "validationActions": context.actions,
-    });
-    let slot = out
-        .audit_annotations
-        .entry(FAILURE_KEY.to_string())
-        .or_default();
-    let mut list: Vec<Json> = serde_json::from_str(slot).unwrap_or_default();
-    if list.len() < 50 {
-        list.push(entry);
-    }
-    *slot = Json::Array(list).to_string();
-}
-
-/// Cuts `text` to at most `max` bytes, at a character boundary.
-fn truncate(text: &mut String, max: usize) {
-    if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
     }
 }

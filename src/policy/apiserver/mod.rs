@@ -345,6 +345,10 @@ pub fn evaluate(
         _ => Stage::Validating,
     };
     let prepared = prepare(&mut input.request, stage, crds, minor);
+    // The namespace object is the stored one, defaulted like any stored object.
+    if let Some(namespace) = input.request.namespace_object.as_mut() {
+        default_builtin(&namespace_gvk(), namespace, minor);
+    }
     if let Some(error) = prepared.errors.first() {
         return Err(format!("the API server would refuse the object: {error}"));
     }
@@ -355,6 +359,25 @@ pub fn evaluate(
     outcome.defaulted = prepared.defaulted;
     outcome.pruned = prepared.pruned;
     Ok(outcome)
+}
+
+/// The Namespace named `name` as the API server holds it when a request in that namespace is
+/// admitted: the namespace exists (the `NamespaceLifecycle` admission plugin refuses requests in
+/// one that does not) and, stored, carries its defaults: the `kubernetes.io/metadata.name` label
+/// and `status.phase: Active` (`pkg/apis/core/v1/defaults.go` `SetDefaults_Namespace`,
+/// `SetDefaults_NamespaceStatus`). For a request whose namespace nobody described.
+pub fn stored_namespace(name: &str, minor: u32) -> Json {
+    let mut namespace = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {"name": name},
+    });
+    default_builtin(&namespace_gvk(), &mut namespace, minor);
+    namespace
+}
+
+fn namespace_gvk() -> Gvk {
+    Gvk::new("", "v1", "Namespace")
 }
 
 /// What the API server does with a mutating policy's result (`mutating/dispatcher.go`

@@ -155,7 +155,8 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
     let policy = find_policy(world, &case.policy, case.policy_kind, kaptest)?;
     let kind = Kind::of(policy).unwrap_or(Kind::Validating);
     let name = str_at(policy, &["metadata", "name"]);
-    let binding = find_binding(world, kind, name, case.binding.as_deref())?;
+    let files = "the suite's policy files";
+    let binding = world.binding(kind, name, case.binding.as_deref(), files, kaptest)?;
     let object = resolve(world, case.object.as_ref(), "object")?;
     let old_object = resolve(world, case.old_object.as_ref(), "oldObject")?;
     if object.is_none() && old_object.is_none() {
@@ -190,7 +191,12 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
         Some(source) => resolve(world, Some(source), "namespace")?,
         None => find(world, "Namespace", &request.namespace, "")
             .cloned()
-            .or_else(|| kaptest_namespace(kaptest, &request.namespace)),
+            .or_else(|| kaptest_namespace(kaptest, &request.namespace))
+            .or_else(|| {
+                let minor = world.schemas.minor();
+                (!request.namespace.is_empty())
+                    .then(|| apiserver::stored_namespace(&request.namespace, minor))
+            }),
     };
     request.user = case.user.clone();
     request.groups = case.groups.clone();
@@ -234,25 +240,6 @@ fn find_policy<'w>(
             Err("the suite defines several policies: name one with `policy:`".into())
         }
         _ => Err(format!("policy '{name}' is defined more than once")),
-    }
-}
-
-fn find_binding<'w>(
-    world: &'w World,
-    kind: Kind,
-    policy: &str,
-    name: Option<&str>,
-) -> Result<Option<&'w Json>, String> {
-    let mut bindings = world
-        .bindings
-        .iter()
-        .filter(|b| str_at(b, &["kind"]) == kind.binding_kind());
-    match name {
-        Some(name) => bindings
-            .find(|b| str_at(b, &["metadata", "name"]) == name)
-            .map(Some)
-            .ok_or_else(|| format!("binding '{name}' not found in the suite's policy files")),
-        None => Ok(bindings.find(|b| str_at(b, &["spec", "policyName"]) == policy)),
     }
 }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
+use crate::policy::admission::Kind;
 use crate::policy::admission::json::{documents, node_to_json, str_at};
 use crate::policy::{CheckConfig, Severity, check_file};
 use crate::schema::{CrdKind, KubeVersion, SchemaTypes, from_crd_json};
@@ -15,8 +16,8 @@ use crate::yaml;
 /// Reads a file named relative to the suite; `Err` carries the reason (not found, …).
 pub type Loader<'a> = &'a dyn Fn(&str) -> Result<String, String>;
 
-/// A policy and what `check` reports against it.
-pub struct LoadedPolicy {
+/// A policy or binding and what `check` reports against it.
+pub struct Checked {
     /// The document.
     pub json: Json,
     /// Error diagnostics inside it, as `file:line:col: message`.
@@ -26,9 +27,9 @@ pub struct LoadedPolicy {
 /// Everything a suite's cases draw from.
 pub struct World {
     /// Policies.
-    pub policies: Vec<LoadedPolicy>,
+    pub policies: Vec<Checked>,
     /// Bindings.
-    pub bindings: Vec<Json>,
+    pub bindings: Vec<Checked>,
     /// Other objects.
     pub resources: Vec<Json>,
     /// Schemas with the CRDs registered.
@@ -108,24 +109,65 @@ impl World {
         for document in &file.documents {
             let Some(root) = &document.root else { continue };
             let json = node_to_json(root);
+            let checked = || {
+                let errors = diagnostics
+                    .iter()
+                    .filter(|d| document.range.contains_range(d.range))
+                    .map(|d| {
+                        let (line, col) = line_col(text, usize::from(d.range.start()));
+                        format!("{path}:{line}:{col}: {}", d.message)
+                    })
+                    .collect();
+                Checked {
+                    json: json.clone(),
+                    errors,
+                }
+            };
             match str_at(&json, &["kind"]) {
                 "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy" => {
-                    let errors = diagnostics
-                        .iter()
-                        .filter(|d| document.range.contains_range(d.range))
-                        .map(|d| {
-                            let (line, col) = line_col(text, usize::from(d.range.start()));
-                            format!("{path}:{line}:{col}: {}", d.message)
-                        })
-                        .collect();
-                    self.policies.push(LoadedPolicy { json, errors });
+                    self.policies.push(checked())
                 }
                 "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" => {
-                    self.bindings.push(json)
+                    self.bindings.push(checked())
                 }
                 _ => self.add_resource(json),
             }
         }
+    }
+
+    /// The binding of a `kind` policy named `policy`: the one named `name`, else the first that
+    /// names the policy, if any. `Err` when the named one is missing (`files` says where it was
+    /// looked for) or when the API server would refuse to create the chosen one (unless
+    /// `lenient`), with what `check` reports against it.
+    pub fn binding(
+        &self,
+        kind: Kind,
+        policy: &str,
+        name: Option<&str>,
+        files: &str,
+        lenient: bool,
+    ) -> Result<Option<&Json>, String> {
+        let mut bindings = self
+            .bindings
+            .iter()
+            .filter(|b| str_at(&b.json, &["kind"]) == kind.binding_kind());
+        let chosen = match name {
+            Some(n) => bindings
+                .find(|b| str_at(&b.json, &["metadata", "name"]) == n)
+                .ok_or_else(|| format!("binding '{n}' not found in {files}"))?,
+            None => match bindings.find(|b| str_at(&b.json, &["spec", "policyName"]) == policy) {
+                Some(b) => b,
+                None => return Ok(None),
+            },
+        };
+        if !lenient && !chosen.errors.is_empty() {
+            let name = str_at(&chosen.json, &["metadata", "name"]);
+            return Err(format!(
+                "binding '{name}' has errors: {}",
+                chosen.errors.join("; ")
+            ));
+        }
+        Ok(Some(&chosen.json))
     }
 
     /// Adds the documents of a resource file (objects, params, namespaces, CRDs), such as a
