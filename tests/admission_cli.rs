@@ -232,6 +232,56 @@ fn eval_bad_input() {
     );
 }
 
+/// A binding `check` reports errors against is one the API server would refuse to create: `eval`
+/// refuses it with the same error, as it refuses an invalid policy (k/k
+/// `pkg/apis/admissionregistration/validation/validation.go` `validateValidationActions`,
+/// `validateParamRef`).
+#[test]
+fn eval_refuses_a_binding_the_api_server_would_refuse() {
+    let run = |binding: &str| {
+        let args = [
+            "eval",
+            "tests/cli_fixtures/refused-bindings.yaml",
+            "--binding",
+            binding,
+            "--object",
+            "tests/cli_fixtures/deployment.yaml",
+        ];
+        let (code, stdout, stderr) = self::run(&args);
+        format!("{code}\n{stdout}{stderr}")
+    };
+    expect![[r#"
+        2
+        admission-ls eval: error: binding 'no-actions' has errors: tests/cli_fixtures/refused-bindings.yaml:20:1: spec.validationActions: Required value: at least one validation action is required
+    "#]].assert_eq(&run("no-actions"));
+    expect![[r#"
+        2
+        admission-ls eval: error: binding 'no-not-found-action' has errors: tests/cli_fixtures/refused-bindings.yaml:31:3: spec.paramRef.parameterNotFoundAction: Required value
+    "#]].assert_eq(&run("no-not-found-action"));
+}
+
+/// Without `--namespace`, a namespaced request's `namespaceObject` is the Namespace the API server
+/// holds: named after the request's namespace, with the `kubernetes.io/metadata.name` label and
+/// `status.phase: Active` every stored Namespace carries.
+#[test]
+fn eval_without_a_namespace_gives_the_stored_namespace() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/namespace-name.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment.yaml",
+            "--no-defaults",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy namespace-name: allow
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
+              validation[0]: true
+        "#]],
+    );
+}
+
 #[test]
 fn eval_params_by_name_on_update() {
     check(

@@ -70,6 +70,31 @@ fn mutating_suites_pass() {
 }
 
 #[test]
+fn dispatch_suites_pass() {
+    assert_all_pass("tests/suites/dispatch", 9);
+}
+
+/// A binding the API server would refuse to create errors the case that uses it, with what
+/// `check` reports (k/k `pkg/apis/admissionregistration/validation/validation.go`
+/// `validateValidationActions`), whether the case names it or it is found by its policyName.
+#[test]
+fn a_refused_binding_errors_the_case() {
+    let reports = run("tests/suites/refused");
+    let errors: Vec<String> = reports
+        .iter()
+        .flat_map(|r| &r.cases)
+        .map(|c| format!("{}: {}", c.name, c.error.clone().unwrap_or_default()))
+        .map(|e| e.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), ""))
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "the binding found by its policyName: binding 'deny-and-warn' has errors: tests/suites/refused/policies.yaml:22:22: spec.validationActions: Invalid value: [\"Deny\",\"Warn\"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)",
+            "the binding named by the case: binding 'deny-and-warn' has errors: tests/suites/refused/policies.yaml:22:22: spec.validationActions: Invalid value: [\"Deny\",\"Warn\"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)",
+        ]
+    "#]].assert_debug_eq(&errors);
+}
+
+#[test]
 fn defaulting_suites_pass() {
     assert_all_pass("tests/suites/defaults", 7);
 }

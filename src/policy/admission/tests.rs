@@ -134,3 +134,21 @@ fn a_namespaced_param_for_a_cluster_scoped_request_is_a_configuration_error() {
         ]
     );
 }
+
+/// `validating/validator.go` `Validate`: an audit annotation of a type other than string or null
+/// is an error even under `Ignore` (only an evaluation error follows the failurePolicy). The API
+/// server refuses such a policy on write, so only a stored one reaches this.
+#[test]
+fn an_audit_annotation_of_another_type_refuses_even_under_ignore() {
+    let mut p = policy(json!([]), json!([{"expression": "true"}]));
+    p["spec"]["failurePolicy"] = json!("Ignore");
+    p["spec"]["auditAnnotations"] = json!([{"key": "k", "valueExpression": "1"}]);
+    let out = evaluate(&p, None, &input(Some(pod()), None));
+    assert_eq!(out.decision, Decision::Error);
+    assert_eq!(
+        out.messages,
+        [
+            "pods \"p\" is forbidden: ValidatingAdmissionPolicy 'p' denied request: valueExpression '1' resulted in unsupported return type: int. Return type must be either string or null."
+        ]
+    );
+}
