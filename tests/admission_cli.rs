@@ -139,6 +139,7 @@ fn eval_json_mutation() {
               ],
               "policy": "logging-sidecar",
               "pruned": [],
+              "status": null,
               "validations": [],
               "warnings": []
             }
@@ -183,6 +184,7 @@ fn eval_json_skip_for_another_kind() {
               "messages": [],
               "policy": "required-labels",
               "pruned": [],
+              "status": null,
               "validations": [],
               "warnings": []
             }
@@ -586,6 +588,7 @@ fn eval_prunes_and_defaults_a_custom_resource_by_its_crd() {
               "pruned": [
                 "spec.colour"
               ],
+              "status": null,
               "validations": [
                 {
                   "index": 0,

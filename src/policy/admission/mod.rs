@@ -24,7 +24,7 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 pub use audit::FAILURE_KEY;
-pub use outcome::{Condition, Decision, Outcome, TriState, ValidationResult};
+pub use outcome::{Condition, Decision, Outcome, Status, TriState, ValidationResult};
 pub use request::Request;
 
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};

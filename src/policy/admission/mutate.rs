@@ -9,6 +9,7 @@ use serde_json::Value as Json;
 use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
 use super::invoke::{Gate, base, items, match_conditions, variables};
 use super::json::str_at;
+use super::outcome::{Refusal, Status};
 use super::patch::{self, Operation, PatchError};
 use super::{Context, Outcome};
 use crate::cel::eval::{ObjectValue, Value};
@@ -27,7 +28,7 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
         Gate::Skip => return false,
         // `dispatchInvocations`: a policy error, filtered by failurePolicy like any other.
         Gate::Fail(message) => {
-            out.reject(request, &message, true);
+            out.reject(request, &message, Refusal::Failed);
             return true;
         }
         Gate::Run => {}
@@ -36,10 +37,14 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     if !matches!(context.input.schemas.kind_type(&gvk), Some(Type::Object(_))) {
         // `dispatchOne`: no type converter for the kind is a `503 Service Unavailable` returned
         // as it is, before any mutation and whatever the failurePolicy.
+        let status = Status {
+            code: 503,
+            reason: "ServiceUnavailable".into(),
+        };
         out.refuse(format!(
             "Resource kind {}/{}, Kind={} not found. There can be a delay between when CustomResourceDefinitions are created and when they are available.",
             gvk.group, gvk.version, gvk.kind
-        ), true);
+        ), status, true);
         return true;
     }
     let mut object = pass(context, param, &start, out);
@@ -58,7 +63,9 @@ fn pass(context: &Context<'_>, param: Option<&Json>, object: &Json, out: &mut Ou
     for mutation in items(context.spec, "mutations") {
         match mutate(context, param, &current, mutation) {
             Ok(next) => current = next,
-            Err(message) if context.fail => out.reject(&context.input.request, &message, true),
+            Err(message) if context.fail => {
+                out.reject(&context.input.request, &message, Refusal::Failed)
+            }
             Err(_) => {}
         }
     }

@@ -63,6 +63,62 @@ impl TriState {
     }
 }
 
+/// Why a request is refused, which decides the status the API server answers with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal<'a> {
+    /// A validation was false; its `reason` (empty: the default).
+    Denied(&'a str),
+    /// An expression or a mutation failed (under `failurePolicy: Fail`).
+    Failed,
+    /// The binding or its params could not be configured.
+    Config,
+}
+
+/// The HTTP status of a refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// The code: 422, 403, 401, 413 or 503.
+    pub code: u16,
+    /// The reason: `Invalid`, `Forbidden`, `Unauthorized`, `RequestEntityTooLarge` or
+    /// `ServiceUnavailable`.
+    pub reason: String,
+}
+
+impl Status {
+    /// A validating policy's refusal (`validating/dispatcher.go` `Dispatch`): the decision's
+    /// reason, `Invalid` when it has none, and its code (`policy_decision.go` `reasonToCode`).
+    fn validating(refusal: Refusal<'_>) -> Status {
+        let reason = match refusal {
+            Refusal::Denied(r) if !r.is_empty() => r,
+            _ => "Invalid",
+        };
+        let code = match reason {
+            "Forbidden" => 403,
+            "Unauthorized" => 401,
+            "RequestEntityTooLarge" => 413,
+            _ => 422,
+        };
+        Status {
+            code,
+            reason: reason.to_string(),
+        }
+    }
+
+    /// A mutating policy's refusal (`generic/policy_dispatcher.go` `Dispatch`): the `403` of
+    /// `admission.NewForbidden`, with the policy error's reason (`Invalid` for evaluation errors,
+    /// none for configuration errors).
+    fn mutating(refusal: Refusal<'_>) -> Status {
+        let reason = match refusal {
+            Refusal::Config => "Forbidden",
+            _ => "Invalid",
+        };
+        Status {
+            code: 403,
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// One matchCondition's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Condition {
@@ -121,6 +177,8 @@ pub struct Outcome {
     /// Whether a rejection came from a failure rather than a validation.
     pub(crate) failed: bool,
     pub(crate) denied: bool,
+    /// The status of the refusal, when the request is refused.
+    pub status: Option<Status>,
     /// What the audit annotations are published from.
     pub(crate) audit: audit::Collector,
 }
@@ -144,15 +202,16 @@ impl Outcome {
             pruned: Vec::new(),
             failed: false,
             denied: false,
+            status: None,
             audit: audit::Collector::default(),
         }
     }
 
-    /// Records a rejection; `error` when it comes from a failure, not a validation. The API
+    /// Records a rejection for `refusal`. The API
     /// server returns the first (`validating/dispatcher.go` `Dispatch`: `deniedDecisions[0]`);
     /// a mutating policy's further errors are kept as the status causes
     /// (`generic/policy_dispatcher.go` `Dispatch`).
-    pub(crate) fn reject(&mut self, request: &Request, message: &str, error: bool) {
+    pub(crate) fn reject(&mut self, request: &Request, message: &str, refusal: Refusal<'_>) {
         if self.kind == Kind::Validating && !self.messages.is_empty() {
             return;
         }
@@ -175,15 +234,21 @@ impl Outcome {
                 format!("policy \"{}\" denied request: {message}", self.policy)
             }
         };
-        self.refuse(text, error);
+        let status = match self.kind {
+            Kind::Validating => Status::validating(refusal),
+            Kind::Mutating => Status::mutating(refusal),
+        };
+        let error = !matches!(refusal, Refusal::Denied(_));
+        self.refuse(text, status, error);
     }
 
     /// Records a rejection whose text is the API server's status as it is (a mutating policy's
     /// `503 Service Unavailable`, which no failurePolicy filters).
-    pub(crate) fn refuse(&mut self, text: String, error: bool) {
+    pub(crate) fn refuse(&mut self, text: String, status: Status, error: bool) {
         if !self.failed && !self.denied {
             self.failed = error;
             self.denied = !error;
+            self.status = Some(status);
         }
         self.messages.push(text);
     }
@@ -216,7 +281,7 @@ impl Outcome {
     /// A configuration error: rejects under `Fail`, skips under `Ignore`.
     pub(crate) fn config_error(&mut self, request: &Request, fail: bool, message: &str) {
         if fail {
-            self.reject(request, message, true);
+            self.reject(request, message, Refusal::Config);
             self.decision = Decision::Error;
         } else {
             self.decision = Decision::Skip;
@@ -279,6 +344,9 @@ impl Outcome {
         map.insert("warnings".into(), json!(self.warnings));
         map.insert("auditAnnotations".into(), json!(self.audit_annotations));
         map.insert("messages".into(), json!(self.messages));
+        let status = self.status.as_ref();
+        let status = status.map(|s| json!({"code": s.code, "reason": s.reason}));
+        map.insert("status".into(), status.unwrap_or(Json::Null));
         map.insert("defaulted".into(), json!(self.defaulted));
         map.insert("pruned".into(), json!(self.pruned));
         if self.kind == Kind::Mutating {

@@ -152,3 +152,43 @@ fn an_audit_annotation_of_another_type_refuses_even_under_ignore() {
         ]
     );
 }
+
+/// The status of a refusal: a validating policy answers with the first denied decision's reason
+/// and its code (`validating/dispatcher.go` `Dispatch`, `policy_decision.go` `reasonToCode`), an
+/// error with `Invalid`; a mutating policy with `admission.NewForbidden`'s 403 and the policy
+/// error's reason (`generic/policy_dispatcher.go` `Dispatch`).
+#[test]
+fn a_refusal_carries_the_api_servers_status() {
+    let validation = |v: Json| policy(json!([]), json!([v]));
+    let mut mutating = json!({
+        "apiVersion": "admissionregistration.k8s.io/v1beta1",
+        "kind": "MutatingAdmissionPolicy",
+        "metadata": {"name": "m"},
+        "spec": {"mutations": [{"patchType": "ApplyConfiguration",
+            "applyConfiguration": {"expression": "object.spec.missing"}}]}
+    });
+    let cases = [
+        (
+            validation(json!({"expression": "false", "reason": "Forbidden"})),
+            403,
+            "Forbidden",
+        ),
+        (
+            validation(json!({"expression": "false", "reason": "Unauthorized"})),
+            401,
+            "Unauthorized",
+        ),
+        (validation(json!({"expression": "false"})), 422, "Invalid"),
+        (
+            validation(json!({"expression": "object.spec.missing"})),
+            422,
+            "Invalid",
+        ),
+        (mutating.take(), 403, "Invalid"),
+    ];
+    for (p, code, reason) in cases {
+        let out = evaluate(&p, None, &input(Some(pod()), None));
+        let status = out.status.expect("refused");
+        assert_eq!((status.code, status.reason.as_str()), (code, reason), "{p}");
+    }
+}

@@ -11,7 +11,7 @@ use super::audit::FailureValue;
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
 use super::invoke::{Gate, base, items, match_conditions, variables};
 use super::json::str_at;
-use super::outcome::{TriState, ValidationResult};
+use super::outcome::{Refusal, TriState, ValidationResult};
 use super::{Context, Outcome};
 use crate::cel::eval::Value;
 
@@ -25,6 +25,8 @@ struct Failed {
     message: String,
     /// From an error (acted on only under `Fail`), not a false validation.
     error: bool,
+    /// The validation's reason (empty: the default).
+    reason: String,
 }
 
 /// An audit annotation's result (`PolicyAuditAnnotation`).
@@ -61,7 +63,9 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
         match annotation {
             Annotation::Publish(key, value) => out.annotate(&key, value),
             // Not subject to validationActions (`AuditAnnotationActionError`).
-            Annotation::Error(message) => out.reject(&context.input.request, &message, true),
+            Annotation::Error(message) => {
+                out.reject(&context.input.request, &message, Refusal::Failed)
+            }
         }
     }
     true
@@ -74,6 +78,7 @@ fn error_decision(message: String) -> Failed {
         index: 0,
         message,
         error: true,
+        reason: String::new(),
     }
 }
 
@@ -110,13 +115,14 @@ fn decide(scope: &Scope, spec: &Json, out: &mut Outcome) -> Result<Vec<Failed>, 
             index,
             result: state,
             message: message.clone(),
-            reason,
+            reason: reason.clone(),
         });
         if let Some(message) = message {
             failed.push(Failed {
                 index,
                 message,
                 error: state == TriState::Error,
+                reason: reason.unwrap_or_default(),
             });
         }
     }
@@ -223,7 +229,14 @@ fn act(context: &Context<'_>, failure: Failed, out: &mut Outcome) {
     }
     for action in &context.actions {
         match action.as_str() {
-            "Deny" => out.reject(&context.input.request, &failure.message, failure.error),
+            "Deny" => {
+                let refusal = if failure.error {
+                    Refusal::Failed
+                } else {
+                    Refusal::Denied(&failure.reason)
+                };
+                out.reject(&context.input.request, &failure.message, refusal);
+            }
             "Warn" => out.warn(&failure.message),
             "Audit" => out.audit_failure(FailureValue {
                 message: failure.message.clone(),
