@@ -102,6 +102,14 @@ fn with_detail(head: String, detail: &str) -> String {
 
 /// A string quoted the way Go's `%q` quotes it (printable Unicode kept, controls escaped).
 pub(crate) fn quote(value: &str) -> String {
+    quoted(value, |c| {
+        ((c as u32) < 0x20 || c == '\u{7f}').then(|| format!("\\x{:02x}", c as u32))
+    })
+}
+
+/// `value` in double quotes with `"`, `\\`, newline, return and tab escaped as Go escapes them in
+/// both `%q` and JSON; `other` escapes the characters that differ between the two.
+pub(crate) fn quoted(value: &str, other: impl Fn(char) -> Option<String>) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars() {
@@ -111,10 +119,10 @@ pub(crate) fn quote(value: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
+            c => match other(c) {
+                Some(escaped) => out.push_str(&escaped),
+                None => out.push(c),
+            },
         }
     }
     out.push('"');

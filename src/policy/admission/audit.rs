@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::policy::report::quoted;
+
 /// The published key of validation failures recorded for `Audit`.
 pub const FAILURE_KEY: &str = "validation.policy.admission.k8s.io/validation_failure";
 /// The longest published audit annotation value (`maxAuditAnnotationValueLength`); longer values
@@ -65,25 +67,14 @@ fn failure_json(f: &FailureValue) -> String {
 /// A JSON string as Go's `encoding/json` writes it: HTML-safe (`<`, `>`, `&` escaped), U+2028 and
 /// U+2029 escaped, control characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00xx`.
 pub(crate) fn go_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}') => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
+    quoted(text, |c| match c {
+        '\u{8}' => Some("\\b".into()),
+        '\u{c}' => Some("\\f".into()),
+        c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}') => {
+            Some(format!("\\u{:04x}", c as u32))
         }
-    }
-    out.push('"');
-    out
+        _ => None,
+    })
 }
 
 /// Cuts `text` to at most `max` bytes, at a character boundary.

@@ -141,6 +141,10 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
     };
     let mut ran = false;
     for param in &params {
+        // A status error (a mutating policy's 503) ends the dispatch (`dispatchInvocations`).
+        if out.status.as_ref().is_some_and(|s| s.code == 503) {
+            break;
+        }
         ran |= match kind {
             Kind::Validating => validate::run(&context, param.as_ref(), &mut out),
             Kind::Mutating => mutate::run(&context, param.as_ref(), &mut out),

@@ -7,6 +7,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::request::Request;
 use super::{Kind, audit};
+use crate::policy::report::quote;
 
 /// What the API server decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,7 +232,7 @@ impl Outcome {
                 self.policy
             ),
             (Kind::Mutating, None) => {
-                format!("policy \"{}\" denied request: {message}", self.policy)
+                format!("policy {} denied request: {message}", quote(&self.policy))
             }
         };
         let status = match self.kind {

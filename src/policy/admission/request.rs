@@ -6,6 +6,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::json::str_at;
+use crate::policy::report::quote;
 use crate::schema::resources::plural;
 
 /// A request as the evaluator sees it.
@@ -103,7 +104,7 @@ impl Request {
         match (resource.as_str(), name) {
             ("", _) => format!("forbidden: {message}"),
             (_, "") => format!("{resource} is forbidden: {message}"),
-            _ => format!("{resource} \"{name}\" is forbidden: {message}"),
+            _ => format!("{resource} {} is forbidden: {message}", quote(name)),
         }
     }
 
