@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{EvalRequest, evaluate};
 use admission_ls::policy::admission::json::{documents, str_at};
+use admission_ls::policy::admission::policy_kind;
 use admission_ls::schema::resources::{is_namespaced, resolve_resources};
 use serde_json::{Value as Json, json};
 
@@ -37,12 +38,7 @@ fn first_policy(text: &str, version: KubeVersion) -> Result<(String, String, Jso
     let docs = documents(text)?;
     let policy = docs
         .iter()
-        .find(|d| {
-            matches!(
-                str_at(d, &["kind"]),
-                "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy"
-            )
-        })
+        .find(|d| policy_kind(d).is_some())
         .ok_or("the file holds no ValidatingAdmissionPolicy or MutatingAdmissionPolicy")?;
     let name = str_at(policy, &["metadata", "name"]).to_string();
     let rules = policy

@@ -5,8 +5,9 @@
 
 use serde_json::{Value as Json, json};
 
+use crate::policy::PolicyKind;
 use crate::policy::admission::json::{documents, str_at};
-use crate::policy::admission::{Input, Kind, Outcome, Request};
+use crate::policy::admission::{Input, Outcome, Request, policy_kind};
 use crate::policy::apiserver;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
@@ -86,7 +87,7 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         return Err(e.clone());
     }
     let policy = choose_policy(&world, request.policy.as_deref(), &request.policy_path)?;
-    let kind = Kind::of(policy).unwrap_or(Kind::Validating);
+    let kind = policy_kind(policy).unwrap_or(PolicyKind::ValidatingPolicy);
     let name = str_at(policy, &["metadata", "name"]);
     let binding = world.binding(
         kind,

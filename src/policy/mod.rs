@@ -155,10 +155,7 @@ fn binding_reference(document: &PolicyDocument, workspace: &Workspace, out: &mut
     if name.value.is_empty() || workspace.has_policy_for(kind, &name.value) {
         return;
     }
-    let policy = match kind {
-        PolicyKind::ValidatingBinding => "ValidatingAdmissionPolicy",
-        _ => "MutatingAdmissionPolicy",
-    };
+    let policy = kind.policy().name();
     out.push(Diagnostic::new(
         Code::UnresolvedReference,
         name.range,

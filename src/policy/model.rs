@@ -41,6 +41,53 @@ impl ApiVersion {
 }
 
 impl PolicyKind {
+    /// The four kinds.
+    pub const ALL: [PolicyKind; 4] = [
+        PolicyKind::ValidatingPolicy,
+        PolicyKind::ValidatingBinding,
+        PolicyKind::MutatingPolicy,
+        PolicyKind::MutatingBinding,
+    ];
+
+    /// The kind a `kind:` value names, if it is one of the four.
+    pub fn from_name(name: &str) -> Option<PolicyKind> {
+        PolicyKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether it is a policy (not a binding).
+    pub fn is_policy(self) -> bool {
+        matches!(
+            self,
+            PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy
+        )
+    }
+
+    /// Whether it is one of the mutating kinds.
+    pub fn is_mutating(self) -> bool {
+        matches!(
+            self,
+            PolicyKind::MutatingPolicy | PolicyKind::MutatingBinding
+        )
+    }
+
+    /// The kind of the bindings of this kind's policies.
+    pub fn binding(self) -> PolicyKind {
+        if self.is_mutating() {
+            PolicyKind::MutatingBinding
+        } else {
+            PolicyKind::ValidatingBinding
+        }
+    }
+
+    /// The kind of the policies this kind's bindings bind.
+    pub fn policy(self) -> PolicyKind {
+        if self.is_mutating() {
+            PolicyKind::MutatingPolicy
+        } else {
+            PolicyKind::ValidatingPolicy
+        }
+    }
+
     /// The `kind:` value.
     pub fn name(self) -> &'static str {
         match self {

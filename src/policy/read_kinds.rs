@@ -17,13 +17,7 @@ pub(crate) fn recognise(root: &Node) -> Option<(PolicyKind, ApiVersion)> {
     let version = [ApiVersion::V1alpha1, ApiVersion::V1beta1, ApiVersion::V1]
         .into_iter()
         .find(|v| v.as_str() == written)?;
-    let kind = match node::lookup_str(root, "kind")? {
-        "ValidatingAdmissionPolicy" => PolicyKind::ValidatingPolicy,
-        "ValidatingAdmissionPolicyBinding" => PolicyKind::ValidatingBinding,
-        "MutatingAdmissionPolicy" => PolicyKind::MutatingPolicy,
-        "MutatingAdmissionPolicyBinding" => PolicyKind::MutatingBinding,
-        _ => return None,
-    };
+    let kind = PolicyKind::from_name(node::lookup_str(root, "kind")?)?;
     Some((kind, version))
 }
 

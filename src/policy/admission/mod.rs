@@ -28,6 +28,7 @@ pub use outcome::{Condition, Decision, Outcome, Status, TriState, ValidationResu
 pub use request::Request;
 
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
+use crate::policy::PolicyKind;
 use crate::schema::SchemaTypes;
 use json::{at, str_at};
 
@@ -57,45 +58,15 @@ impl Authorizer for DenyAll {
     }
 }
 
-/// The policy kinds evaluation handles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// ValidatingAdmissionPolicy.
-    Validating,
-    /// MutatingAdmissionPolicy.
-    Mutating,
-}
-
-impl Kind {
-    /// The kind of a policy document, if it is one.
-    pub fn of(policy: &Json) -> Option<Kind> {
-        match str_at(policy, &["kind"]) {
-            "ValidatingAdmissionPolicy" => Some(Kind::Validating),
-            "MutatingAdmissionPolicy" => Some(Kind::Mutating),
-            _ => None,
-        }
-    }
-
-    /// The kind of its bindings.
-    pub fn binding_kind(self) -> &'static str {
-        match self {
-            Kind::Validating => "ValidatingAdmissionPolicyBinding",
-            Kind::Mutating => "MutatingAdmissionPolicyBinding",
-        }
-    }
-
-    /// The `kind:` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Validating => "ValidatingAdmissionPolicy",
-            Kind::Mutating => "MutatingAdmissionPolicy",
-        }
-    }
+/// The kind of a policy document, if it is a ValidatingAdmissionPolicy or a
+/// MutatingAdmissionPolicy.
+pub fn policy_kind(policy: &Json) -> Option<PolicyKind> {
+    PolicyKind::from_name(str_at(policy, &["kind"])).filter(|k| k.is_policy())
 }
 
 /// Evaluates `policy` (with `binding`, if any) for `input`.
 pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome {
-    let kind = Kind::of(policy).unwrap_or(Kind::Validating);
+    let kind = policy_kind(policy).unwrap_or(PolicyKind::ValidatingPolicy);
     let name = str_at(policy, &["metadata", "name"]).to_string();
     let binding_name = binding.map(|b| str_at(b, &["metadata", "name"]).to_string());
     let mut out = Outcome::new(&name, kind, binding_name.clone());
@@ -145,9 +116,10 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
         if out.status.as_ref().is_some_and(|s| s.code == 503) {
             break;
         }
-        ran |= match kind {
-            Kind::Validating => validate::run(&context, param.as_ref(), &mut out),
-            Kind::Mutating => mutate::run(&context, param.as_ref(), &mut out),
+        ran |= if kind.is_mutating() {
+            mutate::run(&context, param.as_ref(), &mut out)
+        } else {
+            validate::run(&context, param.as_ref(), &mut out)
         };
     }
     out.finish(ran);

@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as Json, json};
 
+use super::audit;
 use super::request::Request;
-use super::{Kind, audit};
+use crate::policy::PolicyKind;
 use crate::policy::report::quote;
 
 /// What the API server decides.
@@ -150,7 +151,7 @@ pub struct Outcome {
     /// Policy name.
     pub policy: String,
     /// Policy kind.
-    pub kind: Kind,
+    pub kind: PolicyKind,
     /// Binding name.
     pub binding: Option<String>,
     /// The decision.
@@ -186,7 +187,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// An empty outcome that allows.
-    pub fn new(policy: &str, kind: Kind, binding: Option<String>) -> Outcome {
+    pub fn new(policy: &str, kind: PolicyKind, binding: Option<String>) -> Outcome {
         Outcome {
             policy: policy.to_string(),
             kind,
@@ -208,36 +209,37 @@ impl Outcome {
         }
     }
 
-    /// Records a rejection for `refusal`. The API
-    /// server returns the first (`validating/dispatcher.go` `Dispatch`: `deniedDecisions[0]`);
+    /// Records a rejection for `refusal`. The API server returns the first (`validating/dispatcher.go` `Dispatch`: `deniedDecisions[0]`);
     /// a mutating policy's further errors are kept as the status causes
     /// (`generic/policy_dispatcher.go` `Dispatch`).
     pub(crate) fn reject(&mut self, request: &Request, message: &str, refusal: Refusal<'_>) {
-        if self.kind == Kind::Validating && !self.messages.is_empty() {
+        let mutating = self.kind.is_mutating();
+        if !mutating && !self.messages.is_empty() {
             return;
         }
-        let text = match (self.kind, &self.binding) {
+        let text = match (mutating, &self.binding) {
             // `admission.NewForbidden` around the dispatcher's message.
-            (Kind::Validating, Some(binding)) => request.forbidden(&format!(
+            (false, Some(binding)) => request.forbidden(&format!(
                 "ValidatingAdmissionPolicy '{}' with binding '{binding}' denied request: {message}",
                 self.policy
             )),
-            (Kind::Validating, None) => request.forbidden(&format!(
+            (false, None) => request.forbidden(&format!(
                 "ValidatingAdmissionPolicy '{}' denied request: {message}",
                 self.policy
             )),
             // `generic.PolicyError.Error`.
-            (Kind::Mutating, Some(binding)) => format!(
+            (true, Some(binding)) => format!(
                 "policy '{}' with binding '{binding}' denied request: {message}",
                 self.policy
             ),
-            (Kind::Mutating, None) => {
+            (true, None) => {
                 format!("policy {} denied request: {message}", quote(&self.policy))
             }
         };
-        let status = match self.kind {
-            Kind::Validating => Status::validating(refusal),
-            Kind::Mutating => Status::mutating(refusal),
+        let status = if mutating {
+            Status::mutating(refusal)
+        } else {
+            Status::validating(refusal)
         };
         let error = !matches!(refusal, Refusal::Denied(_));
         self.refuse(text, status, error);
@@ -309,9 +311,10 @@ impl Outcome {
         if self.binding.is_some() {
             return None;
         }
-        let actions = match self.kind {
-            Kind::Validating => " with validationActions [Deny]",
-            Kind::Mutating => "",
+        let actions = if self.kind.is_mutating() {
+            ""
+        } else {
+            " with validationActions [Deny]"
         };
         Some(format!(
             "no binding: the API server never enforces a policy without one; evaluated as a binding{actions} would"
@@ -350,7 +353,7 @@ impl Outcome {
         map.insert("status".into(), status.unwrap_or(Json::Null));
         map.insert("defaulted".into(), json!(self.defaulted));
         map.insert("pruned".into(), json!(self.pruned));
-        if self.kind == Kind::Mutating {
+        if self.kind.is_mutating() {
             map.insert("object".into(), self.object.clone().unwrap_or(Json::Null));
             map.insert(
                 "patch".into(),

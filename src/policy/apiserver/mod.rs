@@ -31,7 +31,7 @@ pub mod system;
 
 use serde_json::{Map, Value as Json};
 
-use crate::policy::admission::{self, Input, Kind as PolicyKind, Outcome, Request, patch};
+use crate::policy::admission::{self, Input, Outcome, Request, patch, policy_kind};
 use crate::schema::defaults::default_builtin;
 use crate::schema::resources::is_namespaced;
 use crate::schema::structural::{decode_crd_object, default_custom};
@@ -340,8 +340,8 @@ pub fn evaluate(
         return Ok(admission::evaluate(policy, binding, &input));
     }
     let minor = input.schemas.minor();
-    let stage = match PolicyKind::of(policy) {
-        Some(PolicyKind::Mutating) => Stage::Mutating,
+    let stage = match policy_kind(policy) {
+        Some(kind) if kind.is_mutating() => Stage::Mutating,
         _ => Stage::Validating,
     };
     let prepared = prepare(&mut input.request, stage, crds, minor);

@@ -18,6 +18,7 @@ use serde_json::Value as Json;
 
 use super::keys::Problems;
 use super::model::{Case, Expect, Format, Source, Suite};
+use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, str_at, strings_at};
 use crate::schema::KubeVersion;
 use crate::yaml::Node;
@@ -69,13 +70,6 @@ pub fn is_manifest(json: &Json) -> bool {
     SUITE_KEYS.iter().any(|k| at(json, &[k]).is_some())
 }
 
-/// Which kind of policy a test suite runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PolicyKind {
-    Validating,
-    Mutating,
-}
-
 /// Reads one manifest; problems go to `problems`.
 pub fn read(root: &Node, json: &Json, file_name: &str, problems: &mut Problems<'_>) -> Suite {
     problems.check_keys(root, "a kaptest manifest", TOP_KEYS);
@@ -98,9 +92,9 @@ pub fn read(root: &Node, json: &Json, file_name: &str, problems: &mut Problems<'
     }
     let mut cases = Vec::new();
     let groups = [
-        ("testSuites", PolicyKind::Validating),
-        ("vapTestSuites", PolicyKind::Validating),
-        ("mapTestSuites", PolicyKind::Mutating),
+        ("testSuites", PolicyKind::ValidatingPolicy),
+        ("vapTestSuites", PolicyKind::ValidatingPolicy),
+        ("mapTestSuites", PolicyKind::MutatingPolicy),
     ];
     for (key, kind) in groups {
         for suite in problems.items(root, key) {
@@ -182,9 +176,10 @@ fn read_suite(suite: &Node, kind: PolicyKind, problems: &mut Problems<'_>, out: 
 }
 
 fn check_case(node: &Node, kind: PolicyKind, problems: &mut Problems<'_>) -> String {
-    let (keys, expects) = match kind {
-        PolicyKind::Validating => (VAP_CASE_KEYS, VAP_EXPECT),
-        PolicyKind::Mutating => (MAP_CASE_KEYS, MAP_EXPECT),
+    let (keys, expects) = if kind.is_mutating() {
+        (MAP_CASE_KEYS, MAP_EXPECT)
+    } else {
+        (VAP_CASE_KEYS, VAP_EXPECT)
     };
     problems.check_keys(node, "a test case", keys);
     for key in ["object", "oldObject", "expectObject"] {
@@ -266,10 +261,7 @@ fn read_case(node: &Node, kind: PolicyKind, policy: &str, problems: &mut Problem
         name: case_name(&json, policy, decision),
         range: node.range,
         policy: policy.to_string(),
-        policy_kind: Some(match kind {
-            PolicyKind::Validating => "ValidatingAdmissionPolicy",
-            PolicyKind::Mutating => "MutatingAdmissionPolicy",
-        }),
+        policy_kind: Some(kind),
         binding: None,
         operation: None,
         object: object_ref(&json, "object"),

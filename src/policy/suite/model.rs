@@ -8,6 +8,7 @@
 use serde_json::{Map, Value as Json};
 
 use super::keys::Problems;
+use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, node_to_json, str_at, strings_at};
 use crate::schema::KubeVersion;
 use crate::text::TextRange;
@@ -86,7 +87,7 @@ pub struct Case {
     pub policy: String,
     /// The policy's kind when the format says it (kaptest's `vapTestSuites` and `mapTestSuites`
     /// may name a validating and a mutating policy alike).
-    pub policy_kind: Option<&'static str>,
+    pub policy_kind: Option<PolicyKind>,
     /// The binding's name, if one is chosen.
     pub binding: Option<String>,
     /// The operation, when given.

@@ -12,8 +12,9 @@ use super::diff::json_diff;
 use super::model::{AuthzRule, Case, Source, Suite};
 use super::world::{Loader, World};
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
+use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, str_at};
-use crate::policy::admission::{Decision, Input, Kind, Outcome, Request};
+use crate::policy::admission::{Decision, Input, Outcome, Request, policy_kind};
 use crate::policy::apiserver;
 use crate::text::TextRange;
 
@@ -153,7 +154,7 @@ type Prepared<'w> = (&'w Json, Option<&'w Json>, Input);
 
 fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<'w>, String> {
     let policy = find_policy(world, &case.policy, case.policy_kind, kaptest)?;
-    let kind = Kind::of(policy).unwrap_or(Kind::Validating);
+    let kind = policy_kind(policy).unwrap_or(PolicyKind::ValidatingPolicy);
     let name = str_at(policy, &["metadata", "name"]);
     let files = "the suite's policy files";
     let binding = world.binding(kind, name, case.binding.as_deref(), files, kaptest)?;
@@ -217,14 +218,14 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
 fn find_policy<'w>(
     world: &'w World,
     name: &str,
-    kind: Option<&str>,
+    kind: Option<PolicyKind>,
     lenient: bool,
 ) -> Result<&'w Json, String> {
     let found: Vec<_> = world
         .policies
         .iter()
         .filter(|p| name.is_empty() || str_at(&p.json, &["metadata", "name"]) == name)
-        .filter(|p| kind.is_none_or(|k| str_at(&p.json, &["kind"]) == k))
+        .filter(|p| kind.is_none_or(|k| policy_kind(&p.json) == Some(k)))
         .collect();
     match found.as_slice() {
         [one] if lenient || one.errors.is_empty() => Ok(&one.json),

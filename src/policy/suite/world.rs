@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::policy::admission::Kind;
+use crate::policy::PolicyKind;
 use crate::policy::admission::json::{documents, node_to_json, str_at};
 use crate::policy::{CheckConfig, Severity, check_file};
 use crate::schema::{CrdKind, KubeVersion, SchemaTypes, from_crd_json};
@@ -123,14 +123,10 @@ impl World {
                     errors,
                 }
             };
-            match str_at(&json, &["kind"]) {
-                "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy" => {
-                    self.policies.push(checked())
-                }
-                "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" => {
-                    self.bindings.push(checked())
-                }
-                _ => self.add_resource(json),
+            match PolicyKind::from_name(str_at(&json, &["kind"])) {
+                Some(kind) if kind.is_policy() => self.policies.push(checked()),
+                Some(_) => self.bindings.push(checked()),
+                None => self.add_resource(json),
             }
         }
     }
@@ -141,7 +137,7 @@ impl World {
     /// `lenient`), with what `check` reports against it.
     pub fn binding(
         &self,
-        kind: Kind,
+        kind: PolicyKind,
         policy: &str,
         name: Option<&str>,
         files: &str,
@@ -150,7 +146,7 @@ impl World {
         let mut bindings = self
             .bindings
             .iter()
-            .filter(|b| str_at(&b.json, &["kind"]) == kind.binding_kind());
+            .filter(|b| str_at(&b.json, &["kind"]) == kind.binding().name());
         let chosen = match name {
             Some(n) => bindings
                 .find(|b| str_at(&b.json, &["metadata", "name"]) == n)
