@@ -3,17 +3,14 @@
 //! and place of every object (the objects a `paramRef` may name). A CRD that cannot be read gets
 //! one clear diagnostic on its file; the rest of the workspace keeps working without it.
 
-use serde_json::{Map, Number, Value};
+use super::admission::json::yaml_to_json;
 
 use super::model_kinds::PolicyDocument;
 use super::workspace::{ParamObject, Workspace};
 use super::{Code, Diagnostic, read_kinds};
 use crate::schema::Gvk;
 use crate::schema::crd_check::{ProblemKind, SchemaProblem, Step, check_crd_schemas};
-use crate::yaml::{Node, NodeKind, YamlFile};
-
-/// Deeper YAML is not converted (the YAML parser bounds depth too; this keeps recursion local).
-const MAX_DEPTH: usize = 256;
+use crate::yaml::{Node, YamlFile};
 
 /// Adds the CRDs and policy names of one parsed file to `workspace`; returns the diagnostics of
 /// CRDs that cannot be used.
@@ -73,7 +70,7 @@ fn object_identity(root: &Node) -> Option<ParamObject> {
 }
 
 fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) {
-    let Some(mut json) = to_json(root, 0) else {
+    let Some(mut json) = yaml_to_json(root) else {
         out.push(Diagnostic::new(
             Code::Invalid,
             root.range,
@@ -158,53 +155,4 @@ fn locate<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
         }
     }
     Some(node)
-}
-
-/// The JSON value of a YAML node (core schema scalars: null, booleans, integers, floats, strings),
-/// `None` when nested deeper than 256 levels.
-pub fn yaml_to_json(node: &Node) -> Option<Value> {
-    to_json(node, 0)
-}
-
-fn to_json(node: &Node, depth: usize) -> Option<Value> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    Some(match &node.kind {
-        NodeKind::Scalar(scalar) => {
-            if scalar.is_null() {
-                Value::Null
-            } else if let Some(b) = scalar.as_bool() {
-                Value::Bool(b)
-            } else if let Some(i) = scalar.as_i64() {
-                Value::Number(i.into())
-            } else if scalar.is_float() {
-                scalar
-                    .value
-                    .parse::<f64>()
-                    .ok()
-                    .and_then(Number::from_f64)
-                    .map_or(Value::String(scalar.value.clone()), Value::Number)
-            } else {
-                Value::String(scalar.value.clone())
-            }
-        }
-        NodeKind::Sequence(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| to_json(item, depth + 1))
-                .collect::<Option<Vec<_>>>()?,
-        ),
-        NodeKind::Mapping(entries) => {
-            let mut map = Map::new();
-            for entry in entries {
-                let key = match &entry.key.kind {
-                    NodeKind::Scalar(s) => s.value.clone(),
-                    _ => continue,
-                };
-                map.insert(key, to_json(&entry.value, depth + 1)?);
-            }
-            Value::Object(map)
-        }
-    })
 }

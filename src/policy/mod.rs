@@ -28,7 +28,8 @@ mod typecheck;
 mod validate;
 pub mod workspace;
 
-pub use crds::{index_file, yaml_to_json};
+pub use admission::json::yaml_to_json;
+pub use crds::index_file;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use model::{ApiVersion, Field, List, PolicyKind, Ranged, Text};
 pub use model_kinds::PolicyDocument;

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Number, Value as Json};
 
-use crate::yaml::{self, Node, NodeKind};
+use crate::yaml::{self, Node, NodeKind, Scalar};
 
 /// Every document of a YAML text as JSON, in order; `Err` carries the first syntax error.
 pub fn documents(text: &str) -> Result<Vec<Json>, String> {
@@ -20,30 +20,33 @@ pub fn documents(text: &str) -> Result<Vec<Json>, String> {
         .collect())
 }
 
-/// One node as JSON.
+/// How deep a document may nest; deeper ones are not converted (the recursion stays bounded).
+const MAX_DEPTH: usize = 256;
+
+/// One node as JSON; `null` for a node nested deeper than the limit.
 pub fn node_to_json(node: &Node) -> Json {
-    match &node.kind {
-        NodeKind::Scalar(s) => {
-            if node.tag.as_deref().is_some_and(|t| t.ends_with("str")) {
-                return Json::String(s.value.clone());
-            }
-            if s.is_null() {
-                Json::Null
-            } else if let Some(b) = s.as_bool() {
-                Json::Bool(b)
-            } else if let Some(i) = s.as_i64() {
-                Json::from(i)
-            } else if s.is_float() {
-                s.value
-                    .parse::<f64>()
-                    .ok()
-                    .and_then(Number::from_f64)
-                    .map_or_else(|| Json::String(s.value.clone()), Json::Number)
-            } else {
-                Json::String(s.value.clone())
-            }
-        }
-        NodeKind::Sequence(items) => Json::Array(items.iter().map(node_to_json).collect()),
+    yaml_to_json(node).unwrap_or(Json::Null)
+}
+
+/// The JSON value of a YAML node (core schema scalars: null, booleans, integers, floats, strings;
+/// a `!!str` tag keeps the text), `None` when nested deeper than 256 levels. The one conversion
+/// from YAML to JSON: of policies, bindings, CRDs and every object evaluation sees.
+pub fn yaml_to_json(node: &Node) -> Option<Json> {
+    convert(node, 0)
+}
+
+fn convert(node: &Node, depth: usize) -> Option<Json> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    Some(match &node.kind {
+        NodeKind::Scalar(s) => scalar(node, s),
+        NodeKind::Sequence(items) => Json::Array(
+            items
+                .iter()
+                .map(|item| convert(item, depth + 1))
+                .collect::<Option<Vec<_>>>()?,
+        ),
         NodeKind::Mapping(entries) => {
             let mut map = Map::new();
             for entry in entries {
@@ -51,10 +54,31 @@ pub fn node_to_json(node: &Node) -> Json {
                     NodeKind::Scalar(s) => s.value.clone(),
                     _ => continue,
                 };
-                map.insert(key, node_to_json(&entry.value));
+                map.insert(key, convert(&entry.value, depth + 1)?);
             }
             Json::Object(map)
         }
+    })
+}
+
+fn scalar(node: &Node, s: &Scalar) -> Json {
+    if node.tag.as_deref().is_some_and(|t| t.ends_with("str")) {
+        return Json::String(s.value.clone());
+    }
+    if s.is_null() {
+        Json::Null
+    } else if let Some(b) = s.as_bool() {
+        Json::Bool(b)
+    } else if let Some(i) = s.as_i64() {
+        Json::from(i)
+    } else if s.is_float() {
+        s.value
+            .parse::<f64>()
+            .ok()
+            .and_then(Number::from_f64)
+            .map_or_else(|| Json::String(s.value.clone()), Json::Number)
+    } else {
+        Json::String(s.value.clone())
     }
 }
 
