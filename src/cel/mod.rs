@@ -25,6 +25,7 @@ pub mod macros;
 pub mod ops;
 mod parser;
 mod print;
+pub mod re2;
 pub mod token;
 pub mod types;
 pub mod unescape;

@@ -181,3 +181,49 @@ spec:
         expect![[r#""#]],
     );
 }
+
+/// A single pass in a messageExpression (filter, map, join over the containers) is far below the
+/// per-expression limit, on a Pod and inside a Deployment's template; a nested pass over the same
+/// list in a message is not.
+#[test]
+fn single_pass_message_expressions_are_clean() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: pod-images}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "true"
+    messageExpression: >-
+      'untrusted images: ' + object.spec.containers.filter(c,
+      !c.image.startsWith('registry.example.com/')).map(c, c.name + '=' + c.image).join(', ')
+  - expression: "true"
+    messageExpression: >-
+      object.spec.containers.filter(c, object.spec.containers.exists_one(d, d.name == c.name))
+      .map(c, c.name).join(', ')
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: deployment-images}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: "true"
+    messageExpression: >-
+      'untrusted images: ' + object.spec.template.spec.containers.filter(c,
+      !c.image.matches('^registry[.]example[.]com/')).map(c, c.name + '=' + c.image).join(', ')
+"#,
+        expect![[r#"
+            policy.yaml:15:7: warning[cel-cost]: spec.validations[1].messageExpression: the estimated cost 203,462,347 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (468,434,926,160 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
+               |
+            15 |       object.spec.containers.filter(c, object.spec.containers.exists_one(d, d.name == c.name))
+               |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}

@@ -227,3 +227,41 @@ spec:
         expect![[r#""#]],
     );
 }
+
+/// A map-typed field written as an `Object.…` literal: the API server's compiler types every field
+/// of an `Object` type `dyn` (apiserver `pkg/cel/mutation/typeresolver.go`) and server-side apply
+/// takes `Object.metadata.labels{foo: "bar"}` as the map `{foo: "bar"}`, so it checks clean and
+/// its values are checked against the map's value type (`string` for labels and annotations).
+#[test]
+fn map_typed_fields_as_object_literals() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{metadata: Object.metadata{labels: Object.metadata.labels{foo: "bar"}}}'
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >-
+        Object{spec: Object.spec{template: Object.spec.template{metadata:
+        Object.spec.template.metadata{annotations: Object.spec.template.metadata.annotations{a: "b"}}}}}
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{metadata: Object.metadata{labels: Object.metadata.labels{replicas: 3}}}'
+"#,
+        expect![[r#"
+            policy.yaml:20:84: error[cel-type]: spec.mutations[2].applyConfiguration.expression: expected type of field 'replicas' is 'string' but provided type is 'int' (in apps/v1, Kind=Deployment)
+               |
+            20 |       expression: 'Object{metadata: Object.metadata{labels: Object.metadata.labels{replicas: 3}}}'
+               |                                                                                    ^^^^^^^^
+        "#]],
+    );
+}

@@ -5,6 +5,9 @@
 
 use super::{CheckError, CheckErrorKind, Checker, Reference, cel_go_type};
 use crate::cel::ast::{Ast, ExprId, ExprKind, FieldInit, ListElement, MapEntry, Name};
+use std::sync::Arc;
+
+use crate::cel::types::provider::is_dynamic_object;
 use crate::cel::types::{Type, TypeProvider, most_general};
 
 impl Checker<'_> {
@@ -77,35 +80,43 @@ impl Checker<'_> {
         type_name: &Name,
         fields: &[FieldInit],
     ) -> Type {
-        let object = self.struct_type(id, type_name);
+        let literal = self.struct_type(id, type_name);
         for field in fields {
             self.check_expr(field.value);
             let value = self.entry_type(field.value, field.optional);
-            let Some(owner) = &object else { continue };
-            let declared = self.env.providers.field(owner, &field.name.text);
-            let Some(declared) = declared else {
-                self.struct_field_undefined(owner, &field.name);
-                continue;
+            let declared = match &literal {
+                None => continue,
+                Some(StructLiteral::Map(_, values)) => (**values).clone(),
+                Some(StructLiteral::Object(owner)) => {
+                    match self.env.providers.field(owner, &field.name.text) {
+                        Some(declared) => declared.ty,
+                        None => {
+                            self.struct_field_undefined(owner, &field.name);
+                            continue;
+                        }
+                    }
+                }
             };
-            if !self.assignable(&declared.ty, &value) {
+            if !self.assignable(&declared, &value) {
                 let message = format!(
                     "expected type of field '{}' is '{}' but provided type is '{}'",
                     field.name.text,
-                    cel_go_type(&declared.ty),
+                    cel_go_type(&declared),
                     cel_go_type(&value)
                 );
                 let span = field.name.span;
                 self.error(CheckErrorKind::Type, span, span.end(), message);
             }
         }
-        match object {
-            Some(name) => Type::object(&name),
+        match literal {
+            Some(StructLiteral::Object(name)) => Type::object(&name),
+            Some(StructLiteral::Map(keys, values)) => Type::Map(keys, values),
             None => Type::Error,
         }
     }
 
     /// The object type a message construction names, or `None` after reporting why not.
-    fn struct_type(&mut self, id: ExprId, type_name: &Name) -> Option<String> {
+    fn struct_type(&mut self, id: ExprId, type_name: &Name) -> Option<StructLiteral> {
         let anchor = self.ast.expr(id).anchor;
         let found = self
             .env
@@ -126,7 +137,11 @@ impl Checker<'_> {
         };
         self.set_ref(id, Reference::Type(ty.clone()));
         match ty {
-            Type::Object(object) => Some(object.to_string()),
+            Type::Object(object) => Some(StructLiteral::Object(object.to_string())),
+            // Only an apply configuration's `Object.…` type can be a map (a map-typed field).
+            Type::Map(keys, values) if is_dynamic_object(&type_name.text) => {
+                Some(StructLiteral::Map(keys, values))
+            }
             other => {
                 let message = format!("'{}' is not a message type", cel_go_type(&other));
                 self.error(CheckErrorKind::Type, type_name.span, anchor, message);
@@ -158,6 +173,13 @@ impl Checker<'_> {
         );
         self.suggest(suggestion);
     }
+}
+
+/// What a message construction builds: an object, or (an apply configuration's `Object.…` literal
+/// of a map-typed field) a map whose values the fields are.
+enum StructLiteral {
+    Object(String),
+    Map(Arc<Type>, Arc<Type>),
 }
 
 /// cel-go's homogeneous aggregate literal validator over the final types: every element of a

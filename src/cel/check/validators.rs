@@ -2,22 +2,28 @@
 //! `duration('…')` and `timestamp('…')` with a literal string must parse, or the API server rejects
 //! the expression with "invalid duration argument" / "invalid timestamp argument". The parsers
 //! follow Go's `time.ParseDuration` and RFC 3339 `time.Parse`, erring on the side of accepting.
-//! (The third validator, RE2 syntax of `matches` patterns, is not reproduced.)
+//! The third, `ValidateRegexLiterals`, compiles the first literal argument of every `matches`
+//! call with Go's `regexp.Compile` ("invalid matches argument"); like cel-go's `formatValidator`
+//! it looks at the call's first argument, which for the global `matches(s, re)` is `s`.
 
 use super::{CheckError, CheckErrorKind};
 use crate::cel::ast::{Ast, ExprKind, Literal};
 
-/// Reports literal arguments of `duration` and `timestamp` calls that would fail to convert.
+/// Reports literal arguments of `duration` and `timestamp` calls that would fail to convert,
+/// and literal `matches` patterns Go refuses.
 pub(super) fn validate_literals(ast: &Ast, errors: &mut Vec<CheckError>) {
     for id in ast.preorder(ast.root) {
         let ExprKind::Call {
-            target: None,
+            target,
             function,
             args,
         } = &ast.expr(id).kind
         else {
             continue;
         };
+        if target.is_some() && function.text != "matches" {
+            continue;
+        }
         let Some(arg) = args.first().map(|&a| ast.expr(a)) else {
             continue;
         };
@@ -27,6 +33,7 @@ pub(super) fn validate_literals(ast: &Ast, errors: &mut Vec<CheckError>) {
         let valid = match function.text.as_str() {
             "duration" => parse_duration_nanos(text).is_some(),
             "timestamp" => is_rfc3339(text),
+            "matches" => crate::cel::re2::check(text).is_ok(),
             _ => continue,
         };
         if !valid {

@@ -133,7 +133,7 @@ impl<'a> Interp<'a> {
 
     /// `a.b.c` where the whole dotted name is a bound variable (`variables.x`) or a type name
     /// (`net.IP`, `google.protobuf.Timestamp`), as cel-go resolves qualified identifiers.
-    fn qualified(&mut self, operand: ExprId, field: &Name) -> Option<Step> {
+    pub(super) fn qualified(&mut self, operand: ExprId, field: &Name) -> Option<Step> {
         // Find the root first, without allocating: most selections are on plain variables.
         let root = self.chain_root(operand)?;
         let type_root = matches!(root, "net" | "kubernetes" | "google");

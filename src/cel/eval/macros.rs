@@ -71,6 +71,14 @@ impl<'a> Interp<'a> {
                 "invalid argument to has() macro",
             ));
         };
+        // `variables` is a lazy map upstream (apiserver `pkg/cel/lazy/lazy.go`): `Find` forces the
+        // variable, so a declared one is present unless its evaluation is an error.
+        if let Some(found) = self.qualified(*operand, field) {
+            return Ok(match found? {
+                e @ Value::Error(_) => e,
+                _ => Value::Bool(true),
+            });
+        }
         // Kubernetes sets `PresenceTestHasCost(false)`: the test itself is free.
         let base = self.eval(*operand)?;
         Ok(match &base {

@@ -5,7 +5,10 @@
 //! same path scheme, so the provider maps one onto the other by prefix. In a typed mutating policy
 //! `object` and `oldObject` are typed `Object` too, so that `Object.spec{template:
 //! object.spec.template}` assigns a type to itself. An `Object` type the schema does not describe
-//! (a free-form part) stays dynamic, as it is in the API server.
+//! (a free-form part) stays dynamic, as it is in the API server. An `Object` type named after a
+//! map-typed field (`Object.metadata.labels`) is that map type: the API server applies
+//! `Object.metadata.labels{foo: "bar"}` as the map `{foo: "bar"}` (its compiler types every
+//! `Object` field `dyn`), so the checker checks the literal's values against the map's values.
 
 use std::sync::Arc;
 
@@ -55,6 +58,19 @@ impl MutationTypes {
     fn schema_fields(&self, real: &str) -> Vec<(Arc<str>, FieldType)> {
         self.schema.fields(real)
     }
+
+    /// The map type of the field `type_name` is named after, when it is a map whose values are not
+    /// themselves that named object type (a map of objects names its value type by the path).
+    fn map_named(&self, type_name: &str) -> Option<Type> {
+        let real = self.real(type_name)?;
+        let (parent, field) = real.rsplit_once('.')?;
+        let declared = self.schema.field(parent, field)?.ty;
+        let Type::Map(_, value) = &declared else {
+            return None;
+        };
+        let names_values = matches!(&**value, Type::Object(name) if **name == *real);
+        (!names_values).then(|| self.rename(declared))
+    }
 }
 
 impl TypeProvider for MutationTypes {
@@ -88,7 +104,10 @@ impl TypeProvider for MutationTypes {
 
     fn find_type(&self, type_name: &str) -> Option<Type> {
         if is_dynamic_object(type_name) {
-            return Some(Type::object(type_name));
+            return Some(
+                self.map_named(type_name)
+                    .unwrap_or_else(|| Type::object(type_name)),
+            );
         }
         BuiltinProvider.find_type(type_name)
     }

@@ -209,3 +209,25 @@ fn literal_validators_from_1_29() {
     );
     check_errors(src, &dyn_env(29, false), expect![[r#""#]]);
 }
+
+/// cel-go `ValidateRegexLiterals` (`cel/validator.go`): the first literal argument of `matches`
+/// must compile with Go's `regexp.Compile` (lookahead does not; `\\w` in a class does).
+#[test]
+fn regex_literals_are_validated_as_go_compiles_them() {
+    let src = "'a'.matches('(?=a)') || 'a'.matches('[\\\\w]{0,127}') || matches('(', 'a') || 'a'.matches('a{1001}')";
+    check_errors(
+        src,
+        &dyn_env(30, false),
+        expect![[r#"
+            cel-type: invalid matches argument
+              | 'a'.matches('(?=a)') || 'a'.matches('[\\w]{0,127}') || matches('(', 'a') || 'a'.matches('a{1001}')
+              |             ^^^^^^^
+            cel-type: invalid matches argument
+              | 'a'.matches('(?=a)') || 'a'.matches('[\\w]{0,127}') || matches('(', 'a') || 'a'.matches('a{1001}')
+              |                                                                ^^^
+            cel-type: invalid matches argument
+              | 'a'.matches('(?=a)') || 'a'.matches('[\\w]{0,127}') || matches('(', 'a') || 'a'.matches('a{1001}')
+              |                                                                                         ^^^^^^^^^
+        "#]],
+    );
+}

@@ -1,46 +1,20 @@
 //! String functions: the standard ones (`contains`, `startsWith`, `endsWith`, `matches`), the
 //! ext.Strings library (indices in code points, as cel-go counts them), and the Kubernetes
-//! regex library (`find`, `findAll`). Regular expressions use RE2 syntax via the `regex` crate.
+//! regex library (`find`, `findAll`). Regular expressions are Go's (`crate::cel::re2`).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
-
-use regex::Regex;
 
 use super::format;
 use crate::cel::eval::value::{ErrorKind, Value};
+use crate::cel::re2::{self, Regex};
 
 fn invalid(message: String) -> Value {
     Value::error(ErrorKind::InvalidArgument, message)
 }
 
-/// Compiled expressions kept per thread: policies evaluate the same literal patterns again and
-/// again, and compiling dominates a `matches` call.
-const REGEX_CACHE_LIMIT: usize = 64;
-
-thread_local! {
-    static REGEX_CACHE: RefCell<HashMap<String, Arc<Regex>>> = RefCell::new(HashMap::new());
-}
-
-// Shared, not cloned: a cloned `Regex` starts with an empty search-cache pool.
+/// Go's `regexp.Compile`; a refused pattern is an error with Go's text, as cel-go passes it on.
 fn compile(re: &str) -> Result<Arc<Regex>, Value> {
-    if let Some(hit) = REGEX_CACHE.with(|c| c.borrow().get(re).cloned()) {
-        return Ok(hit);
-    }
-    let compiled = regex::RegexBuilder::new(re)
-        .size_limit(1 << 22)
-        .build()
-        .map(Arc::new)
-        .map_err(|e| invalid(format!("invalid regular expression: {e}")))?;
-    REGEX_CACHE.with(|c| {
-        let mut cache = c.borrow_mut();
-        if cache.len() >= REGEX_CACHE_LIMIT {
-            cache.clear();
-        }
-        cache.insert(re.to_string(), compiled.clone());
-    });
-    Ok(compiled)
+    re2::compile(re).map_err(|e| invalid(e.to_string()))
 }
 
 /// `s.matches(re)`: an unanchored RE2 search.
@@ -211,11 +185,11 @@ fn find_all(s: &str, re: &str, n: i64) -> Value {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let limit = if n < 0 { usize::MAX } else { n as usize };
+    let limit = usize::try_from(n).ok();
     Value::list(
-        r.find_iter(s)
-            .take(limit)
-            .map(|m| Value::string(m.as_str()))
+        re2::find_all(&r, s, limit)
+            .into_iter()
+            .map(Value::string)
             .collect(),
     )
 }

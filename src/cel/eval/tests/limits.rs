@@ -115,3 +115,42 @@ fn deep_expressions_do_not_overflow_a_small_stack() {
         .unwrap_or_default();
     assert_eq!(outcomes, vec![true, true, true]);
 }
+
+/// `variables` is a lazy map upstream (apiserver `pkg/cel/lazy/lazy.go`): `has(variables.x)` finds
+/// a declared variable, forcing it, and `MapValue.Contains` passes an erroring variable's error on.
+#[test]
+fn has_sees_declared_lazy_variables() {
+    let mut act = Activation::new();
+    let computed = |result: Result<Value, EvalError>| Computed { result, cost: 5 };
+    act.bind_lazy(
+        "variables.ready",
+        Box::new(move |_| computed(Ok(Value::Bool(false)))),
+    );
+    act.bind_lazy(
+        "variables.broken",
+        Box::new(move |_| {
+            computed(Err(EvalError::new(
+                ErrorKind::NoSuchKey,
+                "no such key: spec",
+            )))
+        }),
+    );
+    let shown: Vec<String> = [
+        "has(variables.ready)",
+        "has(variables.ready) && !variables.ready",
+        "has(variables.broken)",
+    ]
+    .iter()
+    .map(|src| {
+        format!(
+            "{src} -> {}",
+            show(&evaluate(&parse(src).ast, &act, &EvalOptions::default()))
+        )
+    })
+    .collect();
+    expect_test::expect![[r#"
+        has(variables.ready) -> true
+        has(variables.ready) && !variables.ready -> true
+        has(variables.broken) -> error (NoSuchKey): no such key: spec"#]]
+    .assert_eq(&shown.join("\n"));
+}
