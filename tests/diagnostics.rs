@@ -7,6 +7,7 @@ mod diagnostics {
     pub mod cel;
     pub mod cost;
     pub mod crd;
+    pub mod crd_rules;
     pub mod decode;
     pub mod map;
     pub mod typed;

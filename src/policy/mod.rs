@@ -9,6 +9,7 @@ pub mod allowed;
 pub mod apiserver;
 mod cel_syntax;
 mod code_docs;
+mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;
@@ -114,6 +115,10 @@ fn check_document(
     workspace: &Workspace,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
+        crd_rules::check(root, minor, diagnostics);
+        return;
+    }
     let Some((kind, version)) = read_kinds::recognise(root) else {
         return;
     };
