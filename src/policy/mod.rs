@@ -9,7 +9,7 @@ pub mod allowed;
 pub mod apiserver;
 mod cel_syntax;
 mod code_docs;
-mod crd_rules;
+pub mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;

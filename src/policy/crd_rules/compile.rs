@@ -119,7 +119,7 @@ fn checker_message(path: &str, error: &CheckError) -> String {
 }
 
 /// Whether the checked expression refers to the variable `oldSelf` (a transition rule).
-fn uses_old_self(ast: &Ast, checked: &Checked) -> bool {
+pub fn uses_old_self(ast: &Ast, checked: &Checked) -> bool {
     (0..ast.len()).any(|i| {
         let id = ExprId(u32::try_from(i).unwrap_or(u32::MAX));
         matches!(checked.reference(id), Some(Reference::Variable { name, .. }) if name == "oldSelf")

@@ -12,8 +12,13 @@
 
 mod compile;
 mod cost;
+mod eval;
 mod fields;
+mod value;
 mod walk;
+
+pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_node_rule};
+pub use value::typed_value;
 
 use std::sync::Arc;
 
