@@ -77,7 +77,9 @@ fn run(group: &Group, rule: &str) -> Result<RuleOutcome, String> {
         resource_root: group.resource_root,
         optional_old_self: false,
     };
-    let compiled = compile_node_rule(&group.schema, rule, options)?;
+    // The Go test reports compile errors as `compile error: <message>`.
+    let compiled = compile_node_rule(&group.schema, rule, options)
+        .map_err(|message| format!("compile error: {message}"))?;
     compiled.evaluate(&group.object, group.old.as_ref())
 }
 

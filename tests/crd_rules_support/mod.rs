@@ -154,7 +154,11 @@ impl Parser<'_> {
                     "map" | "interface" => {
                         self.at = start;
                         self.skip_type()?;
-                        return self.composite(depth);
+                        // `map[string]interface{}{}` is an empty map, not an empty list.
+                        return match self.composite(depth)? {
+                            Go::List(items) if items.is_empty() => Ok(Go::Keyed(Vec::new())),
+                            other => Ok(other),
+                        };
                     }
                     _ => {}
                 }
@@ -304,6 +308,8 @@ pub fn value(go: &Go) -> Result<Json, String> {
         }
         Go::Call(f, args) => match (f.as_str(), args.as_slice()) {
             ("int64" | "int32" | "int", [a]) => value(a)?,
+            // An interface holding a nil slice: no value, as the group's name says.
+            ("nilInterfaceOfStringSlice", []) => Json::Null,
             ("float64", [a]) => json!(value(a)?.as_f64().ok_or("float64 of a non-number")?),
             ("float32", [a]) => json!(f64::from(
                 value(a)?.as_f64().ok_or("float32 of a non-number")? as f32

@@ -32,6 +32,7 @@ pub struct RuleOptions {
 
 /// A rule that compiled.
 pub struct NodeRule {
+    rule: String,
     ast: Ast,
     schema: Arc<Json>,
     uses_old_self: bool,
@@ -76,6 +77,7 @@ pub fn compile_node_rule(
         return Err("cel expression must evaluate to a bool".to_string());
     }
     Ok(NodeRule {
+        rule: rule.to_string(),
         uses_old_self: super::compile::uses_old_self(&parsed.ast, &checked),
         ast: parsed.ast,
         schema: shared,
@@ -107,7 +109,7 @@ impl NodeRule {
     }
 
     /// Evaluates the rule with `self` = `value` and `oldSelf` = `old`; the error is the runtime
-    /// error's message.
+    /// error's message followed by ` evaluating rule: <rule>`.
     pub fn evaluate(&self, value: &Json, old: Option<&Json>) -> Result<RuleOutcome, String> {
         if self.uses_old_self && old.is_none() && !self.optional_old_self {
             return Ok(RuleOutcome::Skipped);
@@ -125,7 +127,8 @@ impl NodeRule {
             Ok(Value::Bool(true)) => Ok(RuleOutcome::Pass),
             Ok(Value::Bool(false)) => Ok(RuleOutcome::Fail),
             Ok(other) => Err(format!("expected a bool, got {}", other.type_name())),
-            Err(error) => Err(error.to_string()),
+            // The validator's wording (`… evaluating rule: <rule>`), as the conformance data shows.
+            Err(error) => Err(format!("{error} evaluating rule: {}", self.rule.trim())),
         }
     }
 }
