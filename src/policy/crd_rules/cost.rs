@@ -52,7 +52,9 @@ impl SizeEstimator for RuleSizes<'_> {
         let mut max = levels.next()?.at(REQUEST_BUDGET);
         for step in &path.steps {
             max = match step {
-                Step::Keys => REQUEST_BUDGET,
+                // Map keys are apiserver's shared `StringType`, which records no size: the
+                // estimator reads 0 for them (`SchemaDeclType` in apiserver pkg/cel/common).
+                Step::Keys => 0,
                 Step::Items | Step::Values => levels.next()?.at(REQUEST_BUDGET),
             };
         }
