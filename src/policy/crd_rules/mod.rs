@@ -123,15 +123,17 @@ fn check_node(
     let cardinality = node
         .cardinality
         .unwrap_or_else(|| cost::unbounded_cardinality(&node.self_type));
+    let path = |i: usize| format!("{}.x-kubernetes-validations[{i}]", node.path);
+    let before = out.len();
     for (i, entry) in rules.iter().enumerate() {
-        let path = format!("{}.x-kubernetes-validations[{i}]", node.path);
+        fields::check(&RuleFields::of(entry), &path(i), node.schema, out);
+    }
+    if out.len() > before {
+        return; // the API server compiles no rule of a node with schema errors
+    }
+    for (i, entry) in rules.iter().enumerate() {
         let fields = RuleFields::of(entry);
-        let before = out.len();
-        fields::check(&fields, &path, node.schema, out);
-        if out.len() > before {
-            continue; // the API server compiles nothing of a schema with field errors
-        }
-        check_entry(node, &rule_env, &fields, &path, cardinality, costs, out);
+        check_entry(node, &rule_env, &fields, &path(i), cardinality, costs, out);
     }
 }
 
