@@ -14,6 +14,7 @@ mod diagnostics {
     pub mod typed_clean;
     pub mod typed_mutations;
     pub mod vap;
+    pub mod webhooks;
 }
 
 use admission_ls::ide::{

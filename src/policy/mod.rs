@@ -27,6 +27,7 @@ pub mod sites;
 pub mod suite;
 mod typecheck;
 mod validate;
+mod webhooks;
 pub mod workspace;
 
 pub use crds::{index_file, yaml_to_json};
@@ -117,6 +118,10 @@ fn check_document(
 ) {
     if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
         crd_rules::check(root, minor, diagnostics);
+        return;
+    }
+    if let Some(mutating) = webhooks::recognise(root) {
+        webhooks::check(root, mutating, minor, workspace, diagnostics);
         return;
     }
     let Some((kind, version)) = read_kinds::recognise(root) else {
