@@ -57,6 +57,32 @@ pub fn compile_node_rule(
     rule: &str,
     options: RuleOptions,
 ) -> Result<NodeRule, String> {
+    compile_for(
+        schema,
+        rule,
+        options,
+        &Type::Bool,
+        "cel expression must evaluate to a bool",
+    )
+}
+
+/// Compiles a `messageExpression` for the schema node `schema`: it must be a `string`.
+pub fn compile_message_expression(
+    schema: &Json,
+    expression: &str,
+    options: RuleOptions,
+) -> Result<NodeRule, String> {
+    let what = "messageExpression must evaluate to a string";
+    compile_for(schema, expression, options, &Type::String, what)
+}
+
+fn compile_for(
+    schema: &Json,
+    rule: &str,
+    options: RuleOptions,
+    expected: &Type,
+    what: &str,
+) -> Result<NodeRule, String> {
     let schema_minor = crate::policy::typecheck::schema_minor(options.minor);
     let types = Arc::new(SchemaTypes::new(schema_minor));
     let shared = Arc::new(schema.clone());
@@ -73,8 +99,8 @@ pub fn compile_node_rule(
     if let Some(error) = checked.errors.first() {
         return Err(compilation_failed(rule, error.span.start(), &error.message));
     }
-    if checked.result != Type::Bool {
-        return Err("cel expression must evaluate to a bool".to_string());
+    if checked.result != *expected {
+        return Err(what.to_string());
     }
     Ok(NodeRule {
         rule: rule.to_string(),
@@ -114,6 +140,22 @@ impl NodeRule {
         if self.uses_old_self && old.is_none() && !self.optional_old_self {
             return Ok(RuleOutcome::Skipped);
         }
+        match self.value(value, old)? {
+            Value::Bool(true) => Ok(RuleOutcome::Pass),
+            Value::Bool(false) => Ok(RuleOutcome::Fail),
+            other => Err(format!("expected a bool, got {}", other.type_name())),
+        }
+    }
+
+    /// Evaluates a messageExpression compiled by [`compile_message_expression`].
+    pub fn message(&self, value: &Json, old: Option<&Json>) -> Result<String, String> {
+        match self.value(value, old)? {
+            Value::String(text) => Ok(text.to_string()),
+            other => Err(format!("expected a string, got {}", other.type_name())),
+        }
+    }
+
+    fn value(&self, value: &Json, old: Option<&Json>) -> Result<Value, String> {
         let mut activation = Activation::new();
         activation.bind("self", typed_value(value, &self.schema));
         let old = old.map(|o| typed_value(o, &self.schema));
@@ -123,12 +165,24 @@ impl NodeRule {
             activation.bind("oldSelf", old);
         }
         let evaluation = evaluate(&self.ast, &activation, &EvalOptions::default());
-        match evaluation.result {
-            Ok(Value::Bool(true)) => Ok(RuleOutcome::Pass),
-            Ok(Value::Bool(false)) => Ok(RuleOutcome::Fail),
-            Ok(other) => Err(format!("expected a bool, got {}", other.type_name())),
-            // The validator's wording (`… evaluating rule: <rule>`), as the conformance data shows.
-            Err(error) => Err(format!("{error} evaluating rule: {}", self.rule.trim())),
+        evaluation
+            .result
+            .map_err(|error| self.runtime_error(&error.to_string()))
+    }
+
+    /// The validator's wording of a runtime error (`pkg/apiserver/schema/cel/validation.go`).
+    fn runtime_error(&self, error: &str) -> String {
+        let rule = self.rule.trim();
+        if error.starts_with("no such overload") {
+            format!(
+                "'{error}': call arguments did not match a supported operator, function or macro signature for rule: {rule}"
+            )
+        } else if error.starts_with("operation cancelled: actual cost limit exceeded") {
+            format!(
+                "'{error}': no further validation rules will be run due to call cost exceeds limit for rule: {rule}"
+            )
+        } else {
+            format!("{error} evaluating rule: {rule}")
         }
     }
 }

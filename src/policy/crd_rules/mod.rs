@@ -12,12 +12,14 @@
 
 mod compile;
 mod cost;
+mod custom_resource;
 mod eval;
 mod fields;
 mod value;
 mod walk;
 
-pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_node_rule};
+pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
+pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
 pub use value::typed_value;
 
 use std::sync::Arc;
