@@ -7,12 +7,14 @@ mod diagnostics {
     pub mod cel;
     pub mod cost;
     pub mod crd;
+    pub mod crd_rules;
     pub mod decode;
     pub mod map;
     pub mod typed;
     pub mod typed_clean;
     pub mod typed_mutations;
     pub mod vap;
+    pub mod webhooks;
 }
 
 use admission_ls::ide::{

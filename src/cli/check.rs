@@ -94,12 +94,15 @@ pub fn run(args: &CheckArgs) -> i32 {
 /// Whether a text holds an admission policy or binding (an `admissionregistration.k8s.io/…`
 /// apiVersion at the top level of a document, as the editor clients recognise them).
 fn holds_policy(text: &str) -> bool {
+    has_api_version(text, "admissionregistration.k8s.io/")
+}
+
+/// Whether a text holds a top-level `apiVersion` of group `prefix` (`apiextensions.k8s.io/` for
+/// CRDs, whose validation rules are checked too).
+fn has_api_version(text: &str, prefix: &str) -> bool {
     text.lines().any(|line| {
-        line.strip_prefix("apiVersion:").is_some_and(|v| {
-            v.trim()
-                .trim_matches(['"', '\''])
-                .starts_with("admissionregistration.k8s.io/")
-        })
+        line.strip_prefix("apiVersion:")
+            .is_some_and(|v| v.trim().trim_matches(['"', '\'']).starts_with(prefix))
     })
 }
 
@@ -124,6 +127,8 @@ pub struct Summary {
     pub warnings: usize,
     /// Files holding an admission policy or binding.
     pub policy_files: usize,
+    /// Files holding a CustomResourceDefinition (its rules are checked; no note is due).
+    pub crd_files: usize,
 }
 
 impl Summary {
@@ -135,6 +140,10 @@ impl Summary {
             errors: count(Severity::Error),
             warnings: count(Severity::Warning),
             policy_files: checked.iter().filter(|f| holds_policy(&f.text)).count(),
+            crd_files: checked
+                .iter()
+                .filter(|f| has_api_version(&f.text, "apiextensions.k8s.io/"))
+                .count(),
         }
     }
 }
@@ -222,7 +231,7 @@ fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> S
         let _ = write!(out, "; {} could not be read", plural(n_unreadable, "path"));
     }
     out.push('\n');
-    if summary.policy_files == 0 && summary.files > 0 {
+    if summary.policy_files == 0 && summary.crd_files == 0 && summary.files > 0 {
         out.push_str(
             "note: none of these files holds an admission policy or binding (an admissionregistration.k8s.io apiVersion)\n",
         );

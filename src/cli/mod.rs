@@ -9,6 +9,7 @@ mod json;
 mod junit;
 mod out;
 mod test;
+mod validate;
 mod walk;
 
 use std::path::PathBuf;
@@ -39,6 +40,10 @@ enum Command {
     Check(CheckArgs),
     /// Evaluates one policy against one request.
     Eval(Box<eval::EvalArgs>),
+    /// Validates custom resources against their CustomResourceDefinitions as the API server does
+    /// on create (or update, with --old): schema, defaults, pruning and x-kubernetes-validations
+    /// rules; exit 1 if an object is invalid.
+    Validate(validate::ValidateArgs),
     /// Runs policy test suites (PolicyTest and kaptest manifests); exit 1 if any case fails.
     Test(test::TestArgs),
     /// Writes a PolicyTest suite beside a policy file (`policy.test.yaml`), with an allowed and a
@@ -102,6 +107,7 @@ pub fn run() -> i32 {
         Some(Command::Check(check_args)) => check::run(&check_args),
         Some(Command::Eval(eval_args)) => eval::run(&eval_args),
         Some(Command::Test(test_args)) => test::run(&test_args),
+        Some(Command::Validate(validate_args)) => validate::run(&validate_args),
         Some(Command::Init(init_args)) => init::run(&init_args),
         Some(Command::Explain { code }) => explain::run(&code),
     }

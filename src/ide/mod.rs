@@ -24,6 +24,7 @@ mod signature_types;
 mod snippets;
 mod symbols;
 mod tokens;
+pub mod validate;
 mod yaml_spot;
 
 pub use crate::policy::{Code, Diagnostic, Severity};

@@ -239,6 +239,12 @@ Example (Pods):
     - expression: object.spec.containers.all(c, object.spec.containers.all(d, c == d || c.name != d.name))
 Fix: restructure the expression so that the list is iterated once, or bound the list with
 maxItems (maxLength for strings) in the schema of your own kinds and params.
+
+On a CustomResourceDefinition's x-kubernetes-validations rule it is an error: the API server
+estimates every rule when the CRD is written and refuses a rule or messageExpression estimated over
+10,000,000 (the estimate times the number of times its node can occur), and a schema whose rules
+add up to more than 100,000,000, with \"estimated rule cost exceeds budget by factor of …\".
+Fix: add maxItems, maxProperties and maxLength where the rule iterates or matches.
 ";
 
 const UNRESOLVED_REFERENCE: &str = "\

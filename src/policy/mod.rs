@@ -9,6 +9,7 @@ pub mod allowed;
 pub mod apiserver;
 mod cel_syntax;
 mod code_docs;
+pub mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;
@@ -26,6 +27,7 @@ pub mod sites;
 pub mod suite;
 mod typecheck;
 mod validate;
+mod webhooks;
 pub mod workspace;
 
 pub use admission::json::yaml_to_json;
@@ -115,6 +117,14 @@ fn check_document(
     workspace: &Workspace,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
+        crd_rules::check(root, minor, diagnostics);
+        return;
+    }
+    if let Some(mutating) = webhooks::recognise(root) {
+        webhooks::check(root, mutating, minor, workspace, diagnostics);
+        return;
+    }
     let Some((kind, version)) = read_kinds::recognise(root) else {
         return;
     };

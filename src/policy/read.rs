@@ -204,7 +204,7 @@ pub(crate) fn match_resources(f: &Fields) -> MatchResources {
     }
 }
 
-fn named_rule(f: &Fields) -> NamedRule {
+pub(crate) fn named_rule(f: &Fields) -> NamedRule {
     NamedRule {
         place: f.place,
         resource_names: f.texts("resourceNames"),

@@ -122,7 +122,7 @@ impl SchemaTypes {
         }
         let kind = bundled::lookup_kind(self.minor, &gvk.group, &gvk.version, &gvk.kind)?;
         let ancestors = [kind.entry.definition.clone()];
-        Some(self.register_at(&name, Loc::root(kind.schema), &ancestors))
+        Some(self.register_at(&name, Loc::root(kind.schema), &ancestors, true))
     }
 
     /// Registers the bundled kind whose type name is `name` (`apps.v1.Deployment`), if any.
@@ -145,12 +145,19 @@ impl SchemaTypes {
     /// Registers `schema` as a resource root named `name` (replacing an earlier registration and
     /// its nested types) and returns its type: an object type, or `dyn` if the schema has no type.
     pub fn register_root(&self, name: &str, schema: Arc<Value>) -> Type {
+        self.register_schema(name, schema, true)
+    }
+
+    /// Registers `schema` under `name` as [`register_root`](Self::register_root) does; a schema
+    /// that is not a `resource_root` gets no `apiVersion`/`kind`/`metadata` of its own (a CRD
+    /// rule's `self` below the root, as the API server types it).
+    pub fn register_schema(&self, name: &str, schema: Arc<Value>, resource_root: bool) -> Type {
         {
             let mut entries = self.lock();
             let prefix = format!("{name}.");
             entries.retain(|key, _| &**key != name && !key.starts_with(&prefix));
         }
-        self.register_at(name, Loc::root(schema), &[])
+        self.register_at(name, Loc::root(schema), &[], resource_root)
     }
 
     /// Registers a served CRD version under its type name (see [`register_root`](Self::register_root));
@@ -162,12 +169,12 @@ impl SchemaTypes {
         }
     }
 
-    fn register_at(&self, name: &str, loc: Loc, ancestors: &[Arc<str>]) -> Type {
+    fn register_at(&self, name: &str, loc: Loc, ancestors: &[Arc<str>], root: bool) -> Type {
         let mut ctx = Ctx {
             minor: self.minor,
             found: Vec::new(),
         };
-        let ty = ctx.convert(loc, name, ancestors, 0, true);
+        let ty = ctx.convert(loc, name, ancestors, 0, root);
         self.store(ctx.found);
         ty.unwrap_or(Type::Dyn)
     }

@@ -82,7 +82,12 @@ impl<'a> Interp<'a> {
         // Kubernetes sets `PresenceTestHasCost(false)`: the test itself is free.
         let base = self.eval(*operand)?;
         Ok(match &base {
-            Value::Map(m) => Value::Bool(m.get_str(&field.text).is_some()),
+            // A field that holds an error (data a CRD's schema rejects, which the API server
+            // converts lazily and so fails on first touch) makes the test fail too.
+            Value::Map(m) => match m.get_str(&field.text) {
+                Some(error @ Value::Error(_)) => error.clone(),
+                found => Value::Bool(found.is_some()),
+            },
             Value::Object(o) => Value::Bool(o.field(&field.text).is_some()),
             Value::Optional(None) => Value::Bool(false),
             Value::Optional(Some(v)) => match &**v {

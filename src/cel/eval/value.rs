@@ -184,9 +184,9 @@ impl Value {
         Value::error(ErrorKind::NoSuchOverload, "no such overload")
     }
 
-    /// cel-go's overflow error.
+    /// cel-go's overflow error (`types.errIntOverflow`, the text the API server reports).
     pub fn overflow() -> Value {
-        Value::error(ErrorKind::Overflow, "return error for overflow")
+        Value::error(ErrorKind::Overflow, "integer overflow")
     }
 
     /// Whether this is an error value.

@@ -38,6 +38,7 @@ use pass::Typing;
 
 pub(crate) use kinds::param_gvk;
 pub use kinds::{MAX_KINDS, kind_label, matched_kinds};
+pub(crate) use report::code as error_code;
 
 /// Adds the diagnostics of both checks of `document`'s `sites` (parsed: `None` for a site with
 /// syntax errors, reported elsewhere).
@@ -197,7 +198,7 @@ impl AddLints for Lints {
 
 /// The bundled schema version used for a target version: the nearest bundled one (schemas are
 /// bundled from 1.30; an older target is typed with the oldest bundle rather than not at all).
-fn schema_minor(minor: u32) -> u32 {
+pub(crate) fn schema_minor(minor: u32) -> u32 {
     let versions = crate::schema::bundled::versions();
     let oldest = versions.first().copied().unwrap_or(minor);
     let newest = versions.last().copied().unwrap_or(minor);

@@ -118,8 +118,9 @@ fn part_range(text: &Text, start: usize, end: usize) -> TextRange {
         .to_file_range(TextRange::new(to_size(start), to_size(end)))
 }
 
-/// `matchConditions`: at most 64, each named (qualified name, unique) with an expression.
-pub(super) fn match_conditions(list: &Opt<List<MatchCondition>>, report: &mut Report) {
+/// `matchConditions` (at `path`: `spec.matchConditions`, `webhooks[0].matchConditions`): at
+/// most 64, each named (qualified name, unique) with an expression.
+pub(super) fn match_conditions(list: &Opt<List<MatchCondition>>, path: &str, report: &mut Report) {
     let conditions = items(list);
     if let Some(field) = list
         .as_ref()
@@ -127,14 +128,15 @@ pub(super) fn match_conditions(list: &Opt<List<MatchCondition>>, report: &mut Re
     {
         report.too_many(
             field.report_range(),
-            "spec.matchConditions",
+            path,
             conditions.len(),
             MAX_MATCH_CONDITIONS,
         );
     }
+    let list_path = path;
     let mut seen = BTreeSet::new();
     for (i, condition) in conditions.iter().enumerate() {
-        let path = format!("spec.matchConditions[{i}]");
+        let path = format!("{list_path}[{i}]");
         let anchor = condition.place.anchor;
         if str_of(&condition.expression).trim().is_empty() {
             report.required(

@@ -18,7 +18,7 @@ pub(super) fn validate(_header: &Header, spec: &MutatingPolicySpec, report: &mut
     if let Some(m) = &spec.match_constraints {
         no_delete(m, "spec.matchConstraints", report);
     }
-    common::match_conditions(&spec.match_conditions, report);
+    common::match_conditions(&spec.match_conditions, "spec.matchConditions", report);
     common::variables(&spec.variables, report);
     let mutations = items(&spec.mutations);
     if mutations.is_empty() {

@@ -8,6 +8,9 @@ mod map;
 mod match_resources;
 mod selector;
 mod vap;
+mod webhook;
+
+pub(crate) use webhook::webhooks;
 
 use super::allowed::FAILURE_POLICIES;
 use super::model::*;

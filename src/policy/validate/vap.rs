@@ -20,7 +20,7 @@ pub(super) fn validate(header: &Header, spec: &ValidatingPolicySpec, report: &mu
         common::param_kind(param_kind, "spec.paramKind", report);
     }
     match_constraints(&spec.match_constraints, spec.place.anchor, report);
-    common::match_conditions(&spec.match_conditions, report);
+    common::match_conditions(&spec.match_conditions, "spec.matchConditions", report);
     common::variables(&spec.variables, report);
     let validations = items(&spec.validations);
     let annotations = items(&spec.audit_annotations);

@@ -24,6 +24,7 @@
 pub mod default;
 pub mod meta;
 pub mod prune;
+pub mod validate;
 
 use serde_json::{Map, Value as Json};
 

@@ -171,7 +171,9 @@ fn sum(l: &[Value]) -> Value {
 fn extreme(l: &[Value], want: Ordering) -> Value {
     let mut iter = l.iter();
     let Some(mut best) = iter.next() else {
-        return invalid("min/max of an empty list");
+        // Kubernetes' lists library (apiserver pkg/cel/library/lists.go) names the function.
+        let name = if want == Ordering::Less { "min" } else { "max" };
+        return invalid(&format!("{name} called on empty list"));
     };
     for v in iter {
         match compare::compare(v, best) {

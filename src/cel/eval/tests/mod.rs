@@ -36,7 +36,7 @@ fn literals_and_arithmetic() {
     check_eval(
         "9223372036854775807 + 1",
         &[],
-        expect!["error (Overflow): return error for overflow"],
+        expect!["error (Overflow): integer overflow"],
     );
 }
 

@@ -1,0 +1,126 @@
+//! `validate`: custom resources checked against their CRDs as the API server checks them on
+//! create and update ([`crate::policy::crd_rules::validate_custom_resource`]), from texts, with
+//! the JSON report the CLI prints (and an editor command could return).
+
+use serde_json::{Value as Json, json};
+
+use crate::policy::admission::json::documents;
+use crate::policy::crd_rules::validate_custom_resource;
+use crate::schema::{CrdKind, Gvk, KubeVersion, from_crd_json};
+
+/// What to validate.
+#[derive(Clone, Debug)]
+pub struct ValidateRequest {
+    /// Texts holding the CustomResourceDefinitions, with their names for messages.
+    pub crds: Vec<(String, String)>,
+    /// The custom resource(s), YAML or JSON; each document is validated on its own.
+    pub object: String,
+    /// The old object (an update), if any.
+    pub old_object: Option<String>,
+    /// Target Kubernetes version.
+    pub kube_version: KubeVersion,
+}
+
+/// The report of each object (in document order), or what is wrong with the input.
+pub fn validate(request: &ValidateRequest) -> Result<Vec<Json>, String> {
+    let kinds = crd_kinds(&request.crds)?;
+    let objects = documents(&request.object).map_err(|e| format!("object: {e}"))?;
+    if objects.is_empty() {
+        return Err("object: no document".to_string());
+    }
+    let old = match &request.old_object {
+        Some(text) => {
+            let docs = documents(text).map_err(|e| format!("--old: {e}"))?;
+            Some(docs.into_iter().next().ok_or("--old: no document")?)
+        }
+        None => None,
+    };
+    let minor = request.kube_version.minor();
+    objects
+        .iter()
+        .map(|object| {
+            let kind = kind_of(&kinds, object)?;
+            Ok(report(kind, object, old.as_ref(), minor))
+        })
+        .collect()
+}
+
+/// Whether every report is valid.
+pub fn all_valid(reports: &[Json]) -> bool {
+    reports.iter().all(|r| r["valid"] == Json::Bool(true))
+}
+
+fn crd_kinds(crds: &[(String, String)]) -> Result<Vec<CrdKind>, String> {
+    let mut kinds = Vec::new();
+    for (name, text) in crds {
+        let docs = documents(text).map_err(|e| format!("{name}: {e}"))?;
+        for doc in docs
+            .iter()
+            .filter(|d| d["kind"] == "CustomResourceDefinition")
+        {
+            let served =
+                from_crd_json(doc).map_err(|e| format!("{name}: {}: {}", e.path, e.message))?;
+            kinds.extend(served);
+        }
+    }
+    if kinds.is_empty() {
+        return Err("no CustomResourceDefinition in the --crd files".to_string());
+    }
+    Ok(kinds)
+}
+
+fn kind_of<'a>(kinds: &'a [CrdKind], object: &Json) -> Result<&'a CrdKind, String> {
+    let api_version = object["apiVersion"].as_str().unwrap_or("");
+    let kind = object["kind"].as_str().unwrap_or("");
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let gvk = Gvk::new(group, version, kind);
+    kinds
+        .iter()
+        .find(|k| k.gvk == gvk)
+        .ok_or_else(|| format!("no CustomResourceDefinition in the --crd files serves {gvk}"))
+}
+
+fn report(kind: &CrdKind, object: &Json, old: Option<&Json>, minor: u32) -> Json {
+    let checked = validate_custom_resource(kind, object, old, minor);
+    let errors: Vec<Json> = checked
+        .errors
+        .iter()
+        .map(|e| json!({"field": e.field, "type": e.kind, "message": e.message}))
+        .collect();
+    json!({
+        "apiVersion": object["apiVersion"],
+        "kind": object["kind"],
+        "name": object["metadata"]["name"],
+        "operation": if old.is_some() { "UPDATE" } else { "CREATE" },
+        "valid": errors.is_empty(),
+        "errors": errors,
+        "defaulted": checked.decoded.defaulted,
+        "pruned": checked.decoded.pruned,
+        "object": checked.object,
+    })
+}
+
+/// The text form of one report: a header line, then one line per error.
+pub fn report_text(report: &Json) -> String {
+    let name = report["name"].as_str().unwrap_or("");
+    let kind = report["kind"].as_str().unwrap_or("");
+    let operation = report["operation"].as_str().unwrap_or("");
+    let errors = report["errors"].as_array().map_or(&[][..], Vec::as_slice);
+    let verdict = if errors.is_empty() {
+        "valid".to_string()
+    } else {
+        let n = errors.len();
+        format!("invalid ({n} error{})", if n == 1 { "" } else { "s" })
+    };
+    let mut out = format!("{kind}/{name} ({operation}): {verdict}\n");
+    for error in errors {
+        out.push_str(&format!("  {}\n", error["message"].as_str().unwrap_or("")));
+    }
+    for field in report["pruned"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "  note: unknown field {} pruned\n",
+            field.as_str().unwrap_or("")
+        ));
+    }
+    out
+}

@@ -1,0 +1,276 @@
+//! `x-kubernetes-validations` rules of a CustomResourceDefinition, checked as the API server
+//! checks them when the CRD is created or updated (issue 16): every entry at any depth of every
+//! served version's schema ([`walk`]), its fields ([`fields`]), its `rule` and `messageExpression`
+//! compiled with `self` typed from the schema node ([`compile`]), `oldSelf` only where old and new
+//! values correlate, `optionalOldSelf` only on transition rules, and the estimated cost of each
+//! rule and of the whole schema against the limits ([`cost`]).
+//!
+//! Follows apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`
+//! (`ValidateCustomResourceDefinitionOpenAPISchema`, `getExpressionCost`, `getCostErrorMessage`)
+//! and `pkg/apiserver/schema/cel/compilation.go`. As there, a schema with structural errors
+//! (reported by [`crate::schema::crd_check`]) gets no CEL diagnostics: its types are not reliable.
+
+mod compile;
+mod cost;
+mod custom_resource;
+mod eval;
+mod fields;
+mod value;
+mod walk;
+
+pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
+pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
+pub use value::typed_value;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::node::{lookup, lookup_str};
+use super::{Code, Diagnostic};
+use crate::cel::types::Type;
+use crate::schema::crd_check::check_crd_schemas;
+use crate::schema::{CrdKind, SchemaTypes, from_crd_json};
+use crate::yaml::{Entry, Node};
+use compile::{Compiled, RuleEnv};
+use cost::{RULE_LIMIT, SCHEMA_LIMIT};
+use fields::RuleFields;
+
+/// The most expensive rules named when a schema's total is over the limit (`MostExpensive`).
+const MOST_EXPENSIVE: usize = 4;
+
+/// Adds the diagnostics of the rules of the CustomResourceDefinition `root` for Kubernetes
+/// 1.`minor`.
+pub fn check(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) {
+    let Some(mut json) = super::yaml_to_json(root) else {
+        return;
+    };
+    if !check_crd_schemas(&mut json).is_empty() {
+        return;
+    }
+    let Ok(kinds) = from_crd_json(&json) else {
+        return;
+    };
+    let schema_minor = super::typecheck::schema_minor(minor);
+    for (path, schema, kind) in served_schemas(root, &kinds) {
+        let types = Arc::new(SchemaTypes::new(schema_minor));
+        let root_type = types.register_crd(kind);
+        let mut costs = Vec::new();
+        for node in walk::rule_nodes(&schema.value, &path, root_type, &types) {
+            check_node(&node, minor, &types, &mut costs, out);
+        }
+        total_cost(&path, schema.key.range, &costs, out);
+    }
+}
+
+/// Each served version's `openAPIV3Schema` entry with its field path and its kind; the legacy
+/// shared `spec.validation` schema once.
+fn served_schemas<'a>(
+    root: &'a Node,
+    kinds: &'a [CrdKind],
+) -> Vec<(String, &'a Entry, &'a CrdKind)> {
+    let spec = lookup(root, "spec").map(|e| &e.value);
+    let versions = spec
+        .and_then(|s| lookup(s, "versions"))
+        .and_then(|e| e.value.as_sequence())
+        .unwrap_or(&[]);
+    let mut out = Vec::new();
+    for (i, version) in versions.iter().enumerate() {
+        let name = lookup_str(version, "name");
+        let Some(kind) = kinds.iter().find(|k| Some(k.gvk.version.as_str()) == name) else {
+            continue; // not served
+        };
+        let schema = lookup(version, "schema").and_then(|e| lookup(&e.value, "openAPIV3Schema"));
+        if let Some(schema) = schema {
+            let path = format!("spec.versions[{i}].schema.openAPIV3Schema");
+            out.push((path, schema, kind));
+        }
+    }
+    let shared = spec
+        .and_then(|s| lookup(s, "validation"))
+        .and_then(|e| lookup(&e.value, "openAPIV3Schema"));
+    if let (Some(schema), Some(kind)) = (shared, kinds.first()) {
+        out.push(("spec.validation.openAPIV3Schema".to_string(), schema, kind));
+    }
+    out
+}
+
+/// The cost one rule or messageExpression adds to its schema's total, and where it is written.
+struct Observed {
+    path: String,
+    range: crate::text::TextRange,
+    cost: u64,
+}
+
+fn check_node(
+    node: &walk::RuleNode,
+    minor: u32,
+    types: &Arc<SchemaTypes>,
+    costs: &mut Vec<Observed>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(rules) =
+        lookup(node.schema, "x-kubernetes-validations").and_then(|e| e.value.as_sequence())
+    else {
+        return;
+    };
+    let schema_json = super::yaml_to_json(node.schema).unwrap_or(Value::Null);
+    let sizes = cost::RuleSizes::new(types, &schema_json);
+    let rule_env = RuleEnv {
+        minor,
+        types,
+        self_type: &node.self_type,
+        sizes: &sizes,
+    };
+    let cardinality = node
+        .cardinality
+        .unwrap_or_else(|| cost::unbounded_cardinality(&node.self_type));
+    let path = |i: usize| format!("{}.x-kubernetes-validations[{i}]", node.path);
+    let before = out.len();
+    for (i, entry) in rules.iter().enumerate() {
+        fields::check(&RuleFields::of(entry), &path(i), node.schema, out);
+    }
+    if out.len() > before {
+        return; // the API server compiles no rule of a node with schema errors
+    }
+    for (i, entry) in rules.iter().enumerate() {
+        let fields = RuleFields::of(entry);
+        check_entry(node, &rule_env, &fields, &path(i), cardinality, costs, out);
+    }
+}
+
+fn check_entry(
+    node: &walk::RuleNode,
+    rule_env: &RuleEnv,
+    fields: &RuleFields,
+    path: &str,
+    cardinality: u64,
+    costs: &mut Vec<Observed>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(rule) = fields.rule else { return };
+    let env = compile::env(
+        rule_env.minor,
+        rule_env.types,
+        rule_env.self_type,
+        fields.optional_old_self(),
+    );
+    let rule_path = format!("{path}.rule");
+    let bool_rule = (&Type::Bool, "cel expression must evaluate to a bool");
+    if let Some(compiled) = compile::compile(rule, &rule_path, &env, rule_env, bool_rule, out) {
+        let range = fields::range_of(Some(rule), fields.entry);
+        observe(
+            &compiled,
+            "estimated rule cost",
+            (&rule_path, range),
+            cardinality,
+            costs,
+            out,
+        );
+        transition(node, fields, &compiled, &rule_path, out);
+    }
+    if let Some(expression) = fields
+        .message_expression
+        .filter(|n| !fields::text(Some(n)).is_empty())
+    {
+        let message_path = format!("{path}.messageExpression");
+        let string = (&Type::String, "messageExpression must evaluate to a string");
+        if let Some(compiled) =
+            compile::compile(expression, &message_path, &env, rule_env, string, out)
+        {
+            let range = expression.range;
+            let what = "estimated messageExpression cost";
+            observe(
+                &compiled,
+                what,
+                (&message_path, range),
+                cardinality,
+                costs,
+                out,
+            );
+        }
+    }
+}
+
+/// The per-expression limit, and the expression's share of the schema's total.
+fn observe(
+    compiled: &Compiled,
+    what: &str,
+    (path, range): (&str, crate::text::TextRange),
+    cardinality: u64,
+    costs: &mut Vec<Observed>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(cost) = compiled.cost else { return };
+    let cost = if cost == 0 {
+        0
+    } else {
+        cost.saturating_mul(cardinality)
+    };
+    if cost > RULE_LIMIT {
+        let message = format!(
+            "{path}: Forbidden: {}",
+            cost::over_budget(what, cost, RULE_LIMIT)
+        );
+        out.push(Diagnostic::new(Code::CelCost, range, message));
+    }
+    costs.push(Observed {
+        path: path.to_string(),
+        range,
+        cost,
+    });
+}
+
+/// `oldSelf` only where old and new values correlate; `optionalOldSelf` only when it is used.
+fn transition(
+    node: &walk::RuleNode,
+    fields: &RuleFields,
+    compiled: &Compiled,
+    rule_path: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    if compiled.uses_old_self {
+        if let (Some(within), Some(rule)) = (&node.uncorrelatable, fields.rule) {
+            let message = format!(
+                "{rule_path}: Invalid value: {:?}: oldSelf cannot be used on the uncorrelatable portion of the schema within {within}",
+                fields::text(Some(rule))
+            );
+            out.push(Diagnostic::new(Code::Invalid, rule.range, message));
+        }
+    } else if let Some(optional) = fields.optional_old_self {
+        let path = rule_path.trim_end_matches(".rule");
+        let message = format!(
+            "{path}.optionalOldSelf: Invalid value: {}: may not be set if oldSelf is not used in rule",
+            fields::text(Some(optional))
+        );
+        out.push(Diagnostic::new(Code::Invalid, optional.range, message));
+    }
+}
+
+/// The schema-wide limit: the most expensive expressions and the schema itself are forbidden.
+fn total_cost(
+    path: &str,
+    at: crate::text::TextRange,
+    costs: &[Observed],
+    out: &mut Vec<Diagnostic>,
+) {
+    let total = costs.iter().fold(0u64, |sum, c| sum.saturating_add(c.cost));
+    if total <= SCHEMA_LIMIT {
+        return;
+    }
+    let mut expensive: Vec<&Observed> = costs.iter().collect();
+    expensive.sort_by_key(|c| std::cmp::Reverse(c.cost));
+    for observed in expensive.into_iter().take(MOST_EXPENSIVE) {
+        let message = format!(
+            "{}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
+            observed.path
+        );
+        out.push(Diagnostic::new(Code::CelCost, observed.range, message));
+    }
+    let what = "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema";
+    let message = format!(
+        "{path}: Forbidden: {}",
+        cost::over_budget(what, total, SCHEMA_LIMIT)
+    );
+    out.push(Diagnostic::new(Code::CelCost, at, message));
+}

@@ -1,0 +1,145 @@
+//! `admission-ls validate`: custom resources against their CRDs, as the API server validates them
+//! on create and update (apiextensions-apiserver `pkg/registry/customresource/strategy.go`,
+//! `pkg/apiserver/validation/validation.go`, `pkg/apiserver/schema/cel/validation.go`), run
+//! through the built binary on the fixtures in `tests/cli_fixtures/validate/`.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::run;
+use expect_test::{Expect, expect};
+
+const CRD: &str = "tests/cli_fixtures/validate/widgets.crd.yaml";
+
+fn fixture(name: &str) -> String {
+    format!("tests/cli_fixtures/validate/{name}")
+}
+
+#[track_caller]
+fn check(args: &[&str], status: i32, stdout: Expect) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, status, "stdout: {out}\nstderr: {err}");
+    stdout.assert_eq(&out);
+}
+
+#[test]
+fn a_valid_object_passes_with_its_defaults() {
+    let object = fixture("widget-valid.yaml");
+    check(
+        &["validate", &object, "--crd", CRD],
+        0,
+        expect![[r#"
+            Widget/w2 (CREATE): valid
+        "#]],
+    );
+}
+
+#[test]
+fn schema_errors_in_the_api_servers_words() {
+    let object = fixture("widget-schema.yaml");
+    check(
+        &["validate", &object, "--crd", CRD],
+        1,
+        expect![[r#"
+            Widget/w3 (CREATE): invalid (7 errors)
+              spec.mode: Unsupported value: "medium": supported values: "fast", "slow"
+              spec.name: Too long: may not be more than 8 bytes
+              spec.name: Invalid value: "Web-Server": spec.name in body should match '^[a-z]+$'
+              spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}
+              spec.ports[2].name: Required value
+              spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"
+              <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+        "#]],
+    );
+}
+
+#[test]
+fn failed_rules_with_message_expression_reason_and_field_path() {
+    let object = fixture("widget.yaml");
+    check(
+        &["validate", &object, "--crd", CRD],
+        1,
+        expect![[r#"
+            Widget/w1 (CREATE): invalid (3 errors)
+              spec.tags[2]: Duplicate value: "a"
+              spec.size: Invalid value: "object": size 7 needs mode slow
+              spec: Forbidden: admin is reserved
+              note: unknown field spec.extra pruned
+        "#]],
+    );
+}
+
+/// On update, transition rules run against the old object and unchanged values are not validated
+/// again (the duplicate set item was already there).
+#[test]
+fn updates_run_transition_rules_and_ratchet() {
+    let object = fixture("widget.yaml");
+    let old = fixture("widget-old.yaml");
+    check(
+        &["validate", &object, "--crd", CRD, "--old", &old],
+        1,
+        expect![[r#"
+            Widget/w1 (UPDATE): invalid (3 errors)
+              spec.size: Invalid value: "object": size 7 needs mode slow
+              spec: Forbidden: admin is reserved
+              spec.ports[0]: Invalid value: "object": port is immutable
+              note: unknown field spec.extra pruned
+        "#]],
+    );
+}
+
+#[test]
+fn json_output_carries_the_decoded_object() {
+    let object = fixture("widget-valid.yaml");
+    check(
+        &["validate", &object, "--crd", CRD, "--format", "json"],
+        0,
+        expect![[r#"
+            {
+              "apiVersion": "example.com/v1",
+              "defaulted": [
+                "spec.mode"
+              ],
+              "errors": [],
+              "kind": "Widget",
+              "name": "w2",
+              "object": {
+                "apiVersion": "example.com/v1",
+                "kind": "Widget",
+                "metadata": {
+                  "creationTimestamp": null,
+                  "name": "w2"
+                },
+                "spec": {
+                  "mode": "fast",
+                  "name": "web",
+                  "ports": [
+                    {
+                      "name": "http",
+                      "port": 80
+                    }
+                  ],
+                  "size": 3,
+                  "tags": [
+                    "a",
+                    "b"
+                  ]
+                }
+              },
+              "operation": "CREATE",
+              "pruned": [],
+              "valid": true
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn an_object_no_crd_serves_is_a_usage_error() {
+    let (code, _, err) = run(&["validate", CRD, "--crd", CRD]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no CustomResourceDefinition in the --crd files serves apiextensions.k8s.io/v1, Kind=CustomResourceDefinition"),
+        "{err}"
+    );
+}

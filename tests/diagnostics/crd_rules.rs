@@ -1,0 +1,431 @@
+//! `x-kubernetes-validations` rules of CustomResourceDefinitions, checked as the API server checks
+//! them when the CRD is written (apiextensions-apiserver
+//! `pkg/apis/apiextensions/validation/validation.go`, `pkg/apiserver/schema/cel/compilation.go`):
+//! `self` typed from the node, transition rules, the entry's fields, and the cost limits.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+/// A CRD as controller-gen (kubebuilder) writes it, with the rules its markers generate; every
+/// rule is one the API server accepts.
+#[test]
+fn kubebuilder_crd_with_accepted_rules_is_clean() {
+    check_diagnostics(
+        r#"
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  annotations:
+    controller-gen.kubebuilder.io/version: v0.16.1
+  name: cronjobs.batch.tutorial.kubebuilder.io
+spec:
+  group: batch.tutorial.kubebuilder.io
+  names:
+    kind: CronJob
+    listKind: CronJobList
+    plural: cronjobs
+    singular: cronjob
+  scope: Namespaced
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        description: CronJob is the Schema for the cronjobs API
+        properties:
+          apiVersion:
+            type: string
+          kind:
+            type: string
+          metadata:
+            type: object
+          spec:
+            description: CronJobSpec defines the desired state of CronJob
+            properties:
+              concurrencyPolicy:
+                enum:
+                - Allow
+                - Forbid
+                - Replace
+                type: string
+              schedule:
+                maxLength: 256
+                minLength: 0
+                type: string
+              startingDeadlineSeconds:
+                format: int64
+                minimum: 0
+                type: integer
+              suspend:
+                type: boolean
+              successfulJobsHistoryLimit:
+                format: int32
+                minimum: 0
+                type: integer
+              failedJobsHistoryLimit:
+                format: int32
+                type: integer
+              ports:
+                items:
+                  properties:
+                    name:
+                      maxLength: 63
+                      type: string
+                    port:
+                      format: int32
+                      type: integer
+                  required:
+                  - name
+                  type: object
+                maxItems: 16
+                type: array
+                x-kubernetes-list-map-keys:
+                - name
+                x-kubernetes-list-type: map
+              maxSurge:
+                anyOf:
+                - type: integer
+                - type: string
+                x-kubernetes-int-or-string: true
+              template:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+            required:
+            - schedule
+            type: object
+            x-kubernetes-validations:
+            - message: schedule is immutable
+              rule: self.schedule == oldSelf.schedule
+            - message: at most 16 ports
+              rule: size(self.ports) <= 16
+              fieldPath: .ports
+              reason: FieldValueForbidden
+            - rule: '!has(self.failedJobsHistoryLimit) || self.failedJobsHistoryLimit >= 0'
+              messageExpression: "'failedJobsHistoryLimit is ' + string(self.failedJobsHistoryLimit)"
+            - rule: type(self.maxSurge) == string || self.maxSurge >= 0
+            - rule: '!has(oldSelf.suspend) || has(self.suspend)'
+              optionalOldSelf: false
+          status:
+            type: object
+            properties:
+              active:
+                type: array
+                maxItems: 10
+                items:
+                  type: object
+                  x-kubernetes-map-type: atomic
+                  properties:
+                    name: {type: string, maxLength: 253}
+                  x-kubernetes-validations:
+                  - rule: self.name.startsWith('job-')
+        type: object
+        x-kubernetes-validations:
+        - rule: self.metadata.name.size() <= 52
+          message: the name must be at most 52 characters
+    served: true
+    storage: true
+    subresources:
+      status: {}
+"#,
+        expect![[r#""#]],
+    );
+}
+
+/// Type errors, a non-bool rule and a non-string messageExpression, at the characters of the rule
+/// in every scalar style.
+#[test]
+fn rules_are_typed_from_their_schema_node() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+              name: {type: string, maxLength: 64}
+              tags:
+                type: object
+                additionalProperties: {type: string, maxLength: 64}
+                maxProperties: 8
+                x-kubernetes-validations:
+                - rule: self.all(k, self[k] != '')
+                - rule: self.all(k, self[k] > 0)
+            x-kubernetes-validations:
+            - rule: self.replicas > 0 && self.replica < 10
+            - rule: "self.name.startsWith(1)"
+            - rule: |
+                self.replicas + 1
+              message: a message
+            - rule: self.replicas >= 0
+              messageExpression: self.replicas
+            - rule: self.name.matches('^a') && self.nmae == ''
+            - rule: self.name == (
+"#,
+        expect![[r#"
+            policy.yaml:27:45: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[1].rule: found no matching overload for '_>_' applied to '(string, int)'
+               |
+            27 |                 - rule: self.all(k, self[k] > 0)
+               |                                             ^
+            policy.yaml:29:47: error[cel-undefined-field]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: undefined field 'replica'; did you mean 'replicas'?
+               |
+            29 |             - rule: self.replicas > 0 && self.replica < 10
+               |                                               ^^^^^^^
+            policy.yaml:30:32: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: found no matching overload for 'startsWith' applied to 'string.(int)'
+               |
+            30 |             - rule: "self.name.startsWith(1)"
+               |                                ^^^^^^^^^^
+            policy.yaml:32:17: error[cel-result-type]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].rule: cel expression must evaluate to a bool (got int)
+               |
+            32 |                 self.replicas + 1
+               |                 ^^^^^^^^^^^^^^^^^
+            policy.yaml:35:34: error[cel-result-type]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].messageExpression: messageExpression must evaluate to a string (got int)
+               |
+            35 |               messageExpression: self.replicas
+               |                                  ^^^^^^^^^^^^^
+            policy.yaml:36:53: error[cel-undefined-field]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[4].rule: undefined field 'nmae'; did you mean 'name'?
+               |
+            36 |             - rule: self.name.matches('^a') && self.nmae == ''
+               |                                                     ^^^^
+            policy.yaml:37:35: error[cel-syntax]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[5].rule: Syntax error: mismatched input <EOF> expecting an expression
+               |
+            37 |             - rule: self.name == (
+               |                                   ^
+        "#]],
+    );
+}
+
+/// `oldSelf` under a list that is not a map list, `optionalOldSelf` on a rule that does not read
+/// `oldSelf`, and an optional `oldSelf` typed `optional_type`.
+#[test]
+fn transition_rules_need_correlatable_nodes() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              items:
+                type: array
+                maxItems: 4
+                items:
+                  type: object
+                  properties:
+                    name: {type: string, maxLength: 10}
+                  x-kubernetes-validations:
+                  - rule: self.name == oldSelf.name
+              keyed:
+                type: array
+                maxItems: 4
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string, maxLength: 10}
+                  x-kubernetes-validations:
+                  - rule: self.name == oldSelf.name
+            x-kubernetes-validations:
+            - rule: has(self.items)
+              optionalOldSelf: true
+            - rule: oldSelf.hasValue() && oldSelf.value().items == self.items
+              optionalOldSelf: true
+            - rule: oldSelf.items == self.items
+              optionalOldSelf: true
+"#,
+        expect![[r#"
+            policy.yaml:27:27: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self.name == oldSelf.name": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].items
+               |
+            27 |                   - rule: self.name == oldSelf.name
+               |                           ^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:42:32: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule
+               |
+            42 |               optionalOldSelf: true
+               |                                ^^^^
+            policy.yaml:45:35: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].rule: found no matching overload for '_==_' applied to '(optional_type(list(example.com.v1.Widget.spec.items)), list(example.com.v1.Widget.spec.items))'
+               |
+            45 |             - rule: oldSelf.items == self.items
+               |                                   ^^
+        "#]],
+    );
+}
+
+/// The fields of an entry: a blank rule, a multi-line rule without message, an unknown reason and
+/// field paths that name no field.
+#[test]
+fn entry_fields_are_validated() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              name: {type: string}
+              labels:
+                type: object
+                additionalProperties: {type: string}
+            x-kubernetes-validations:
+            - rule: "  "
+            - rule: |-
+                self.name != ''
+                && self.name != 'x'
+            - rule: self.name != ''
+              message: "  "
+            - rule: self.name != ''
+              reason: Invalid
+            - rule: self.name != ''
+              fieldPath: .nmae
+            - rule: self.name != ''
+              fieldPath: .labels['app.kubernetes.io/name']
+            - rule: self.name != ''
+              fieldPath: name
+            - rule: self.name != ''
+              messageExpression: "  "
+"#,
+        expect![[r#"
+            policy.yaml:24:21: error[required]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Required value: rule is not specified
+               |
+            24 |             - rule: "  "
+               |                     ^^^^
+            policy.yaml:25:21: error[required]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].message: Required value: message must be specified if rule contains line breaks
+               |
+            25 |             - rule: |-
+               |                     ^^
+            policy.yaml:29:24: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].message: Invalid value: "  ": message must be non-empty if specified
+               |
+            29 |               message: "  "
+               |                        ^^^^
+            policy.yaml:31:23: error[not-supported]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].reason: Unsupported value: "Invalid": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"
+               |
+            31 |               reason: Invalid
+               |                       ^^^^^^^
+            policy.yaml:33:26: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[4].fieldPath: Invalid value: ".nmae": fieldPath must be a valid path
+               |
+            33 |               fieldPath: .nmae
+               |                          ^^^^^
+            policy.yaml:37:26: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[6].fieldPath: Invalid value: "name": fieldPath must be a valid path
+               |
+            37 |               fieldPath: name
+               |                          ^^^^
+            policy.yaml:39:34: error[required]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[7].messageExpression: Required value: messageExpression must be non-empty if specified
+               |
+            39 |               messageExpression: "  "
+               |                                  ^^^^
+        "#]],
+    );
+}
+
+/// A rule over unbounded lists costs more than the API server allows, per rule and for the
+/// schema; bounding the lists makes it acceptable.
+#[test]
+fn rule_cost_limits() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              names:
+                type: array
+                items: {type: string}
+                x-kubernetes-validations:
+                - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
+              bounded:
+                type: array
+                maxItems: 10
+                items: {type: string, maxLength: 20}
+                x-kubernetes-validations:
+                - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
+              entries:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    value: {type: string}
+                  x-kubernetes-validations:
+                  - rule: self.value.matches('^[a-z]+$')
+"#,
+        expect![[r#"
+            policy.yaml:13:7: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            13 |       openAPIV3Schema:
+               |       ^^^^^^^^^^^^^^^
+            policy.yaml:23:25: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            23 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
+               |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:23:25: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            23 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
+               |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:29:25: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[bounded].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            29 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
+               |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:37:27: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            37 |                   - rule: self.value.matches('^[a-z]+$')
+               |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:37:27: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            37 |                   - rule: self.value.matches('^[a-z]+$')
+               |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
