@@ -88,7 +88,8 @@ fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
         .collect()
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+/// The text of a panic's payload.
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
     if let Some(message) = panic.downcast_ref::<&str>() {
         message
     } else if let Some(message) = panic.downcast_ref::<String>() {

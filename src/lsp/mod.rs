@@ -8,6 +8,7 @@ pub mod config;
 mod diagnostics;
 mod documents;
 pub mod encoding;
+mod fault;
 mod features;
 mod server;
 mod state;
@@ -39,7 +40,11 @@ pub fn run_stdio() -> anyhow::Result<i32> {
     runtime.block_on(async move {
         let (service, socket) = LspService::new(|client| server::Server::new(client, flag));
         let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+        // Handlers wait on the blocking pool rather than compute, so many may be in flight; a
+        // higher limit than tower-lsp's 4 keeps slow commands from filling every slot ahead of
+        // an edit.
         tower_lsp_server::Server::new(stdin, stdout, socket)
+            .concurrency_level(64)
             .serve(service)
             .await;
     });

@@ -33,8 +33,14 @@ pub struct Client {
 impl Client {
     /// Starts `binary serve --stdio`.
     pub fn spawn(binary: &str) -> Client {
+        Client::spawn_with_env(binary, &[])
+    }
+
+    /// Starts `binary serve --stdio` with extra environment variables (the debug fault switch).
+    pub fn spawn_with_env(binary: &str, env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(binary)
             .args(["serve", "--stdio"])
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -103,9 +109,20 @@ impl Client {
 
     /// Sends a request and waits for its response; returns the whole response object.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.response(id)
+    }
+
+    /// Sends a request without waiting; returns its id, for [`Client::response`].
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// Waits for the response to request `id`; returns the whole response object.
+    pub fn response(&mut self, id: i64) -> Value {
         self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
     }
 
