@@ -11,6 +11,8 @@ mod doc_cache;
 mod doc_cache_tests;
 mod hints;
 mod hover;
+#[cfg(test)]
+mod invalidation_tests;
 mod key_completion;
 mod key_hover;
 pub mod lenses;
@@ -89,6 +91,22 @@ struct FileFacts {
 
 type FactsCache = BTreeMap<FileId, Arc<FileFacts>>;
 
+/// What one file contributes to the others (see [`Analysis::contribution`]), as a fingerprint:
+/// equal contributions give the other files equal diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Contribution(Option<u64>);
+
+impl Contribution {
+    /// Nothing: a file with no CRD, policy or named object, or not in the analysis.
+    pub const NONE: Contribution = Contribution(None);
+
+    fn of(facts: &FileFacts) -> Contribution {
+        static EMPTY: OnceLock<u64> = OnceLock::new();
+        let empty = *EMPTY.get_or_init(|| Workspace::new().fingerprint());
+        Contribution((facts.fingerprint != empty).then_some(facts.fingerprint))
+    }
+}
+
 impl FileFacts {
     fn read(text: &Arc<str>) -> FileFacts {
         // Files that mention no kind we read are not parsed at all.
@@ -124,10 +142,10 @@ impl FileFacts {
     }
 }
 
-/// Whether a file's text may change the diagnostics of other files (it holds a CRD, a policy, or
-/// an object with a name, which a binding's `paramRef` may name): front-ends re-check the open
-/// documents when such a file changes.
-pub fn affects_other_files(text: &str) -> bool {
+/// Whether a file's text may contribute facts to other files (it holds a CRD, a policy, or an
+/// object with a name, which a binding's `paramRef` may name); a quick test that spares the parse
+/// of files that cannot. Front-ends ask [`Analysis::affected_by`] what an edit invalidates.
+fn affects_other_files(text: &str) -> bool {
     text.contains("CustomResourceDefinition")
         || text.contains("AdmissionPolicy")
         || text.contains("metadata")
@@ -287,6 +305,28 @@ impl Analysis {
             .unwrap_or_else(|e| e.into_inner())
             .insert(file, facts);
         Some(yaml)
+    }
+
+    /// What `file` contributes to the analysis of the other files in this snapshot: its CRDs,
+    /// policy names with their paramKinds, and objects a binding's `paramRef` may name. Read once
+    /// per text (a diagnostics run of the file has usually read it already).
+    pub fn contribution(&self, file: FileId) -> Contribution {
+        match self.files.get(&file) {
+            Some(text) => Contribution::of(&file_facts(&self.facts, file, text)),
+            None => Contribution::NONE,
+        }
+    }
+
+    /// The other files whose diagnostics an edit of `file` may change, given what it contributed
+    /// before the edit (`before`, from [`Analysis::contribution`] of an earlier snapshot, or
+    /// [`Contribution::NONE`] for a file new to the analysis): none when its contribution is the
+    /// same, else every other file, since any of them may hold a policy typed by its CRDs or a
+    /// binding naming its policies or param objects.
+    pub fn affected_by(&self, file: FileId, before: Contribution) -> Vec<FileId> {
+        if self.contribution(file) == before {
+            return Vec::new();
+        }
+        self.files.keys().copied().filter(|f| *f != file).collect()
     }
 
     /// The cross-file facts of the snapshot: CRDs and policy names of every file.

@@ -1,5 +1,5 @@
 //! When diagnostics run and how they reach the client: debounced runs for an open document, the
-//! re-check of dependents after a CRD edit, the workspace files, and the publisher task that sends
+//! re-check of the files `ide` says an edit affects, the workspace files, and the publisher task that sends
 //! each result only if its document is still at the version it was computed for.
 
 use std::sync::Arc;
@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::Uri;
 
 use super::{Server, Shared};
+use crate::ide::FileId;
 use crate::lsp::diagnostics::{self, Guard, Job, Publish};
 
 /// The wait after the last keystroke before diagnostics run. Short because a run on a typical policy
@@ -18,20 +19,28 @@ use crate::lsp::diagnostics::{self, Guard, Job, Publish};
 pub const DEBOUNCE: Duration = Duration::from_millis(30);
 
 impl Server {
-    /// Diagnostics for an open document after `delay`, unless a newer version arrives meanwhile.
+    /// Diagnostics for an open document after `delay`, unless a newer version arrives meanwhile
+    /// (a pulling client asks for them itself); then the other files the edit affects.
     pub(super) fn schedule(&self, uri: Uri, version: i32, delay: Duration) {
-        if self.state().pull {
-            return; // the client asks for them
-        }
         let shared = self.shared.clone();
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
+            let pull = shared.lock().pull;
             let Some(job) = shared.lock().job_for_document(&uri, version) else {
                 return;
             };
-            shared.run(job, Guard::OpenAt(version)).await;
+            let edited = Edited {
+                analysis: job.analysis.clone(),
+                file: job.files[0].1,
+                uri: uri.clone(),
+                version,
+            };
+            if !pull {
+                shared.run(job, Guard::OpenAt(version)).await;
+            }
+            shared.recheck_affected(edited).await;
         });
     }
 
@@ -48,30 +57,6 @@ impl Server {
         }
     }
 
-    /// After an edit of a CRD: the other open documents and the workspace files, whose typed
-    /// diagnostics may depend on it, once the edits settle.
-    pub(super) fn schedule_dependents(&self, edited: &Uri) {
-        let shared = self.shared.clone();
-        let edited = edited.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(DEBOUNCE).await;
-            let open = if shared.lock().pull {
-                Vec::new() // the client pulls the open documents' diagnostics
-            } else {
-                shared.lock().open_documents()
-            };
-            for (uri, version) in open.into_iter().filter(|(uri, _)| *uri != edited) {
-                let Some(job) = shared.lock().job_for_document(&uri, version) else {
-                    continue;
-                };
-                shared.run(job, Guard::OpenAt(version)).await;
-            }
-            let job = shared.lock().job_for_workspace();
-            shared.run(job, Guard::NotOpen).await;
-            shared.refresh_pulled().await;
-        });
-    }
-
     /// Diagnostics for the scanned workspace files that are not open.
     pub(super) fn schedule_workspace(&self) {
         let shared = self.shared.clone();
@@ -82,7 +67,63 @@ impl Server {
     }
 }
 
+/// An open document at the version a run checked, with that run's snapshot.
+struct Edited {
+    analysis: crate::ide::Analysis,
+    file: FileId,
+    uri: Uri,
+    version: i32,
+}
+
 impl Shared {
+    /// Asks `ide` which other files the edit affects (what the document contributes to them, as of
+    /// its last run, against now) and re-checks those that are open or scanned.
+    async fn recheck_affected(&self, edited: Edited) {
+        let before = match self.lock().documents.get(&edited.uri) {
+            Some(document) if document.version == edited.version => document.contribution,
+            _ => return, // a newer version's run will compare
+        };
+        let analysis = edited.analysis;
+        let file = edited.file;
+        let answer = tokio::task::spawn_blocking(move || {
+            (
+                analysis.contribution(file),
+                analysis.affected_by(file, before),
+            )
+        });
+        let Ok((now, affected)) = answer.await else {
+            eprintln!("admission-ls: what an edit affects could not be computed");
+            return;
+        };
+        let open = {
+            let mut state = self.lock();
+            match state.documents.get_mut(&edited.uri) {
+                Some(document) if document.version == edited.version => {
+                    document.contribution = now;
+                }
+                _ => return,
+            }
+            if affected.is_empty() {
+                return;
+            }
+            let pull = state.pull;
+            state
+                .open_documents()
+                .into_iter()
+                .filter(|(uri, _)| !pull && *uri != edited.uri)
+                .collect::<Vec<_>>()
+        };
+        for (uri, version) in open {
+            let job = self.lock().job_for_document(&uri, version);
+            if let Some(job) = job.filter(|job| affected.contains(&job.files[0].1)) {
+                self.run(job, Guard::OpenAt(version)).await;
+            }
+        }
+        let job = self.lock().job_for_workspace();
+        self.run(job, Guard::NotOpen).await;
+        self.refresh_pulled().await;
+    }
+
     /// `workspace/diagnostic/refresh` to a client that pulls diagnostics and takes the request.
     async fn refresh_pulled(&self) {
         let refresh = {
