@@ -9,6 +9,7 @@ use crate::cel::check::{Checked, Env};
 use crate::policy::{ExpressionSite, PolicyDocument, Workspace};
 use crate::text::{TextRange, TextSize};
 
+use super::parsed::Parsed;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// What every editor feature on a file starts from: its text, the Kubernetes minor version it is
@@ -16,6 +17,8 @@ use super::{Analysis, DiagnosticsConfig, FileId};
 pub(crate) struct FileContext {
     /// The file's text.
     pub text: Arc<str>,
+    /// Its tree, shared with the snapshot's other features.
+    pub parsed: Arc<Parsed>,
     /// The target Kubernetes minor version.
     pub minor: u32,
     /// The workspace of the snapshot.
@@ -25,7 +28,13 @@ pub(crate) struct FileContext {
 impl FileContext {
     /// The CEL expression under file offset `offset`, if the cursor is inside one.
     pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
-        cel_at(&self.text, offset, self.minor, &self.workspace)
+        cel_in(
+            &self.text,
+            &self.parsed.yaml,
+            offset,
+            self.minor,
+            &self.workspace,
+        )
     }
 }
 
@@ -36,8 +45,10 @@ impl Analysis {
         file: FileId,
         config: &DiagnosticsConfig,
     ) -> Option<FileContext> {
+        let parsed = self.parsed(file)?;
         Some(FileContext {
-            text: self.file_text(file)?,
+            text: parsed.text.clone(),
+            parsed,
             minor: config.minor(),
             workspace: self.workspace(),
         })
@@ -99,8 +110,18 @@ pub(crate) fn cel_at(
     minor: u32,
     workspace: &Workspace,
 ) -> Option<CelCursor> {
-    let yaml = crate::yaml::parse(text);
-    for document in crate::policy::read_file(text, &yaml) {
+    cel_in(text, &crate::yaml::parse(text), offset, minor, workspace)
+}
+
+/// [`cel_at`] in `text` already parsed into `yaml`.
+fn cel_in(
+    text: &str,
+    yaml: &crate::yaml::YamlFile,
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<CelCursor> {
+    for document in crate::policy::read_file(text, yaml) {
         if let Some(cursor) = in_document(&document, offset, minor, workspace) {
             return Some(cursor);
         }

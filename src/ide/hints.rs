@@ -35,10 +35,9 @@ impl Analysis {
         let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let text = &context.text;
-        let yaml = crate::yaml::parse(text);
+        let (text, yaml) = (&context.text, &context.parsed.yaml);
         let mut out = Vec::new();
-        for document in crate::policy::read_file(text, &yaml) {
+        for document in crate::policy::read_file(text, yaml) {
             out.extend(site_hints(
                 text,
                 &document,
