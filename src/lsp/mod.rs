@@ -1,5 +1,5 @@
 //! The language server over stdio (tower-lsp-server glue): document store, position encoding,
-//! debounced diagnostics tagged with document versions. No feature logic lives here.
+//! diagnostics tagged with document versions, coalesced while a run is under way. No feature logic lives here.
 
 mod capabilities;
 mod code_lens;
@@ -20,8 +20,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use tower_lsp_server::LspService;
-
-pub use server::DEBOUNCE;
 
 /// The `source` of every diagnostic the server and the CLI report.
 pub const SOURCE: &str = "admission-ls";

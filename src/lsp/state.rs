@@ -42,6 +42,9 @@ pub struct State {
     pub param_files: BTreeMap<Uri, FileId>,
     /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
     pub schema_paths: Vec<PathBuf>,
+    /// The open documents whose diagnostics run now, each with whether an edit arrived during the
+    /// run (it then runs again with the newest version).
+    pub running: HashMap<Uri, bool>,
     /// The client can watch files for the server (dynamic registration of
     /// `workspace/didChangeWatchedFiles`).
     pub watch_files: bool,
@@ -62,6 +65,7 @@ impl State {
             workspace: BTreeMap::new(),
             param_files: BTreeMap::new(),
             schema_paths: Vec::new(),
+            running: HashMap::new(),
             watch_files: false,
         }
     }

@@ -14,7 +14,6 @@ mod sync;
 mod watch;
 
 pub use isolate::Cancel;
-pub use schedule::DEBOUNCE;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

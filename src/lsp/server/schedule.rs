@@ -1,9 +1,9 @@
-//! When diagnostics run and how they reach the client: debounced runs for an open document, the
+//! When diagnostics run and how they reach the client: runs for an open document as soon as the
+//! previous one ends (bursts coalesce, no fixed wait), the
 //! re-check of the files `ide` says an edit affects, the workspace files, and the publisher task that sends
 //! each result only if its document is still at the version it was computed for.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::Uri;
@@ -12,44 +12,38 @@ use super::{Server, Shared};
 use crate::ide::FileId;
 use crate::lsp::diagnostics::{self, Guard, Job, Publish};
 
-/// The wait after the last keystroke before diagnostics run. Short because a run on a typical policy
-/// file takes a few milliseconds and the latency budget is diagnostics within 50 ms (p95) of a
-/// keystroke; 30 ms still merges the bursts of changes an editor sends for one action (a paste, an
-/// auto-indent, fast typing at ~10 ms per key).
-pub const DEBOUNCE: Duration = Duration::from_millis(30);
-
 impl Server {
-    /// Diagnostics for an open document after `delay`, unless a newer version arrives meanwhile
-    /// (a pulling client asks for them itself); then the other files the edit affects.
-    pub(super) fn schedule(&self, uri: Uri, version: i32, delay: Duration) {
-        let shared = self.shared.clone();
-        tokio::spawn(async move {
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
+    /// Diagnostics for an open document as soon as possible, then for the other files the edit
+    /// affects (a pulling client asks for the document's own). No fixed wait: a run starts at
+    /// once unless one is already running for the document, in which case that run goes again
+    /// with the newest version when it ends, so a burst of keystrokes costs one run per analysis
+    /// time rather than one per keystroke, and a quick analysis is published after its own time.
+    pub(super) fn schedule(&self, uri: Uri) {
+        let start = {
+            let mut state = self.state();
+            match state.running.get_mut(&uri) {
+                Some(again) => {
+                    *again = true;
+                    false
+                }
+                None => {
+                    state.running.insert(uri.clone(), false);
+                    true
+                }
             }
-            let pull = shared.lock().pull;
-            let Some(job) = shared.lock().job_for_document(&uri, version) else {
-                return;
-            };
-            let edited = Edited {
-                analysis: job.analysis.clone(),
-                file: job.files[0].1,
-                uri: uri.clone(),
-                version,
-            };
-            if !pull {
-                shared.run(job, Guard::OpenAt(version)).await;
-            }
-            shared.recheck_affected(edited).await;
-        });
+        };
+        if start {
+            let shared = self.shared.clone();
+            tokio::spawn(async move { shared.run_until_current(uri).await });
+        }
     }
 
     /// The open documents again after a change outside them (settings, scanned or watched files).
     /// A pulling client is asked to pull again instead, when it can be.
     pub(super) fn recheck_open(&self, open: Vec<(Uri, i32)>) {
         if !self.state().pull {
-            for (uri, version) in open {
-                self.schedule(uri, version, Duration::ZERO);
+            for (uri, _) in open {
+                self.schedule(uri);
             }
         } else if !open.is_empty() {
             let shared = self.shared.clone();
@@ -76,6 +70,36 @@ struct Edited {
 }
 
 impl Shared {
+    /// Runs the diagnostics of `uri` at its current version, again while edits arrived during the
+    /// run, and then leaves the document's running slot.
+    async fn run_until_current(&self, uri: Uri) {
+        loop {
+            let pull = self.lock().pull;
+            let version = self.lock().documents.get(&uri).map(|d| d.version);
+            let job = version.and_then(|v| self.lock().job_for_document(&uri, v));
+            if let (Some(job), Some(version)) = (job, version) {
+                let edited = Edited {
+                    analysis: job.analysis.clone(),
+                    file: job.files[0].1,
+                    uri: uri.clone(),
+                    version,
+                };
+                if !pull {
+                    self.run(job, Guard::OpenAt(version)).await;
+                }
+                self.recheck_affected(edited).await;
+            }
+            let mut state = self.lock();
+            match state.running.get_mut(&uri) {
+                Some(again) if *again => *again = false,
+                _ => {
+                    state.running.remove(&uri);
+                    return;
+                }
+            }
+        }
+    }
+
     /// Asks `ide` which other files the edit affects (what the document contributes to them, as of
     /// its last run, against now) and re-checks those that are open or scanned.
     async fn recheck_affected(&self, edited: Edited) {

@@ -2,11 +2,9 @@
 //! change the state synchronously (these functions never `.await`; tower-lsp #284), then schedule
 //! diagnostics.
 
-use std::time::Duration;
-
 use tower_lsp_server::ls_types::*;
 
-use super::{DEBOUNCE, Server};
+use super::Server;
 use crate::ide::Contribution;
 use crate::lsp::commands::OpenTexts;
 use crate::lsp::diagnostics::{Guard, Publish};
@@ -34,7 +32,7 @@ impl Server {
                 guard: Guard::OpenAt(document.version),
             });
         }
-        self.schedule(document.uri, document.version, Duration::ZERO);
+        self.schedule(document.uri);
     }
 
     /// `textDocument/didChange`.
@@ -57,15 +55,14 @@ impl Server {
             document.version = version;
         }
         // The run also asks `ide` which other files the edit affects, and re-checks them.
-        self.schedule(uri, version, DEBOUNCE);
+        self.schedule(uri);
     }
 
     /// `textDocument/didSave`.
     pub(super) fn save_document(&self, params: DidSaveTextDocumentParams) {
         let uri = params.text_document.uri;
-        let version = self.state().documents.get(&uri).map(|d| d.version);
-        if let Some(version) = version {
-            self.schedule(uri, version, Duration::ZERO);
+        if self.state().documents.contains_key(&uri) {
+            self.schedule(uri);
         }
     }
 
