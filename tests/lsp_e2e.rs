@@ -735,6 +735,36 @@ fn a_pulling_client_loses_the_pushed_diagnostics_of_a_workspace_file_it_opens() 
 }
 
 #[test]
+fn a_client_that_pulls_workspace_diagnostics_gets_the_closed_files_and_no_more_pushes() {
+    // LSP 3.17 workspace/diagnostic: reports for the files that are not open; once the client
+    // pulls them, the server stops pushing them and clears what it pushed at the scan.
+    let dir = TempDir::new("e2e-pull-workspace-report");
+    dir.write("policy.yaml", POLICY_WITH_TYPO);
+    let mut client = Client::spawn(BINARY);
+    let root = file_uri(dir.path());
+    let response = client.initialize(
+        json!({"textDocument": {"diagnostic": {}}}),
+        json!(root),
+        Value::Null,
+    );
+    let provider = &response["result"]["capabilities"]["diagnosticProvider"];
+    assert_eq!(provider["workspaceDiagnostics"], true, "{response}");
+    let uri = format!("{root}/policy.yaml");
+    let errors = expected(POLICY_WITH_TYPO, Encoding::Utf16);
+    client.diagnostics_where(&uri, |p| p["diagnostics"] == errors);
+
+    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let items = &report["result"]["items"];
+    assert_eq!(items.as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(items[0]["uri"], uri.as_str());
+    assert_eq!(items[0]["kind"], "full");
+    assert_eq!(items[0]["items"], errors);
+    let cleared = client.diagnostics_where(&uri, |p| p["diagnostics"] == json!([]));
+    assert!(cleared["version"].is_null(), "{cleared}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
 fn a_settings_change_asks_a_pulling_client_to_pull_again() {
     // A pulling client asks for diagnostics after its own edits only: new settings must make the
     // server send workspace/diagnostic/refresh, after which a pull reflects them.

@@ -58,7 +58,8 @@ pub async fn compute(job: Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     }
 }
 
-fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
+/// Runs a job here, on the caller's thread (a request already off the serve task).
+pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     let mut results = Vec::with_capacity(job.files.len());
     for (uri, file) in &job.files {
         match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {

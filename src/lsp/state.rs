@@ -25,6 +25,9 @@ pub struct State {
     /// documents change without an edit of theirs (settings, the workspace scan, files changed on
     /// disk, an edited CRD), since such a client asks for them only after its own edits.
     pub refresh_pulled: bool,
+    /// The client has pulled workspace diagnostics (`workspace/diagnostic`): the workspace files'
+    /// diagnostics are then its to ask for, and no longer pushed.
+    pub workspace_pull: bool,
     /// The current settings.
     pub config: DiagnosticsConfig,
     /// Open documents by URI.
@@ -57,6 +60,7 @@ impl State {
             encoding: Encoding::Utf16,
             pull: false,
             refresh_pulled: false,
+            workspace_pull: false,
             config: DiagnosticsConfig::default(),
             documents: HashMap::new(),
             file_ids: FileIds::default(),

@@ -26,7 +26,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::code_lens::code_lenses;
 use super::commands;
-use super::diagnostics::{Guard, Publish, PublishSender};
+use super::diagnostics::{self, Guard, Publish, PublishSender};
 use super::documents::Document;
 use super::features::Request;
 use super::state::State;
@@ -256,6 +256,35 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn workspace_diagnostic(
+        &self,
+        _: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        let (job, first) = {
+            let mut state = self.state();
+            let first = !std::mem::replace(&mut state.workspace_pull, true);
+            (state.job_for_workspace(), first)
+        };
+        if first {
+            // What was pushed for these files would stay beside the pulled lists: clear it.
+            for (uri, _) in &job.files {
+                let _ = self.shared.publisher.send(Publish {
+                    uri: uri.clone(),
+                    diagnostics: Vec::new(),
+                    guard: Guard::NotOpen,
+                });
+            }
+        }
+        self.off_serve("workspace/diagnostic", move |_| {
+            let items = diagnostics::compute_now(&job)
+                .into_iter()
+                .map(|(uri, items)| workspace_report(uri, items))
+                .collect();
+            WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items })
+        })
+        .await
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
         let command = params.command.clone();
@@ -276,4 +305,16 @@ impl LanguageServer for Server {
         }
         Ok(Some(outcome.result))
     }
+}
+
+/// The full report of one workspace file (not open: no version).
+fn workspace_report(uri: Uri, items: Vec<Diagnostic>) -> WorkspaceDocumentDiagnosticReport {
+    WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+        uri,
+        version: None,
+        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+            result_id: None,
+            items,
+        },
+    })
 }

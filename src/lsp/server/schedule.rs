@@ -54,10 +54,7 @@ impl Server {
     /// Diagnostics for the scanned workspace files that are not open.
     pub(super) fn schedule_workspace(&self) {
         let shared = self.shared.clone();
-        tokio::spawn(async move {
-            let job = shared.lock().job_for_workspace();
-            shared.run(job, Guard::NotOpen).await;
-        });
+        tokio::spawn(async move { shared.push_workspace().await });
     }
 }
 
@@ -70,6 +67,17 @@ struct Edited {
 }
 
 impl Shared {
+    /// Pushes the diagnostics of the workspace files that are not open, unless the client pulls
+    /// them (it is then asked to pull again, with the open documents').
+    async fn push_workspace(&self) {
+        if self.lock().workspace_pull {
+            self.refresh_pulled().await;
+            return;
+        }
+        let job = self.lock().job_for_workspace();
+        self.run(job, Guard::NotOpen).await;
+    }
+
     /// Runs the diagnostics of `uri` at its current version, again while edits arrived during the
     /// run, and then leaves the document's running slot.
     async fn run_until_current(&self, uri: Uri) {
@@ -143,8 +151,7 @@ impl Shared {
                 self.run(job, Guard::OpenAt(version)).await;
             }
         }
-        let job = self.lock().job_for_workspace();
-        self.run(job, Guard::NotOpen).await;
+        self.push_workspace().await;
         self.refresh_pulled().await;
     }
 
