@@ -1,13 +1,15 @@
 //! The parse of each file, computed once per text and shared by every feature and the
 //! diagnostics run: a hover after a keystroke reads the tree the run just built instead of parsing
 //! the file again. One tree per file is kept (the one of its current text), in the host, so that
-//! the snapshots of successive requests share it; a new text replaces it.
+//! the snapshots of successive requests share it; a new text replaces it, re-reading only the YAML
+//! documents the edit touched (`yaml::incremental`).
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::{Analysis, FileId};
 use crate::yaml::YamlFile;
+use crate::yaml::incremental::{self, Pieces, Previous};
 
 /// A file's text and its YAML tree.
 #[derive(Debug)]
@@ -16,6 +18,8 @@ pub(crate) struct Parsed {
     pub text: Arc<str>,
     /// The tree.
     pub yaml: YamlFile,
+    /// Where its documents came from, for the next text's incremental parse.
+    pieces: Pieces,
 }
 
 /// The trees of the host's files, by file; each valid while its text is the file's text.
@@ -25,25 +29,27 @@ impl Analysis {
     /// The parse of `file` in this snapshot; `None` for a file the snapshot does not have.
     pub(crate) fn parsed(&self, file: FileId) -> Option<Arc<Parsed>> {
         let text = self.files.get(&file)?;
-        if let Some(parsed) = cached(&self.parses, file, text) {
-            return Some(parsed);
+        let previous = {
+            let cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
+            cache.get(&file).cloned()
+        };
+        if let Some(parsed) = previous.as_ref().filter(|p| Arc::ptr_eq(&p.text, text)) {
+            return Some(parsed.clone());
         }
         // Parse outside the lock: another snapshot's request may be reading the cache.
+        let previous = previous.as_ref().map(|p| Previous {
+            text: &p.text,
+            yaml: &p.yaml,
+            pieces: &p.pieces,
+        });
+        let (yaml, pieces) = incremental::reparse(text, previous.as_ref());
         let parsed = Arc::new(Parsed {
             text: text.clone(),
-            yaml: crate::yaml::parse(text),
+            yaml,
+            pieces,
         });
         let mut cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
         cache.insert(file, parsed.clone());
         Some(parsed)
     }
-}
-
-/// The cached tree of `file`, if it was read from this very text (the same allocation).
-fn cached(cache: &Mutex<ParseCache>, file: FileId, text: &Arc<str>) -> Option<Arc<Parsed>> {
-    let cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .get(&file)
-        .filter(|parsed| Arc::ptr_eq(&parsed.text, text))
-        .cloned()
 }
