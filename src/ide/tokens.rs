@@ -70,7 +70,7 @@ impl Analysis {
                         continue;
                     };
                     let range = site.to_file_range(token.range);
-                    split_lines(&text, range, kind, &mut out);
+                    split_lines(text, range, kind, &mut out);
                 }
             }
         }
