@@ -55,17 +55,24 @@ fn main() {
         .filter(|d| d["code"] == "unresolved-reference")
         .count();
     let bursts = Stats::of(bursts);
-    println!("soak: {EDITS} edits across {} files, bursts of {BURST}", soak::FILES);
+    println!(
+        "soak: {EDITS} edits across {} files, bursts of {BURST}",
+        soak::FILES
+    );
     println!(
         "burst of {BURST} edits → idle: median {} / p95 {}",
         ms(bursts.median),
         ms(bursts.p95)
     );
-    let mb = |kb: Option<u64>| kb.map_or("n/a".into(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
+    let mb =
+        |kb: Option<u64>| kb.map_or("n/a".into(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
     println!("RSS after 1,000 edits: {}", mb(rss_at_1000));
     println!("RSS after {EDITS} edits: {}", mb(rss_end));
     if let (Some(a), Some(b)) = (rss_at_1000, rss_end) {
-        println!("RSS end / after 1,000: {:.3} (target ≤ 1.10)", b as f64 / a as f64);
+        println!(
+            "RSS end / after 1,000: {:.3} (target ≤ 1.10)",
+            b as f64 / a as f64
+        );
     }
     println!("unresolved references at the end: {unresolved}");
     println!("final diagnostics equal a fresh server's: {equal}");

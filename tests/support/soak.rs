@@ -184,16 +184,26 @@ fn line_start(text: &str, random: &mut Random) -> usize {
 /// The diagnostics of every open file once the server is idle: each file is saved (which runs its
 /// diagnostics again on the newest snapshot), then publications are read until none has come for
 /// `quiet`; the last one of each file wins.
-pub fn settled(client: &mut Client, files: &[(String, String)], quiet: Duration) -> BTreeMap<String, Value> {
+pub fn settled(
+    client: &mut Client,
+    files: &[(String, String)],
+    quiet: Duration,
+) -> BTreeMap<String, Value> {
     for (uri, _) in files {
-        client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+        client.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri}}),
+        );
     }
     let mut last = BTreeMap::new();
     let deadline = Instant::now() + super::lsp_client::TIMEOUT;
     loop {
         match client.next_within(quiet) {
             Some(message) if message["method"] == "textDocument/publishDiagnostics" => {
-                let uri = message["params"]["uri"].as_str().unwrap_or_default().to_string();
+                let uri = message["params"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
                 last.insert(uri, message["params"]["diagnostics"].clone());
             }
             Some(_) => {}
