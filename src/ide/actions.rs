@@ -56,7 +56,7 @@ impl Analysis {
                 })
             })
             .collect();
-        for document in crate::policy::read_file(&parsed.text, &parsed.yaml) {
+        for document in parsed.documents_in(range) {
             out.extend(message_expressions(&document, range));
         }
         out.extend(super::add_required::actions(

@@ -28,13 +28,8 @@ pub(crate) struct FileContext {
 impl FileContext {
     /// The CEL expression under file offset `offset`, if the cursor is inside one.
     pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
-        cel_in(
-            &self.text,
-            &self.parsed.yaml,
-            offset,
-            self.minor,
-            &self.workspace,
-        )
+        let documents = self.parsed.documents_in(TextRange::empty(offset));
+        in_documents(&documents, offset, self.minor, &self.workspace)
     }
 }
 
@@ -103,26 +98,32 @@ impl CelCursor {
     }
 }
 
-/// The CEL expression of `text` under file offset `offset`, if the cursor is inside one.
-pub(crate) fn cel_at(
-    text: &str,
-    offset: TextSize,
-    minor: u32,
-    workspace: &Workspace,
-) -> Option<CelCursor> {
-    cel_in(text, &crate::yaml::parse(text), offset, minor, workspace)
-}
-
-/// [`cel_at`] in `text` already parsed into `yaml`.
-fn cel_in(
+/// The CEL expression of `text`, parsed into `yaml`, under file offset `offset`, if the cursor is
+/// inside one.
+pub(crate) fn cel_in(
     text: &str,
     yaml: &crate::yaml::YamlFile,
     offset: TextSize,
     minor: u32,
     workspace: &Workspace,
 ) -> Option<CelCursor> {
-    for document in crate::policy::read_file(text, yaml) {
-        if let Some(cursor) = in_document(&document, offset, minor, workspace) {
+    in_documents(
+        &crate::policy::read_file(text, yaml),
+        offset,
+        minor,
+        workspace,
+    )
+}
+
+/// The CEL expression under `offset` in one of `documents`.
+fn in_documents(
+    documents: &[PolicyDocument],
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<CelCursor> {
+    for document in documents {
+        if let Some(cursor) = in_document(document, offset, minor, workspace) {
             return Some(cursor);
         }
     }

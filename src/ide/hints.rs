@@ -35,9 +35,10 @@ impl Analysis {
         let Some(context) = self.file_context(file, config) else {
             return Vec::new();
         };
-        let (text, yaml) = (&context.text, &context.parsed.yaml);
+        let text = &context.text;
         let mut out = Vec::new();
-        for document in crate::policy::read_file(text, yaml) {
+        // Only the documents the client shows: a large file's others are not checked for hints.
+        for document in context.parsed.documents_in(range) {
             out.extend(site_hints(
                 text,
                 &document,

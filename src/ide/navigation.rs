@@ -53,8 +53,7 @@ impl Analysis {
                 .into_iter()
                 .collect();
         }
-        let (text, yaml) = (&context.text, &context.parsed.yaml);
-        let documents = crate::policy::read_file(text, yaml);
+        let documents = context.parsed.documents_in(TextRange::empty(offset));
         let inside = |range: TextRange| range.contains_inclusive(offset);
         for document in &documents {
             match document {

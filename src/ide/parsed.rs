@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{Analysis, FileId};
+use crate::policy::PolicyDocument;
+use crate::text::TextRange;
 use crate::yaml::YamlFile;
 use crate::yaml::incremental::{self, Pieces, Previous};
 
@@ -20,6 +22,30 @@ pub(crate) struct Parsed {
     pub yaml: YamlFile,
     /// Where its documents came from, for the next text's incremental parse.
     pieces: Pieces,
+}
+
+impl Parsed {
+    /// The admission documents of the file that overlap `range` (ends included): a request at a
+    /// cursor reads the document there, not the thousand others of a large file.
+    pub(crate) fn documents_in(&self, range: TextRange) -> Vec<PolicyDocument> {
+        self.yaml
+            .documents
+            .iter()
+            .filter(|d| d.range.start() <= range.end() && range.start() <= d.range.end())
+            .filter_map(crate::policy::read_document)
+            .collect()
+    }
+
+    /// The tree of `text`, this file's text with a small edit (completion tries a placeholder at
+    /// the cursor): only the documents the edit touched are parsed.
+    pub(crate) fn edited(&self, text: &str) -> YamlFile {
+        let previous = Previous {
+            text: &self.text,
+            yaml: &self.yaml,
+            pieces: &self.pieces,
+        };
+        incremental::reparse(text, Some(&previous)).0
+    }
 }
 
 /// The trees of the host's files, by file; each valid while its text is the file's text.

@@ -25,8 +25,7 @@ impl Analysis {
         let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let (text, yaml) = (&*parsed.text, &parsed.yaml);
-        for document in crate::policy::read_file(text, yaml) {
+        for document in parsed.documents_in(TextRange::empty(offset)) {
             let uses = variable_uses(&document);
             let hit = uses
                 .iter()
