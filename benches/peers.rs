@@ -1,6 +1,6 @@
 //! admission-ls next to what users would run instead, in one run (issue 9): `check` throughput on a
 //! generated 1,000-policy workspace; LSP didOpen → diagnostics and didChange → diagnostics (p50/p95)
-//! and peak RSS for admission-ls and yaml-language-server (configured with a JSON schema of the
+//! hover and completion p95, and peak RSS for admission-ls and yaml-language-server (configured with a JSON schema of the
 //! policy structure) on the same two files (12 policies / ~360 lines and 1,000 policies / ~30,000
 //! lines); typed-check and evaluation time per expression in-process. Prints a table and writes it
 //! to `target/peers.md`. Run with `cargo bench --bench peers`; see benches/README.md.
@@ -135,6 +135,8 @@ fn check_throughput(work: &Path, table: &mut Table) {
 struct Measured {
     open: Stats,
     change: Stats,
+    hover: Stats,
+    completion: Stats,
     peak_rss: String,
     diagnostics: usize,
 }
@@ -161,11 +163,22 @@ fn measure(server: &Server, path: &Path, text: &str, runs: usize, keys: u32) -> 
     let (mut client, published) = last.expect("at least one run");
     let diagnostics = published["diagnostics"].as_array().map_or(0, Vec::len);
     let change = keystrokes(&mut client, &uri, text, keys);
+    let (hover_at, completion_at) = cel_positions(text);
+    let hover = latencies(&mut client, "textDocument/hover", &uri, hover_at, 50);
+    let completion = latencies(
+        &mut client,
+        "textDocument/completion",
+        &uri,
+        completion_at,
+        50,
+    );
     let peak_rss = peak_rss(client.pid());
     let _ = client.request("shutdown", Value::Null);
     Measured {
         open: Stats::of(opens),
         change: Stats::of(change),
+        hover: Stats::of(hover),
+        completion: Stats::of(completion),
         peak_rss,
         diagnostics,
     }
@@ -205,6 +218,46 @@ fn keystrokes(client: &mut Client, uri: &str, text: &str, keys: u32) -> Vec<Dura
     samples
 }
 
+/// In the middle policy of the file, on its `object.spec.replicas` expression: the position of
+/// `replicas` (a hover) and the same place as a completion after `object.spec.`.
+fn cel_positions(text: &str) -> (Value, Value) {
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("expression: \"object.spec.replicas"))
+        .map(|(i, _)| i)
+        .collect();
+    let line = lines.get(lines.len() / 2).copied().unwrap_or(0);
+    let column = text
+        .lines()
+        .nth(line)
+        .and_then(|l| l.find("replicas"))
+        .unwrap_or(0);
+    let at = json!({"line": line, "character": column + 2});
+    let after_dot = json!({"line": line, "character": column});
+    (at, after_dot)
+}
+
+/// `n` requests of `method` at `position`, each timed until its answer.
+fn latencies(
+    client: &mut Client,
+    method: &str,
+    uri: &str,
+    position: Value,
+    n: usize,
+) -> Vec<Duration> {
+    (0..n)
+        .map(|_| {
+            let params = json!({"textDocument": {"uri": uri}, "position": position});
+            let start = Instant::now();
+            let answer = client.request(method, params);
+            let elapsed = start.elapsed();
+            assert!(answer.get("error").is_none(), "{method}: {answer}");
+            elapsed
+        })
+        .collect()
+}
+
 fn peak_rss(pid: u32) -> String {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
@@ -239,6 +292,27 @@ fn lsp_rows(label: &str, ours: &Measured, peer: Option<&Measured>, table: &mut T
         pair(&ours.change),
         peer.map(|p| pair(&p.change)),
         &change_note,
+    );
+    let p95 = |s: &Stats| ms(s.p95);
+    let p95_ratio = |a: &Stats, b: Option<&Stats>| {
+        b.map_or(String::new(), |b| {
+            format!(
+                "{:.1}× faster (p95)",
+                b.p95.as_secs_f64() / a.p95.as_secs_f64()
+            )
+        })
+    };
+    table.add(
+        &format!("hover p95, on CEL ({label})"),
+        p95(&ours.hover),
+        peer.map(|p| p95(&p.hover)),
+        &p95_ratio(&ours.hover, peer.map(|p| &p.hover)),
+    );
+    table.add(
+        &format!("completion p95, after `object.spec.` ({label})"),
+        p95(&ours.completion),
+        peer.map(|p| p95(&p.completion)),
+        &p95_ratio(&ours.completion, peer.map(|p| &p.completion)),
     );
     table.add(
         &format!("peak RSS ({label})"),

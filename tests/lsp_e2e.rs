@@ -405,6 +405,49 @@ fn editing_a_crd_rechecks_the_policy_that_uses_it() {
     client.shutdown_and_exit();
 }
 
+/// `ide` says which files an edit affects (`Analysis::affected_by`): renaming a policy leaves the
+/// binding that names it, open in another file, unresolved; renaming it back resolves it again.
+/// Kubernetes binds by `spec.policyName` (admissionregistration/v1 types.go,
+/// ValidatingAdmissionPolicyBindingSpec.PolicyName).
+#[test]
+fn renaming_a_policy_rechecks_the_binding_in_another_open_file() {
+    let (mut client, _) = start(utf16_capabilities());
+    let policy = |name: &str| {
+        format!(
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {{name: {name}}}\nspec:\n  validations:\n  - expression: 'true'\n"
+        )
+    };
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: limits-binding}\nspec:\n  policyName: limits\n  validationActions: [Deny]\n";
+    let (policy_uri, binding_uri) = ("file:///rename/policy.yaml", "file:///rename/binding.yaml");
+    open(&mut client, policy_uri, 1, &policy("limits"));
+    open(&mut client, binding_uri, 1, binding);
+    let resolved = |p: &Value| codes(p).is_empty();
+    client.diagnostics_where(binding_uri, resolved);
+
+    change(
+        &mut client,
+        policy_uri,
+        2,
+        json!([{"text": policy("limit")}]),
+    );
+    let unresolved =
+        client.diagnostics_where(binding_uri, |p| codes(p) == ["unresolved-reference"]);
+    assert_eq!(unresolved["version"], 1, "{unresolved}");
+    let message = unresolved["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("limits"), "{unresolved}");
+
+    change(
+        &mut client,
+        policy_uri,
+        3,
+        json!([{"text": policy("limits")}]),
+    );
+    client.diagnostics_where(binding_uri, resolved);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
 /// A policy whose expression follows an emoji on the same line, so UTF-16 and UTF-8 columns differ.
 const EMOJI_POLICY: &str = "\
 apiVersion: admissionregistration.k8s.io/v1
@@ -688,6 +731,36 @@ fn a_pulling_client_loses_the_pushed_diagnostics_of_a_workspace_file_it_opens() 
         json!({"textDocument": {"uri": uri}}),
     );
     assert_eq!(pulled["result"]["items"], errors);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_client_that_pulls_workspace_diagnostics_gets_the_closed_files_and_no_more_pushes() {
+    // LSP 3.17 workspace/diagnostic: reports for the files that are not open; once the client
+    // pulls them, the server stops pushing them and clears what it pushed at the scan.
+    let dir = TempDir::new("e2e-pull-workspace-report");
+    dir.write("policy.yaml", POLICY_WITH_TYPO);
+    let mut client = Client::spawn(BINARY);
+    let root = file_uri(dir.path());
+    let response = client.initialize(
+        json!({"textDocument": {"diagnostic": {}}}),
+        json!(root),
+        Value::Null,
+    );
+    let provider = &response["result"]["capabilities"]["diagnosticProvider"];
+    assert_eq!(provider["workspaceDiagnostics"], true, "{response}");
+    let uri = format!("{root}/policy.yaml");
+    let errors = expected(POLICY_WITH_TYPO, Encoding::Utf16);
+    client.diagnostics_where(&uri, |p| p["diagnostics"] == errors);
+
+    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let items = &report["result"]["items"];
+    assert_eq!(items.as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(items[0]["uri"], uri.as_str());
+    assert_eq!(items[0]["kind"], "full");
+    assert_eq!(items[0]["items"], errors);
+    let cleared = client.diagnostics_where(&uri, |p| p["diagnostics"] == json!([]));
+    assert!(cleared["version"].is_null(), "{cleared}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
 

@@ -2,11 +2,13 @@
 //! server's document store applies them (a rope, LSP positions through
 //! `lsp::encoding::from_proto::char_index`) must give the same text as the same edits applied to a
 //! plain string through the analysis' `LineIndex::offset`, and so the same diagnostics as a fresh
-//! parse of that text. Positions include columns past the line end, past the last line and inside
+//! parse of that text. The parse that re-reads only the changed documents of a multi-document file
+//! equals a fresh parse too. Positions include columns past the line end, past the last line and inside
 //! multi-unit characters (emoji, CRLF), in both UTF-8 and UTF-16 encodings.
 
 use admission_ls::ide::{DiagnosticsConfig, Encoding, LineCol, LineIndex, diagnostics_for_text};
 use admission_ls::lsp::encoding::from_proto;
+use admission_ls::yaml::{self, incremental};
 use proptest::prelude::*;
 use ropey::Rope;
 use tower_lsp_server::ls_types::Position;
@@ -125,4 +127,97 @@ fn a_column_inside_a_character_means_its_start() {
             "{encoding:?} column {col}"
         );
     }
+}
+
+/// A multi-document file for the incremental parse: documents with flow and block collections,
+/// block scalars that keep trailing lines (`|+`), comments, a `...` end marker, escapes, and an
+/// anchor with its alias.
+const MULTI: &str = "\
+# leading comment
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: a}
+data:
+  k: \"tab\\there é\"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: p
+spec:
+  validations:
+  - expression: |+
+      object.spec.replicas <= 5
+
+  - &shared {expression: 'true', message: \"m\"}
+  - *shared
+...
+---
+- [1, 2, {x: y}]
+- >
+  folded
+  text
+---
+key: value # 😀
+";
+
+/// A byte offset of `text` on a character boundary, from a number.
+fn boundary(text: &str, n: usize) -> usize {
+    let mut at = n % (text.len() + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn multi_piece() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "", "a", "\n", "---\n", "\n---\n", "...\n", "- ", ": ", "{", "]", "'", "\"", "|\n",
+        "  x: 1\n", "😀", "&a ", "*a", "\r\n", "#",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// After every edit of a sequence, the parse that reuses the previous one's unchanged pieces
+    /// equals a fresh parse of the new text: the same documents, nodes, source maps and errors,
+    /// at the same offsets.
+    #[test]
+    fn reparsing_only_the_changed_documents_equals_a_fresh_parse(
+        edits in prop::collection::vec((any::<usize>(), 0usize..40, multi_piece()), 1..10),
+    ) {
+        let mut text = MULTI.to_string();
+        let (mut yaml, mut pieces) = incremental::parse_with_pieces(&text);
+        prop_assert_eq!(&yaml, &yaml::parse(&text));
+        for (at, removed, inserted) in edits {
+            let start = boundary(&text, at);
+            let end = boundary(&text, (start + removed).min(text.len()));
+            let mut edited = text.clone();
+            edited.replace_range(start..end, inserted);
+            let previous = incremental::Previous { text: &text, yaml: &yaml, pieces: &pieces };
+            let (next, next_pieces) = incremental::reparse(&edited, Some(&previous));
+            prop_assert_eq!(&next, &yaml::parse(&edited), "after {:?}", (start, end, inserted));
+            (text, yaml, pieces) = (edited, next, next_pieces);
+        }
+    }
+}
+
+/// An edit inside one document of many re-parses that document only, and the documents after it
+/// are reused at their new offsets.
+#[test]
+fn an_edit_reparses_only_the_document_it_touches() {
+    let (yaml, pieces) = incremental::parse_with_pieces(MULTI);
+    let edited = MULTI.replace("name: p", "name: policy");
+    let previous = incremental::Previous {
+        text: MULTI,
+        yaml: &yaml,
+        pieces: &pieces,
+    };
+    let (next, _, parsed) = incremental::reparse_counted(&edited, Some(&previous));
+    assert_eq!(parsed, 1);
+    assert_eq!(next, yaml::parse(&edited));
+    assert_eq!(next.documents.len(), 4);
+    let (_, _, all) = incremental::reparse_counted(&edited, None);
+    assert_eq!(all, 4);
 }

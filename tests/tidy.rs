@@ -236,6 +236,8 @@ fn no_file_points_at_documents_outside_the_repository() {
         "reference §",
         "../shared/design",
         "design §",
+        // A section sign cites the design notes' sections, wherever the line breaks.
+        "§",
     ];
     let mut found = Vec::new();
     for file in repository_text_files() {

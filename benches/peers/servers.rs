@@ -49,7 +49,7 @@ pub fn yaml_ls(npm_dir: &Path, work: &Path, schema: &Path) -> Option<Server> {
     make_executable(&wrapper)?;
     let schema_uri = format!("file://{}", schema.display());
     let settings = serde_json::json!({"yaml": {
-        "validate": true, "hover": false, "completion": false, "format": {"enable": false},
+        "validate": true, "hover": true, "completion": true, "format": {"enable": false},
         "schemas": {schema_uri: ["*.yaml"]}}});
     Some(Server {
         name: "yaml-language-server",

@@ -39,10 +39,10 @@ impl Analysis {
         range: TextRange,
         config: &DiagnosticsConfig,
     ) -> Vec<CodeAction> {
-        let Some(text) = self.file_text(file) else {
+        let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let diagnostics = self.diagnostics(file, config);
+        let diagnostics = self.shared_diagnostics(file, config).unwrap_or_default();
         let mut out: Vec<CodeAction> = diagnostics
             .iter()
             .filter(|d| d.range.intersect(range).is_some())
@@ -56,12 +56,11 @@ impl Analysis {
                 })
             })
             .collect();
-        let yaml = crate::yaml::parse(&text);
-        for document in crate::policy::read_file(&text, &yaml) {
+        for document in parsed.documents_in(range) {
             out.extend(message_expressions(&document, range));
         }
         out.extend(super::add_required::actions(
-            &text,
+            &parsed,
             &diagnostics,
             range,
             config.minor(),

@@ -3,6 +3,7 @@
 //! indentation of its keys in a block mapping, `, key: ""` before the `}` of a flow mapping. No
 //! action where the mapping cannot be found or the key is present (an empty list, say).
 
+use super::parsed::Parsed;
 use crate::policy::{Code, Diagnostic};
 use crate::schema::api_docs::{self, ValueShape};
 use crate::text::{TextRange, TextSize};
@@ -13,7 +14,7 @@ use super::yaml_spot::{self, Step, keys_of};
 
 /// The fixes for the `required` diagnostics that touch `range`.
 pub(super) fn actions(
-    text: &str,
+    parsed: &Parsed,
     diagnostics: &[Diagnostic],
     range: TextRange,
     minor: u32,
@@ -25,11 +26,11 @@ pub(super) fn actions(
     if wanted.is_empty() {
         return Vec::new();
     }
-    let yaml = crate::yaml::parse(text);
+    let (text, yaml) = (&*parsed.text, &parsed.yaml);
     wanted
         .into_iter()
         .filter_map(|diagnostic| {
-            let document = yaml_spot::document_at(&yaml, diagnostic.range.start())?;
+            let document = yaml_spot::document_at(yaml, diagnostic.range.start())?;
             let path = missing_path(&diagnostic.message)?;
             let (Step::Key(name), parents) = path.split_last()? else {
                 return None;

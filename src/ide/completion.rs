@@ -11,7 +11,7 @@ use crate::cel::library::{self, Overload};
 use crate::cel::types::{Substitution, Type, TypeProvider};
 use crate::text::{TextRange, TextSize};
 
-use super::cursor::{CelCursor, FileContext, cel_at};
+use super::cursor::{CelCursor, FileContext, cel_in};
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// What a completion item is; the front-end maps it to its icon.
@@ -82,7 +82,8 @@ impl Analysis {
         let Some(cursor) = cursor else {
             // Outside CEL: policy keys and values (in the order they come), then snippets.
             let text = &context.text;
-            let mut items = super::key_completion::completions(text, offset, context.minor);
+            let parsed = &context.parsed;
+            let mut items = super::key_completion::completions(parsed, offset, context.minor);
             let mut snippets = super::snippets::completions(text, offset);
             snippets.sort_by(|a, b| a.label.cmp(&b.label));
             items.extend(snippets);
@@ -102,7 +103,9 @@ fn in_empty_expression(context: &FileContext, offset: TextSize) -> Option<CelCur
     let at = usize::from(offset);
     let (before, after) = (text.get(..at)?, text.get(at..)?);
     let (minor, workspace) = (context.minor, &context.workspace);
-    let cursor = cel_at(&format!("{before}x{after}"), offset, minor, workspace)?;
+    let edited = format!("{before}x{after}");
+    let yaml = context.parsed.edited(&edited);
+    let cursor = cel_in(&edited, &yaml, offset, minor, workspace)?;
     cursor.site.text.trim().eq("x").then_some(cursor)
 }
 

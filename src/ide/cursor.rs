@@ -9,6 +9,7 @@ use crate::cel::check::{Checked, Env};
 use crate::policy::{ExpressionSite, PolicyDocument, Workspace};
 use crate::text::{TextRange, TextSize};
 
+use super::parsed::Parsed;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// What every editor feature on a file starts from: its text, the Kubernetes minor version it is
@@ -16,6 +17,8 @@ use super::{Analysis, DiagnosticsConfig, FileId};
 pub(crate) struct FileContext {
     /// The file's text.
     pub text: Arc<str>,
+    /// Its tree, shared with the snapshot's other features.
+    pub parsed: Arc<Parsed>,
     /// The target Kubernetes minor version.
     pub minor: u32,
     /// The workspace of the snapshot.
@@ -25,7 +28,8 @@ pub(crate) struct FileContext {
 impl FileContext {
     /// The CEL expression under file offset `offset`, if the cursor is inside one.
     pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
-        cel_at(&self.text, offset, self.minor, &self.workspace)
+        let documents = self.parsed.documents_in(TextRange::empty(offset));
+        in_documents(&documents, offset, self.minor, &self.workspace)
     }
 }
 
@@ -36,8 +40,10 @@ impl Analysis {
         file: FileId,
         config: &DiagnosticsConfig,
     ) -> Option<FileContext> {
+        let parsed = self.parsed(file)?;
         Some(FileContext {
-            text: self.file_text(file)?,
+            text: parsed.text.clone(),
+            parsed,
             minor: config.minor(),
             workspace: self.workspace(),
         })
@@ -92,16 +98,32 @@ impl CelCursor {
     }
 }
 
-/// The CEL expression of `text` under file offset `offset`, if the cursor is inside one.
-pub(crate) fn cel_at(
+/// The CEL expression of `text`, parsed into `yaml`, under file offset `offset`, if the cursor is
+/// inside one.
+pub(crate) fn cel_in(
     text: &str,
+    yaml: &crate::yaml::YamlFile,
     offset: TextSize,
     minor: u32,
     workspace: &Workspace,
 ) -> Option<CelCursor> {
-    let yaml = crate::yaml::parse(text);
-    for document in crate::policy::read_file(text, &yaml) {
-        if let Some(cursor) = in_document(&document, offset, minor, workspace) {
+    in_documents(
+        &crate::policy::read_file(text, yaml),
+        offset,
+        minor,
+        workspace,
+    )
+}
+
+/// The CEL expression under `offset` in one of `documents`.
+fn in_documents(
+    documents: &[PolicyDocument],
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<CelCursor> {
+    for document in documents {
+        if let Some(cursor) = in_document(document, offset, minor, workspace) {
             return Some(cursor);
         }
     }

@@ -11,6 +11,7 @@
 //! documents of that run.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::FileId;
@@ -25,8 +26,9 @@ pub(super) struct DocCache {
     fingerprint: u64,
     /// Diagnostics by the text of their document, with ranges relative to that text.
     documents: HashMap<Box<str>, Vec<Diagnostic>>,
-    /// How many documents the run checked rather than reused (evidence for tests).
-    pub(super) checked: usize,
+    /// How many documents the last request checked rather than reused (evidence for tests); 0
+    /// when the file's diagnostics were answered from the memo without a run.
+    pub(super) checked: AtomicUsize,
 }
 
 /// The caches of every file, shared by the snapshots of a host.
@@ -38,6 +40,20 @@ pub(super) struct Inputs<'a> {
     pub(super) workspace: &'a Workspace,
     /// [`Workspace::fingerprint`] of `workspace`.
     pub(super) fingerprint: u64,
+}
+
+/// Records that a request answered the diagnostics of `file` without checking any document.
+pub(super) fn note_nothing_checked(caches: &Mutex<DocCaches>, file: FileId) {
+    if let Some(cache) = lock(caches).get(&file) {
+        cache.checked.store(0, Ordering::Relaxed);
+    }
+}
+
+/// How many documents of `file` the last request checked; `None` before the first run.
+pub(super) fn checked(caches: &Mutex<DocCaches>, file: FileId) -> Option<usize> {
+    lock(caches)
+        .get(&file)
+        .map(|cache| cache.checked.load(Ordering::Relaxed))
 }
 
 /// One checked document of this run.
@@ -148,7 +164,7 @@ fn assemble(
         minor: inputs.minor,
         fingerprint: inputs.fingerprint,
         documents: HashMap::new(),
-        checked: fresh.len(),
+        checked: AtomicUsize::new(fresh.len()),
     };
     let mut fresh = fresh.into_iter();
     let mut diagnostics = Vec::new();

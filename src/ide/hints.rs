@@ -36,9 +36,9 @@ impl Analysis {
             return Vec::new();
         };
         let text = &context.text;
-        let yaml = crate::yaml::parse(text);
         let mut out = Vec::new();
-        for document in crate::policy::read_file(text, &yaml) {
+        // Only the documents the client shows: a large file's others are not checked for hints.
+        for document in context.parsed.documents_in(range) {
             out.extend(site_hints(
                 text,
                 &document,

@@ -32,8 +32,9 @@ impl Analysis {
         let hover = context
             .cel_at(offset)
             .and_then(|cursor| cel_hover(&cursor))
-            .or_else(|| super::key_hover::hover(&context.text, offset, context.minor));
-        let diagnostics = self.diagnostics(file, config);
+            .or_else(|| super::key_hover::hover(&context.parsed, offset, context.minor));
+        // The last run's diagnostics (memoized), not a new run over the whole file.
+        let diagnostics = self.shared_diagnostics(file, config).unwrap_or_default();
         super::diagnostic_hover::with_diagnostics(hover.clone(), &diagnostics, offset).or(hover)
     }
 }

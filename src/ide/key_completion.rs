@@ -4,15 +4,18 @@
 //! target version. Half-typed text works: where the text does not parse as it stands, the cursor's
 //! line is completed with a placeholder key (`X: `) or value (`X`) and parsed again.
 
+use super::parsed::Parsed;
 use crate::schema::api_docs::{self, ValueShape};
 use crate::text::{TextRange, TextSize};
+use crate::yaml::YamlFile;
 
 use super::completion::{CompletionItem, CompletionKind};
 use super::key_hover::allowed;
 use super::yaml_spot::{self, Role, SchemaRoot, Spot, Step};
 
 /// Key and value completions at `offset` (outside CEL expressions).
-pub(super) fn completions(text: &str, offset: TextSize, minor: u32) -> Vec<CompletionItem> {
+pub(super) fn completions(parsed: &Parsed, offset: TextSize, minor: u32) -> Vec<CompletionItem> {
+    let text = &*parsed.text;
     let at = usize::from(offset);
     let (Some(before), Some(after)) = (text.get(..at), text.get(at..)) else {
         return Vec::new();
@@ -22,7 +25,7 @@ pub(super) fn completions(text: &str, offset: TextSize, minor: u32) -> Vec<Compl
     let lead = &before[line_start..start];
     let word = TextRange::new(TextSize::from(start as u32), offset);
     // A complete key or value under the cursor, in a document that parses.
-    if let Some((root, spot)) = locate(text, offset, minor)
+    if let Some((root, spot)) = locate(&parsed.yaml, offset, minor)
         && spot.range.start() == word.start()
         && !spot.range.is_empty()
     {
@@ -33,13 +36,18 @@ pub(super) fn completions(text: &str, offset: TextSize, minor: u32) -> Vec<Compl
     }
     let mut items = Vec::new();
     if is_key_lead(lead)
-        && let Some((root, spot)) = locate(&format!("{before}X: {after}"), offset, minor)
+        && let Some((root, spot)) = locate(
+            &parsed.edited(&format!("{before}X: {after}")),
+            offset,
+            minor,
+        )
         && spot.role == Role::Key
     {
         items.extend(keys(&root, &spot, minor, word, true));
     }
     if is_value_lead(lead)
-        && let Some((root, spot)) = locate(&format!("{before}X{after}"), offset, minor)
+        && let Some((root, spot)) =
+            locate(&parsed.edited(&format!("{before}X{after}")), offset, minor)
         && spot.role == Role::Value
     {
         items.extend(values(&root, &spot, minor, word));
@@ -63,11 +71,10 @@ fn is_value_lead(lead: &str) -> bool {
     trimmed.ends_with([':', '[', ',']) || (trimmed.ends_with('-') && lead.ends_with(' '))
 }
 
-/// The admission document of `text` under `offset` and the key or value there, if that document
+/// The admission document of `yaml` under `offset` and the key or value there, if that document
 /// parses without errors.
-fn locate(text: &str, offset: TextSize, minor: u32) -> Option<(SchemaRoot, Spot)> {
-    let yaml = crate::yaml::parse(text);
-    let document = yaml_spot::document_at(&yaml, offset)?;
+fn locate(yaml: &YamlFile, offset: TextSize, minor: u32) -> Option<(SchemaRoot, Spot)> {
+    let document = yaml_spot::document_at(yaml, offset)?;
     if document.has_errors {
         return None;
     }

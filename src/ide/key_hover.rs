@@ -6,12 +6,12 @@ use crate::schema::api_docs::{self, FieldDoc};
 use crate::text::TextSize;
 
 use super::HoverResult;
+use super::parsed::Parsed;
 use super::yaml_spot::{self, Role, SchemaRoot, Step};
 
 /// The hover of the key under `offset`, if it is a key of an admission document.
-pub(super) fn hover(text: &str, offset: TextSize, minor: u32) -> Option<HoverResult> {
-    let yaml = crate::yaml::parse(text);
-    let document = yaml_spot::document_at(&yaml, offset)?;
+pub(super) fn hover(parsed: &Parsed, offset: TextSize, minor: u32) -> Option<HoverResult> {
+    let document = yaml_spot::document_at(&parsed.yaml, offset)?;
     let root = yaml_spot::schema_root(document, minor)?;
     let spot = yaml_spot::spot(document, offset)?;
     if spot.role != Role::Key {

@@ -11,15 +11,22 @@ mod doc_cache;
 mod doc_cache_tests;
 mod hints;
 mod hover;
+#[cfg(test)]
+mod invalidation_tests;
 mod key_completion;
 mod key_hover;
 pub mod lenses;
+mod memo;
 mod navigation;
 mod optional_guard;
+mod parsed;
 mod references;
 mod render;
 pub mod run;
 mod signature;
+#[cfg(test)]
+mod snapshot_tests;
+
 mod signature_types;
 mod snippets;
 mod symbols;
@@ -76,6 +83,10 @@ pub struct AnalysisHost {
     /// The diagnostics of each file's documents, kept across snapshots: a keystroke in one
     /// document re-checks that document only.
     documents: Arc<Mutex<doc_cache::DocCaches>>,
+    /// The tree of each file's current text, shared by the diagnostics run and every request.
+    parses: Arc<Mutex<parsed::ParseCache>>,
+    /// The last diagnostics of each file, for the features that read them.
+    memo: Arc<Mutex<memo::Memo>>,
 }
 
 /// The workspace facts of one file's text, and the diagnostics of its unusable CRDs.
@@ -89,6 +100,22 @@ struct FileFacts {
 }
 
 type FactsCache = BTreeMap<FileId, Arc<FileFacts>>;
+
+/// What one file contributes to the others (see [`Analysis::contribution`]), as a fingerprint:
+/// equal contributions give the other files equal diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Contribution(Option<u64>);
+
+impl Contribution {
+    /// Nothing: a file with no CRD, policy or named object, or not in the analysis.
+    pub const NONE: Contribution = Contribution(None);
+
+    fn of(facts: &FileFacts) -> Contribution {
+        static EMPTY: OnceLock<u64> = OnceLock::new();
+        let empty = *EMPTY.get_or_init(|| Workspace::new().fingerprint());
+        Contribution((facts.fingerprint != empty).then_some(facts.fingerprint))
+    }
+}
 
 impl FileFacts {
     fn read(text: &Arc<str>) -> FileFacts {
@@ -125,10 +152,10 @@ impl FileFacts {
     }
 }
 
-/// Whether a file's text may change the diagnostics of other files (it holds a CRD, a policy, or
-/// an object with a name, which a binding's `paramRef` may name): front-ends re-check the open
-/// documents when such a file changes.
-pub fn affects_other_files(text: &str) -> bool {
+/// Whether a file's text may contribute facts to other files (it holds a CRD, a policy, or an
+/// object with a name, which a binding's `paramRef` may name); a quick test that spares the parse
+/// of files that cannot. Front-ends ask [`Analysis::affected_by`] what an edit invalidates.
+fn affects_other_files(text: &str) -> bool {
     text.contains("CustomResourceDefinition")
         || text.contains("AdmissionPolicy")
         || text.contains("metadata")
@@ -156,6 +183,14 @@ impl AnalysisHost {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&file);
+        self.parses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file);
+        self.memo
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file);
     }
 
     /// A cheap, immutable view of the current inputs for analysis on another thread.
@@ -164,6 +199,8 @@ impl AnalysisHost {
             files: Arc::new(self.files.clone()),
             facts: self.facts.clone(),
             documents: self.documents.clone(),
+            parses: self.parses.clone(),
+            memo: self.memo.clone(),
             index: Arc::new(OnceLock::new()),
         }
     }
@@ -175,6 +212,8 @@ pub struct Analysis {
     files: Arc<BTreeMap<FileId, Arc<str>>>,
     facts: Arc<Mutex<FactsCache>>,
     documents: Arc<Mutex<doc_cache::DocCaches>>,
+    parses: Arc<Mutex<parsed::ParseCache>>,
+    memo: Arc<Mutex<memo::Memo>>,
     /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
     index: Arc<OnceLock<Index>>,
 }
@@ -245,49 +284,85 @@ impl Analysis {
         self.files.get(&file).cloned()
     }
 
-    /// Every diagnostic of a file, sorted by position; empty for an unknown file.
+    /// Every diagnostic of a file, sorted by position; empty for an unknown file. Computed once
+    /// per set of inputs: a second call (a hover, a quick fix) reuses the first's answer.
     pub fn diagnostics(&self, file: FileId, config: &DiagnosticsConfig) -> Vec<Diagnostic> {
-        let Some(text) = self.files.get(&file) else {
-            return Vec::new();
-        };
-        let primed = self.prime_facts(file, text);
+        self.shared_diagnostics(file, config)
+            .map(|d| d.as_ref().clone())
+            .unwrap_or_default()
+    }
+
+    /// [`Analysis::diagnostics`], shared rather than copied; `None` for an unknown file.
+    pub(crate) fn shared_diagnostics(
+        &self,
+        file: FileId,
+        config: &DiagnosticsConfig,
+    ) -> Option<Arc<Vec<Diagnostic>>> {
+        let parsed = self.parsed(file)?;
+        self.prime_facts(file, &parsed);
         let index = self.index();
+        let key = memo::Key::new(&parsed.text, index.fingerprint, config);
+        if let Some(diagnostics) = memo::recall(&self.memo, file, &key) {
+            doc_cache::note_nothing_checked(&self.documents, file);
+            return Some(diagnostics);
+        }
         let extra = index
             .crd_diagnostics
             .get(&file)
             .cloned()
             .unwrap_or_default();
-        let yaml = primed.unwrap_or_else(|| crate::yaml::parse(text));
         let inputs = doc_cache::Inputs {
             minor: config.minor(),
             workspace: &index.workspace,
             fingerprint: index.fingerprint,
         };
-        let checked = doc_cache::check_file(&self.documents, file, text, &yaml, &inputs);
-        diagnostics_of(&yaml, config, extra, checked)
+        let (text, yaml) = (&parsed.text, &parsed.yaml);
+        let checked = doc_cache::check_file(&self.documents, file, text, yaml, &inputs);
+        let diagnostics = Arc::new(diagnostics_of(yaml, config, extra, checked));
+        memo::remember(&self.memo, file, key, diagnostics.clone());
+        Some(diagnostics)
     }
 
-    /// How many documents of `file` the last diagnostics run of its host checked rather than
-    /// reused; `None` before the first run. For tests and benchmarks of the reuse.
+    /// How many documents of `file` the last diagnostics request of its host checked rather than
+    /// reused (0 when answered from the memo); `None` before the first run. For tests and benchmarks of the reuse.
     pub fn checked_documents(&self, file: FileId) -> Option<usize> {
-        let caches = self.documents.lock().unwrap_or_else(|e| e.into_inner());
-        caches.get(&file).map(|cache| cache.checked)
+        doc_cache::checked(&self.documents, file)
     }
 
     /// When the facts of `file` are not cached yet (a file just opened or edited), reads them from
-    /// a tree parsed here and returns the tree, so that its diagnostics do not parse the text a
-    /// second time (parsing was a quarter of the time from an edit to its diagnostics).
-    fn prime_facts(&self, file: FileId, text: &Arc<str>) -> Option<crate::yaml::YamlFile> {
-        if self.index.get().is_some() || cached_facts(&self.facts, file, text).is_some() {
-            return None;
+    /// its shared tree, so that the index does not parse the text a second time (parsing was a
+    /// quarter of the time from an edit to its diagnostics).
+    fn prime_facts(&self, file: FileId, parsed: &parsed::Parsed) {
+        if self.index.get().is_some() || cached_facts(&self.facts, file, &parsed.text).is_some() {
+            return;
         }
-        let yaml = crate::yaml::parse(text);
-        let facts = Arc::new(FileFacts::of_tree(text, &yaml));
+        let facts = Arc::new(FileFacts::of_tree(&parsed.text, &parsed.yaml));
         self.facts
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(file, facts);
-        Some(yaml)
+    }
+
+    /// What `file` contributes to the analysis of the other files in this snapshot: its CRDs,
+    /// policy names with their paramKinds, and objects a binding's `paramRef` may name. Read once
+    /// per text (a diagnostics run of the file has usually read it already).
+    pub fn contribution(&self, file: FileId) -> Contribution {
+        match self.files.get(&file) {
+            Some(text) => Contribution::of(&file_facts(&self.facts, file, text)),
+            None => Contribution::NONE,
+        }
+    }
+
+    /// The other files whose diagnostics an edit of `file` may change, given what it contributed
+    /// before the edit (`before`, from [`Analysis::contribution`] of an earlier snapshot, or
+    /// [`Contribution::NONE`] for a file new to the analysis): none when its contribution is the
+    /// same, else every other file, since any of them may hold a policy typed by its CRDs or a
+    /// binding naming its policies or param objects.
+    pub fn affected_by(&self, file: FileId, before: Contribution) -> Vec<FileId> {
+        if self.contribution(file) == before {
+            return Vec::new();
+        }
+        self.files.keys().copied().filter(|f| *f != file).collect()
     }
 
     /// The cross-file facts of the snapshot: CRDs and policy names of every file.

@@ -53,9 +53,7 @@ impl Analysis {
                 .into_iter()
                 .collect();
         }
-        let text = &context.text;
-        let yaml = crate::yaml::parse(text);
-        let documents = crate::policy::read_file(text, &yaml);
+        let documents = context.parsed.documents_in(TextRange::empty(offset));
         let inside = |range: TextRange| range.contains_inclusive(offset);
         for document in &documents {
             match document {
@@ -124,8 +122,10 @@ impl Analysis {
             if !text.contains(name) {
                 continue;
             }
-            let yaml = crate::yaml::parse(text);
-            for document in crate::policy::read_file(text, &yaml) {
+            let Some(parsed) = self.parsed(file) else {
+                continue;
+            };
+            for document in crate::policy::read_file(text, &parsed.yaml) {
                 let header = document.header();
                 let Some(field) = header.name() else { continue };
                 if header.kind == kind && field.value.value == name {
@@ -147,8 +147,10 @@ impl Analysis {
             if !text.contains("CustomResourceDefinition") {
                 continue;
             }
-            let yaml = crate::yaml::parse(text);
-            for document in &yaml.documents {
+            let Some(parsed) = self.parsed(file) else {
+                continue;
+            };
+            for document in &parsed.yaml.documents {
                 let Some(root) = &document.root else { continue };
                 if root.get("kind").and_then(Node::as_str) != Some("CustomResourceDefinition") {
                     continue;

@@ -22,11 +22,10 @@ pub struct WorkspaceSymbol {
 impl Analysis {
     /// The references of the variable at `offset` of `file` (its definition's name first).
     pub fn references(&self, file: FileId, offset: TextSize) -> Vec<TextRange> {
-        let Some(text) = self.file_text(file) else {
+        let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let yaml = crate::yaml::parse(&text);
-        for document in crate::policy::read_file(&text, &yaml) {
+        for document in parsed.documents_in(TextRange::empty(offset)) {
             let uses = variable_uses(&document);
             let hit = uses
                 .iter()
@@ -46,8 +45,10 @@ impl Analysis {
             if !text.contains("AdmissionPolicy") {
                 continue;
             }
-            let yaml = crate::yaml::parse(text);
-            for document in crate::policy::read_file(text, &yaml) {
+            let Some(parsed) = self.parsed(file) else {
+                continue;
+            };
+            for document in crate::policy::read_file(text, &parsed.yaml) {
                 let header = document.header();
                 let Some(name) = header.name() else { continue };
                 if !name.value.value.to_lowercase().contains(&query) {

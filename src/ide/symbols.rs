@@ -38,11 +38,11 @@ pub struct Symbol {
 impl Analysis {
     /// The symbols of `file`, in document order.
     pub fn document_symbols(&self, file: FileId) -> Vec<Symbol> {
-        let Some(text) = self.file_text(file) else {
+        let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let yaml = crate::yaml::parse(&text);
-        crate::policy::read_file(&text, &yaml)
+        let (text, yaml) = (&*parsed.text, &parsed.yaml);
+        crate::policy::read_file(text, yaml)
             .iter()
             .map(document_symbol)
             .collect()

@@ -57,12 +57,12 @@ const MACROS: &[&str] = &[
 impl Analysis {
     /// The semantic tokens of every CEL expression of `file`, in file order.
     pub fn semantic_tokens(&self, file: FileId) -> Vec<HighlightToken> {
-        let Some(text) = self.file_text(file) else {
+        let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let yaml = crate::yaml::parse(&text);
+        let (text, yaml) = (&*parsed.text, &parsed.yaml);
         let mut out = Vec::new();
-        for document in crate::policy::read_file(&text, &yaml) {
+        for document in crate::policy::read_file(text, yaml) {
             for site in document.expression_sites() {
                 let (tokens, _) = crate::cel::tokenize(&site.text);
                 for (i, token) in tokens.iter().enumerate() {
@@ -70,7 +70,7 @@ impl Analysis {
                         continue;
                     };
                     let range = site.to_file_range(token.range);
-                    split_lines(&text, range, kind, &mut out);
+                    split_lines(text, range, kind, &mut out);
                 }
             }
         }

@@ -34,6 +34,7 @@ pub fn initialize_result(encoding: crate::ide::Encoding, pull: bool) -> Initiali
             diagnostic_provider: pull.then(|| {
                 DiagnosticServerCapabilities::Options(DiagnosticOptions {
                     inter_file_dependencies: true,
+                    workspace_diagnostics: true,
                     ..DiagnosticOptions::default()
                 })
             }),

@@ -3,7 +3,7 @@
 //! are one object: `{uri | path, policy?, binding?, object?, oldObject?, params?, namespace?,
 //! operation?, user?, groups?, kubeVersion?, authorizer?, schemas?: [path], defaults?: bool}`
 //! (file paths; `defaults: false` is `eval --no-defaults`) for evaluate, `{uri | path, case?}` for
-//! runTests. Open documents are read from the editor, other files from disk. Failing cases come
+//! runTests. Both run off the serve task; a cancelled `runTests` skips its remaining cases. Open documents are read from the editor, other files from disk. Failing cases come
 //! back as diagnostics on the cases, for the server to publish.
 
 use std::collections::HashMap;
@@ -13,6 +13,7 @@ use serde_json::Value;
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
+use super::server::Cancel;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
 use crate::ide::run::RunHooks;
 use crate::ide::run::{
@@ -40,11 +41,12 @@ pub fn execute(
     arguments: &[Value],
     open: &OpenTexts,
     encoding: Encoding,
+    cancel: &Cancel,
 ) -> Result<Outcome, String> {
     let args = arguments.first().cloned().unwrap_or(Value::Null);
     match command {
         EVALUATE_COMMAND => evaluate_command(&args, open),
-        RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding),
+        RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding, cancel),
         other => Err(format!("unknown command {other}")),
     }
 }
@@ -150,6 +152,7 @@ fn run_tests_command(
     args: &Value,
     open: &OpenTexts,
     encoding: Encoding,
+    cancel: &Cancel,
 ) -> Result<Outcome, String> {
     let (path, uri) = target(args)?;
     let path_text = path.display().to_string();
@@ -159,7 +162,8 @@ fn run_tests_command(
     let start = std::time::Instant::now();
     let options = RunOptions {
         hooks: RunHooks {
-            select: &|_, _, c| case.is_none_or(|name| c.name == name),
+            // A cancelled run skips its remaining cases; nobody reads the answer.
+            select: &|_, _, c| !cancel.is_cancelled() && case.is_none_or(|name| c.name == name),
             clock: &|| start.elapsed(),
         },
         kube_version: None,

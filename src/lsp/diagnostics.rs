@@ -58,7 +58,8 @@ pub async fn compute(job: Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     }
 }
 
-fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
+/// Runs a job here, on the caller's thread (a request already off the serve task).
+pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     let mut results = Vec::with_capacity(job.files.len());
     for (uri, file) in &job.files {
         match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
@@ -88,7 +89,8 @@ fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
         .collect()
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+/// The text of a panic's payload.
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
     if let Some(message) = panic.downcast_ref::<&str>() {
         message
     } else if let Some(message) = panic.downcast_ref::<String>() {

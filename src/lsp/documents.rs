@@ -9,7 +9,7 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
 use super::encoding::from_proto;
-use crate::ide::{Encoding, FileId};
+use crate::ide::{Contribution, Encoding, FileId};
 
 /// One open document.
 #[derive(Debug)]
@@ -23,6 +23,9 @@ pub struct Document {
     /// Whether the analysis host has the current text; the text is copied to the host lazily, when a
     /// diagnostics run starts, so that a burst of keystrokes costs one copy, not one per keystroke.
     pub synced: bool,
+    /// What the text of the last diagnostics run contributed to the other files (`ide` compares
+    /// it with the next run's to say which files an edit affects).
+    pub contribution: Contribution,
 }
 
 impl Document {
@@ -33,6 +36,7 @@ impl Document {
             version,
             file,
             synced: false,
+            contribution: Contribution::NONE,
         }
     }
 

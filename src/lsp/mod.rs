@@ -1,5 +1,5 @@
 //! The language server over stdio (tower-lsp-server glue): document store, position encoding,
-//! debounced diagnostics tagged with document versions. No feature logic lives here.
+//! diagnostics tagged with document versions, coalesced while a run is under way. No feature logic lives here.
 
 mod capabilities;
 mod code_lens;
@@ -8,6 +8,7 @@ pub mod config;
 mod diagnostics;
 mod documents;
 pub mod encoding;
+mod fault;
 mod features;
 mod server;
 mod state;
@@ -19,8 +20,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use tower_lsp_server::LspService;
-
-pub use server::DEBOUNCE;
 
 /// The `source` of every diagnostic the server and the CLI report.
 pub const SOURCE: &str = "admission-ls";
@@ -39,7 +38,11 @@ pub fn run_stdio() -> anyhow::Result<i32> {
     runtime.block_on(async move {
         let (service, socket) = LspService::new(|client| server::Server::new(client, flag));
         let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+        // Handlers wait on the blocking pool rather than compute, so many may be in flight; a
+        // higher limit than tower-lsp's 4 keeps slow commands from filling every slot ahead of
+        // an edit.
         tower_lsp_server::Server::new(stdin, stdout, socket)
+            .concurrency_level(64)
             .serve(service)
             .await;
     });

@@ -25,6 +25,9 @@ pub struct State {
     /// documents change without an edit of theirs (settings, the workspace scan, files changed on
     /// disk, an edited CRD), since such a client asks for them only after its own edits.
     pub refresh_pulled: bool,
+    /// The client has pulled workspace diagnostics (`workspace/diagnostic`): the workspace files'
+    /// diagnostics are then its to ask for, and no longer pushed.
+    pub workspace_pull: bool,
     /// The current settings.
     pub config: DiagnosticsConfig,
     /// Open documents by URI.
@@ -42,6 +45,9 @@ pub struct State {
     pub param_files: BTreeMap<Uri, FileId>,
     /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
     pub schema_paths: Vec<PathBuf>,
+    /// The open documents whose diagnostics run now, each with whether an edit arrived during the
+    /// run (it then runs again with the newest version).
+    pub running: HashMap<Uri, bool>,
     /// The client can watch files for the server (dynamic registration of
     /// `workspace/didChangeWatchedFiles`).
     pub watch_files: bool,
@@ -54,6 +60,7 @@ impl State {
             encoding: Encoding::Utf16,
             pull: false,
             refresh_pulled: false,
+            workspace_pull: false,
             config: DiagnosticsConfig::default(),
             documents: HashMap::new(),
             file_ids: FileIds::default(),
@@ -62,6 +69,7 @@ impl State {
             workspace: BTreeMap::new(),
             param_files: BTreeMap::new(),
             schema_paths: Vec::new(),
+            running: HashMap::new(),
             watch_files: false,
         }
     }

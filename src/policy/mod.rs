@@ -93,12 +93,15 @@ pub const DOCUMENTS_PER_THREAD: usize = 32;
 /// Every admission document of a file, read into the model.
 pub fn read_file(text: &str, yaml: &YamlFile) -> Vec<PolicyDocument> {
     let _ = text;
-    admission_roots(yaml)
-        .filter_map(|root| {
-            let (kind, version) = read_kinds::recognise(root)?;
-            Some(read_kinds::document(root, kind, version))
-        })
-        .collect()
+    yaml.documents.iter().filter_map(read_document).collect()
+}
+
+/// The model of one YAML document, if it parsed cleanly and is an admission document (editor
+/// requests at a cursor read the document there only).
+pub fn read_document(document: &Document) -> Option<PolicyDocument> {
+    let root = checked_root(document)?;
+    let (kind, version) = read_kinds::recognise(root)?;
+    Some(read_kinds::document(root, kind, version))
 }
 
 /// Roots of the documents that parsed cleanly; a partial tree would only produce noise.

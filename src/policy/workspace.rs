@@ -1,5 +1,5 @@
-//! What the checks of one file need to know about the others ("resolution by content", design
-//! §2/§7.2): the CustomResourceDefinitions of the workspace (as matched kinds and paramKinds), the
+//! What the checks of one file need to know about the others (resolved by content, whatever file
+//! holds it): the CustomResourceDefinitions of the workspace (as matched kinds and paramKinds), the
 //! names of the policies with their paramKind (for bindings), the objects a binding's `paramRef`
 //! may name (identity and place only, never their bodies), and one shared schema registry per
 //! Kubernetes version so that a kind's types are converted once however many policies use it.

@@ -12,6 +12,7 @@ mod cursor;
 mod decode;
 #[cfg(test)]
 mod emit_tests;
+pub mod incremental;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]

@@ -253,3 +253,21 @@ pub(crate) fn to_u32(n: usize) -> u32 {
 pub(crate) fn size(n: usize) -> TextSize {
     TextSize::from(to_u32(n))
 }
+
+impl SourceMap {
+    /// The same map for the scalar moved from `from` to `to` in the file (an unchanged document
+    /// reused at another place by [`super::incremental`]).
+    pub(crate) fn moved(&mut self, from: TextSize, to: TextSize) {
+        let shift = |at: u32| super::incremental::moved_offset(at, from, to);
+        self.content = super::incremental::moved_range(self.content, from, to);
+        match &mut self.segments {
+            Segments::None => {}
+            Segments::One(segment) => segment.file = shift(segment.file),
+            Segments::Many(segments) => {
+                for segment in segments.iter_mut() {
+                    segment.file = shift(segment.file);
+                }
+            }
+        }
+    }
+}

@@ -33,8 +33,14 @@ pub struct Client {
 impl Client {
     /// Starts `binary serve --stdio`.
     pub fn spawn(binary: &str) -> Client {
+        Client::spawn_with_env(binary, &[])
+    }
+
+    /// Starts `binary serve --stdio` with extra environment variables (the debug fault switch).
+    pub fn spawn_with_env(binary: &str, env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(binary)
             .args(["serve", "--stdio"])
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -103,9 +109,20 @@ impl Client {
 
     /// Sends a request and waits for its response; returns the whole response object.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.response(id)
+    }
+
+    /// Sends a request without waiting; returns its id, for [`Client::response`].
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// Waits for the response to request `id`; returns the whole response object.
+    pub fn response(&mut self, id: i64) -> Value {
         self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
     }
 
@@ -168,6 +185,13 @@ impl Client {
         if message.get("id").is_none() || message.get("method").is_none() {
             return Some(message);
         }
+        self.answer_request(message);
+        None
+    }
+
+    /// Answers a request of the server with what the test set for its method (else null) and
+    /// records it.
+    fn answer_request(&mut self, message: Value) {
         let id = message["id"].clone();
         let result = self
             .answers
@@ -176,7 +200,6 @@ impl Client {
             .map_or(Value::Null, |(_, result)| result.clone());
         self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
         self.server_requests.push(message);
-        None
     }
 
     /// Drops every pending message.
@@ -257,6 +280,24 @@ impl Client {
     /// Answers every later request of the server for `method` with `result`.
     pub fn answer(&mut self, method: &str, result: Value) {
         self.answers.push((method.to_owned(), result));
+    }
+
+    /// The next message (pending ones first), or `None` when none comes within `wait`; requests
+    /// of the server are answered and skipped.
+    pub fn next_within(&mut self, wait: Duration) -> Option<Value> {
+        if !self.pending.is_empty() {
+            return Some(self.pending.remove(0));
+        }
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self.incoming.recv_timeout(left).ok()?;
+            if message.get("id").is_some() && message.get("method").is_some() {
+                self.answer_request(message);
+                continue;
+            }
+            return Some(message);
+        }
     }
 
     /// Removes and returns the oldest pending message accepted by `accept`, without waiting.

@@ -1,5 +1,5 @@
 //! The variables the admission environment declares, with their documentation
-//! for hover, so the policy layer only decides which ones a field sees (§2.4) and how `object` and
+//! for hover, so the policy layer only decides which ones a field sees (by the field's role) and how `object` and
 //! `params` are typed (`dyn` for the acceptance check, schema types for the typed check).
 
 use super::Env;

@@ -2,7 +2,7 @@
 //! object type; the schema module implements it for OpenAPI/CRD types, and [`BuiltinProvider`]
 //! knows the types the admission environment declares itself: `kubernetes.AdmissionRequest` and
 //! `kubernetes.Namespace` with their parts, `JSONPatch` and the dynamic
-//! `Object`/`Object.x.y` apply-configuration types of MutatingAdmissionPolicy (§1.4).
+//! `Object`/`Object.x.y` apply-configuration types of MutatingAdmissionPolicy (its `mutations` build them).
 
 use std::sync::Arc;
 

@@ -1,16 +1,19 @@
 //! The `LanguageServer` implementation: one handler per LSP method, each short. Document
 //! notifications change the state synchronously before their first `.await` (tower-lsp #284:
 //! handlers run concurrently, so an `.await` first would let edits overtake each other); diagnostics
-//! run later on a snapshot. The parts: [`sync`] (the document store), [`settings`] (initialize,
-//! configuration, workspace scan), [`watch`] (files changed on disk) and [`schedule`] (when
-//! diagnostics run and are published).
+//! run later on a snapshot, and requests and commands compute off the serve task, so they never
+//! hold up an edit and a panic in one is answered as an error. The parts: [`sync`] (the document
+//! store), [`settings`] (initialize, configuration, workspace scan), [`isolate`] (requests on the
+//! blocking pool), [`watch`] (files changed on disk) and [`schedule`] (when diagnostics run and are
+//! published).
 
+mod isolate;
 mod schedule;
 mod settings;
 mod sync;
 mod watch;
 
-pub use schedule::DEBOUNCE;
+pub use isolate::Cancel;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -23,8 +26,9 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::code_lens::code_lenses;
 use super::commands;
-use super::diagnostics::{Guard, Publish, PublishSender};
+use super::diagnostics::{self, Guard, Publish, PublishSender};
 use super::documents::Document;
+use super::features::Request;
 use super::state::State;
 use schedule::publish_loop;
 
@@ -60,6 +64,18 @@ impl Server {
 
     fn state(&self) -> MutexGuard<'_, State> {
         self.shared.lock()
+    }
+
+    /// A request on the open document `uri`, answered off the serve task; `None` when it is not
+    /// open.
+    async fn on_document<T, F>(&self, method: &str, uri: &Uri, answer: F) -> Result<Option<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Request) -> Option<T> + Send + 'static,
+    {
+        let request = self.state().request(uri);
+        self.off_serve(method, move |_| request.as_ref().and_then(answer))
+            .await
     }
 }
 
@@ -119,68 +135,99 @@ impl LanguageServer for Server {
             let text = state.documents.get(&uri).map(Document::text);
             (text, state.encoding)
         };
-        Ok(text.map(|text| code_lenses(&uri, &text, encoding)))
+        self.off_serve("textDocument/codeLens", move |_| {
+            text.map(|text| code_lenses(&uri, &text, encoding))
+        })
+        .await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        let position = params.text_document_position_params;
-        let request = self.state().request(&position.text_document.uri);
-        Ok(request.and_then(|r| r.hover(position.position)))
+        let at = params.text_document_position_params;
+        self.on_document("textDocument/hover", &at.text_document.uri, move |r| {
+            r.hover(at.position)
+        })
+        .await
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        let position = params.text_document_position;
-        let request = self.state().request(&position.text_document.uri);
-        Ok(request.and_then(|r| r.completion(position.position)))
+        let at = params.text_document_position;
+        self.on_document("textDocument/completion", &at.text_document.uri, move |r| {
+            r.completion(at.position)
+        })
+        .await
     }
 
     async fn goto_definition(
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
-        let position = params.text_document_position_params;
-        let request = self.state().request(&position.text_document.uri);
-        Ok(request.and_then(|r| r.definition(position.position)))
+        let at = params.text_document_position_params;
+        self.on_document("textDocument/definition", &at.text_document.uri, move |r| {
+            r.definition(at.position)
+        })
+        .await
     }
 
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let request = self.state().request(&params.text_document.uri);
-        Ok(request.and_then(|r| r.document_symbols()))
+        let uri = params.text_document.uri;
+        self.on_document("textDocument/documentSymbol", &uri, |r| {
+            r.document_symbols()
+        })
+        .await
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        let request = self.state().request(&params.text_document.uri);
-        Ok(request.and_then(|r| r.semantic_tokens()))
+        let uri = params.text_document.uri;
+        self.on_document("textDocument/semanticTokens/full", &uri, |r| {
+            r.semantic_tokens()
+        })
+        .await
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
-        let position = params.text_document_position_params;
-        let request = self.state().request(&position.text_document.uri);
-        Ok(request.and_then(|r| r.signature_help(position.position)))
+        let at = params.text_document_position_params;
+        self.on_document(
+            "textDocument/signatureHelp",
+            &at.text_document.uri,
+            move |r| r.signature_help(at.position),
+        )
+        .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let request = self.state().request(&params.text_document.uri);
-        Ok(request.and_then(|r| r.inlay_hints(params.range)))
+        let range = params.range;
+        self.on_document(
+            "textDocument/inlayHint",
+            &params.text_document.uri,
+            move |r| r.inlay_hints(range),
+        )
+        .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        let request = self.state().request(&uri);
-        Ok(request.and_then(|r| r.code_actions(&uri, params.range)))
+        let range = params.range;
+        let target = uri.clone();
+        self.on_document("textDocument/codeAction", &uri, move |r| {
+            r.code_actions(&target, range)
+        })
+        .await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        let position = params.text_document_position;
-        let uri = position.text_document.uri;
-        let request = self.state().request(&uri);
-        Ok(request.and_then(|r| r.references(&uri, position.position)))
+        let at = params.text_document_position;
+        let uri = at.text_document.uri;
+        let target = uri.clone();
+        self.on_document("textDocument/references", &uri, move |r| {
+            r.references(&target, at.position)
+        })
+        .await
     }
 
     async fn symbol(
@@ -188,8 +235,11 @@ impl LanguageServer for Server {
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
         let request = self.state().workspace_request();
-        let symbols = request.workspace_symbols(&params.query);
-        Ok(Some(WorkspaceSymbolResponse::Nested(symbols)))
+        self.off_serve("workspace/symbol", move |_| {
+            let symbols = request.workspace_symbols(&params.query);
+            Some(WorkspaceSymbolResponse::Nested(symbols))
+        })
+        .await
     }
 
     async fn diagnostic(
@@ -200,12 +250,49 @@ impl LanguageServer for Server {
         let empty = DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
             RelatedFullDocumentDiagnosticReport::default(),
         ));
-        Ok(request.and_then(|r| r.diagnostics()).unwrap_or(empty))
+        self.off_serve("textDocument/diagnostic", move |_| {
+            request.and_then(|r| r.diagnostics()).unwrap_or(empty)
+        })
+        .await
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        _: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        let (job, first) = {
+            let mut state = self.state();
+            let first = !std::mem::replace(&mut state.workspace_pull, true);
+            (state.job_for_workspace(), first)
+        };
+        if first {
+            // What was pushed for these files would stay beside the pulled lists: clear it.
+            for (uri, _) in &job.files {
+                let _ = self.shared.publisher.send(Publish {
+                    uri: uri.clone(),
+                    diagnostics: Vec::new(),
+                    guard: Guard::NotOpen,
+                });
+            }
+        }
+        self.off_serve("workspace/diagnostic", move |_| {
+            let items = diagnostics::compute_now(&job)
+                .into_iter()
+                .map(|(uri, items)| workspace_report(uri, items))
+                .collect();
+            WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items })
+        })
+        .await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
-        let outcome = commands::execute(&params.command, &params.arguments, &open, encoding)
+        let command = params.command.clone();
+        let outcome = self
+            .off_serve(&command, move |cancel| {
+                commands::execute(&params.command, &params.arguments, &open, encoding, cancel)
+            })
+            .await?
             .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
         if let Some((uri, diagnostics)) = outcome.publish {
             let version = self.state().documents.get(&uri).map(|d| d.version);
@@ -218,4 +305,16 @@ impl LanguageServer for Server {
         }
         Ok(Some(outcome.result))
     }
+}
+
+/// The full report of one workspace file (not open: no version).
+fn workspace_report(uri: Uri, items: Vec<Diagnostic>) -> WorkspaceDocumentDiagnosticReport {
+    WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+        uri,
+        version: None,
+        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+            result_id: None,
+            items,
+        },
+    })
 }

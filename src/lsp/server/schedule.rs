@@ -1,46 +1,49 @@
-//! When diagnostics run and how they reach the client: debounced runs for an open document, the
-//! re-check of dependents after a CRD edit, the workspace files, and the publisher task that sends
+//! When diagnostics run and how they reach the client: runs for an open document as soon as the
+//! previous one ends (bursts coalesce, no fixed wait), the
+//! re-check of the files `ide` says an edit affects, the workspace files, and the publisher task that sends
 //! each result only if its document is still at the version it was computed for.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::Uri;
 
 use super::{Server, Shared};
+use crate::ide::FileId;
 use crate::lsp::diagnostics::{self, Guard, Job, Publish};
 
-/// The wait after the last keystroke before diagnostics run. Short because a run on a typical policy
-/// file takes a few milliseconds and the latency budget is diagnostics within 50 ms (p95) of a
-/// keystroke; 30 ms still merges the bursts of changes an editor sends for one action (a paste, an
-/// auto-indent, fast typing at ~10 ms per key).
-pub const DEBOUNCE: Duration = Duration::from_millis(30);
-
 impl Server {
-    /// Diagnostics for an open document after `delay`, unless a newer version arrives meanwhile.
-    pub(super) fn schedule(&self, uri: Uri, version: i32, delay: Duration) {
-        if self.state().pull {
-            return; // the client asks for them
-        }
-        let shared = self.shared.clone();
-        tokio::spawn(async move {
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
+    /// Diagnostics for an open document as soon as possible, then for the other files the edit
+    /// affects (a pulling client asks for the document's own). No fixed wait: a run starts at
+    /// once unless one is already running for the document, in which case that run goes again
+    /// with the newest version when it ends, so a burst of keystrokes costs one run per analysis
+    /// time rather than one per keystroke, and a quick analysis is published after its own time.
+    pub(super) fn schedule(&self, uri: Uri) {
+        let start = {
+            let mut state = self.state();
+            match state.running.get_mut(&uri) {
+                Some(again) => {
+                    *again = true;
+                    false
+                }
+                None => {
+                    state.running.insert(uri.clone(), false);
+                    true
+                }
             }
-            let Some(job) = shared.lock().job_for_document(&uri, version) else {
-                return;
-            };
-            shared.run(job, Guard::OpenAt(version)).await;
-        });
+        };
+        if start {
+            let shared = self.shared.clone();
+            tokio::spawn(async move { shared.run_until_current(uri).await });
+        }
     }
 
     /// The open documents again after a change outside them (settings, scanned or watched files).
     /// A pulling client is asked to pull again instead, when it can be.
     pub(super) fn recheck_open(&self, open: Vec<(Uri, i32)>) {
         if !self.state().pull {
-            for (uri, version) in open {
-                self.schedule(uri, version, Duration::ZERO);
+            for (uri, _) in open {
+                self.schedule(uri);
             }
         } else if !open.is_empty() {
             let shared = self.shared.clone();
@@ -48,41 +51,110 @@ impl Server {
         }
     }
 
-    /// After an edit of a CRD: the other open documents and the workspace files, whose typed
-    /// diagnostics may depend on it, once the edits settle.
-    pub(super) fn schedule_dependents(&self, edited: &Uri) {
-        let shared = self.shared.clone();
-        let edited = edited.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(DEBOUNCE).await;
-            let open = if shared.lock().pull {
-                Vec::new() // the client pulls the open documents' diagnostics
-            } else {
-                shared.lock().open_documents()
-            };
-            for (uri, version) in open.into_iter().filter(|(uri, _)| *uri != edited) {
-                let Some(job) = shared.lock().job_for_document(&uri, version) else {
-                    continue;
-                };
-                shared.run(job, Guard::OpenAt(version)).await;
-            }
-            let job = shared.lock().job_for_workspace();
-            shared.run(job, Guard::NotOpen).await;
-            shared.refresh_pulled().await;
-        });
-    }
-
     /// Diagnostics for the scanned workspace files that are not open.
     pub(super) fn schedule_workspace(&self) {
         let shared = self.shared.clone();
-        tokio::spawn(async move {
-            let job = shared.lock().job_for_workspace();
-            shared.run(job, Guard::NotOpen).await;
-        });
+        tokio::spawn(async move { shared.push_workspace().await });
     }
 }
 
+/// An open document at the version a run checked, with that run's snapshot.
+struct Edited {
+    analysis: crate::ide::Analysis,
+    file: FileId,
+    uri: Uri,
+    version: i32,
+}
+
 impl Shared {
+    /// Pushes the diagnostics of the workspace files that are not open, unless the client pulls
+    /// them (it is then asked to pull again, with the open documents').
+    async fn push_workspace(&self) {
+        if self.lock().workspace_pull {
+            self.refresh_pulled().await;
+            return;
+        }
+        let job = self.lock().job_for_workspace();
+        self.run(job, Guard::NotOpen).await;
+    }
+
+    /// Runs the diagnostics of `uri` at its current version, again while edits arrived during the
+    /// run, and then leaves the document's running slot.
+    async fn run_until_current(&self, uri: Uri) {
+        loop {
+            let pull = self.lock().pull;
+            let version = self.lock().documents.get(&uri).map(|d| d.version);
+            let job = version.and_then(|v| self.lock().job_for_document(&uri, v));
+            if let (Some(job), Some(version)) = (job, version) {
+                let edited = Edited {
+                    analysis: job.analysis.clone(),
+                    file: job.files[0].1,
+                    uri: uri.clone(),
+                    version,
+                };
+                if !pull {
+                    self.run(job, Guard::OpenAt(version)).await;
+                }
+                self.recheck_affected(edited).await;
+            }
+            let mut state = self.lock();
+            match state.running.get_mut(&uri) {
+                Some(again) if *again => *again = false,
+                _ => {
+                    state.running.remove(&uri);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Asks `ide` which other files the edit affects (what the document contributes to them, as of
+    /// its last run, against now) and re-checks those that are open or scanned.
+    async fn recheck_affected(&self, edited: Edited) {
+        let before = match self.lock().documents.get(&edited.uri) {
+            Some(document) if document.version == edited.version => document.contribution,
+            _ => return, // a newer version's run will compare
+        };
+        let analysis = edited.analysis;
+        let file = edited.file;
+        let answer = tokio::task::spawn_blocking(move || {
+            (
+                analysis.contribution(file),
+                analysis.affected_by(file, before),
+            )
+        });
+        let Ok((now, affected)) = answer.await else {
+            eprintln!("admission-ls: what an edit affects could not be computed");
+            return;
+        };
+        let open = {
+            let mut state = self.lock();
+            match state.documents.get_mut(&edited.uri) {
+                Some(document) if document.version == edited.version => {
+                    document.contribution = now;
+                }
+                _ => return,
+            }
+            if affected.is_empty() {
+                return;
+            }
+            let pull = state.pull;
+            state
+                .open_documents()
+                .into_iter()
+                .filter(|(uri, _)| !pull && *uri != edited.uri)
+                .collect::<Vec<_>>()
+        };
+        for (uri, version) in open {
+            let job = self.lock().job_for_document(&uri, version);
+            if let Some(job) = job.filter(|job| affected.contains(&job.files[0].1)) {
+                self.run(job, Guard::OpenAt(version)).await;
+            }
+        }
+        self.push_workspace().await;
+        self.refresh_pulled().await;
+    }
+
     /// `workspace/diagnostic/refresh` to a client that pulls diagnostics and takes the request.
     async fn refresh_pulled(&self) {
         let refresh = {

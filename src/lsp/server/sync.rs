@@ -2,11 +2,10 @@
 //! change the state synchronously (these functions never `.await`; tower-lsp #284), then schedule
 //! diagnostics.
 
-use std::time::Duration;
-
 use tower_lsp_server::ls_types::*;
 
-use super::{DEBOUNCE, Server};
+use super::Server;
+use crate::ide::Contribution;
 use crate::lsp::commands::OpenTexts;
 use crate::lsp::diagnostics::{Guard, Publish};
 use crate::lsp::documents::Document;
@@ -33,14 +32,13 @@ impl Server {
                 guard: Guard::OpenAt(document.version),
             });
         }
-        self.schedule(document.uri, document.version, Duration::ZERO);
+        self.schedule(document.uri);
     }
 
     /// `textDocument/didChange`.
     pub(super) fn change_document(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
-        let defines_crd;
         {
             let mut state = self.state();
             let encoding = state.encoding;
@@ -55,26 +53,23 @@ impl Server {
                 document.apply_change(change, encoding);
             }
             document.version = version;
-            defines_crd = document.text().contains("CustomResourceDefinition");
         }
-        self.schedule(uri.clone(), version, DEBOUNCE);
-        if defines_crd {
-            self.schedule_dependents(&uri);
-        }
+        // The run also asks `ide` which other files the edit affects, and re-checks them.
+        self.schedule(uri);
     }
 
     /// `textDocument/didSave`.
     pub(super) fn save_document(&self, params: DidSaveTextDocumentParams) {
         let uri = params.text_document.uri;
-        let version = self.state().documents.get(&uri).map(|d| d.version);
-        if let Some(version) = version {
-            self.schedule(uri, version, Duration::ZERO);
+        if self.state().documents.contains_key(&uri) {
+            self.schedule(uri);
         }
     }
 
     /// `textDocument/didClose`.
     pub(super) fn close_document(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
+        let contributed;
         {
             let mut state = self.state();
             let Some(document) = state.documents.remove(&uri) else {
@@ -84,6 +79,7 @@ impl Server {
             if !state.workspace.contains_key(&uri) && !state.param_files.contains_key(&uri) {
                 state.host.remove_file(document.file);
             }
+            contributed = document.contribution != Contribution::NONE;
         }
         // Through the publisher, so that the empty list can't overtake a result already queued.
         let _ = self.shared.publisher.send(Publish {
@@ -91,6 +87,12 @@ impl Server {
             diagnostics: Vec::new(),
             guard: Guard::NotOpen,
         });
+        if contributed {
+            // Its facts left the analysis (or reverted to the saved text): re-check the others.
+            let open = self.state().open_documents();
+            self.recheck_open(open);
+            self.schedule_workspace();
+        }
     }
 
     /// The open documents by file path (commands read them instead of the saved files).

@@ -1,0 +1,81 @@
+//! The parse of each file, computed once per text and shared by every feature and the
+//! diagnostics run: a hover after a keystroke reads the tree the run just built instead of parsing
+//! the file again. One tree per file is kept (the one of its current text), in the host, so that
+//! the snapshots of successive requests share it; a new text replaces it, re-reading only the YAML
+//! documents the edit touched (`yaml::incremental`).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::{Analysis, FileId};
+use crate::policy::PolicyDocument;
+use crate::text::TextRange;
+use crate::yaml::YamlFile;
+use crate::yaml::incremental::{self, Pieces, Previous};
+
+/// A file's text and its YAML tree.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    /// The text the tree was read from.
+    pub text: Arc<str>,
+    /// The tree.
+    pub yaml: YamlFile,
+    /// Where its documents came from, for the next text's incremental parse.
+    pieces: Pieces,
+}
+
+impl Parsed {
+    /// The admission documents of the file that overlap `range` (ends included): a request at a
+    /// cursor reads the document there, not the thousand others of a large file.
+    pub(crate) fn documents_in(&self, range: TextRange) -> Vec<PolicyDocument> {
+        self.yaml
+            .documents
+            .iter()
+            .filter(|d| d.range.start() <= range.end() && range.start() <= d.range.end())
+            .filter_map(crate::policy::read_document)
+            .collect()
+    }
+
+    /// The tree of `text`, this file's text with a small edit (completion tries a placeholder at
+    /// the cursor): only the documents the edit touched are parsed.
+    pub(crate) fn edited(&self, text: &str) -> YamlFile {
+        let previous = Previous {
+            text: &self.text,
+            yaml: &self.yaml,
+            pieces: &self.pieces,
+        };
+        incremental::reparse(text, Some(&previous)).0
+    }
+}
+
+/// The trees of the host's files, by file; each valid while its text is the file's text.
+pub(super) type ParseCache = BTreeMap<FileId, Arc<Parsed>>;
+
+impl Analysis {
+    /// The parse of `file` in this snapshot; `None` for a file the snapshot does not have.
+    pub(crate) fn parsed(&self, file: FileId) -> Option<Arc<Parsed>> {
+        let text = self.files.get(&file)?;
+        let previous = {
+            let cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
+            cache.get(&file).cloned()
+        };
+        if let Some(parsed) = previous.as_ref().filter(|p| Arc::ptr_eq(&p.text, text)) {
+            return Some(parsed.clone());
+        }
+        // Parse outside the lock: another snapshot's request may be reading the cache.
+        let previous = previous.as_ref().map(|p| Previous {
+            text: &p.text,
+            yaml: &p.yaml,
+            pieces: &p.pieces,
+        });
+        let (yaml, pieces) = incremental::reparse(text, previous.as_ref());
+        let parsed = Arc::new(Parsed {
+            text: text.clone(),
+            yaml,
+            pieces,
+        });
+        let mut cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
+        cache.insert(file, parsed.clone());
+        Some(parsed)
+    }
+}

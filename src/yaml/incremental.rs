@@ -1,0 +1,166 @@
+//! Incremental parsing of a multi-document file: an edit re-reads only the pieces (see
+//! [`super::split`]) whose text changed; the documents and errors of every other piece are reused,
+//! moved to where the piece now starts. This is exact, not a heuristic: a piece's parse depends
+//! only on its own text (the parser starts afresh at every piece), so an unchanged piece parses to
+//! the same tree at any offset, up to that offset.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::build::parse_piece;
+use super::split::split_documents;
+use super::{Document, Node, NodeKind, SyntaxError, YamlFile};
+use crate::text::{TextRange, TextSize};
+
+/// Where each piece of a parsed file is, and which of its documents and errors it produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pieces {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Piece {
+    /// Byte range of the piece in the file.
+    text: Range<usize>,
+    /// Its documents in [`YamlFile::documents`].
+    documents: Range<usize>,
+    /// Its errors in [`YamlFile::errors`].
+    errors: Range<usize>,
+}
+
+/// A file's previous parse: its text, its tree and its pieces.
+pub struct Previous<'a> {
+    /// The text the tree was read from.
+    pub text: &'a str,
+    /// The tree.
+    pub yaml: &'a YamlFile,
+    /// Its pieces.
+    pub pieces: &'a Pieces,
+}
+
+/// Parses `text` (as [`super::parse`] does) and records its pieces for a later [`reparse`].
+pub fn parse_with_pieces(text: &str) -> (YamlFile, Pieces) {
+    reparse(text, None)
+}
+
+/// Parses `text`, reusing the pieces of `previous` whose text is unchanged (wherever they now
+/// are); equal to a fresh [`super::parse`] of `text`. Returns the tree and how many pieces it
+/// parsed rather than reused, with the pieces for the next edit.
+pub fn reparse(text: &str, previous: Option<&Previous>) -> (YamlFile, Pieces) {
+    let (file, pieces, _) = reparse_counted(text, previous);
+    (file, pieces)
+}
+
+/// [`reparse`], with how many pieces were parsed rather than reused (evidence for tests).
+pub fn reparse_counted(text: &str, previous: Option<&Previous>) -> (YamlFile, Pieces, usize) {
+    let old = previous.map(old_pieces).unwrap_or_default();
+    let mut file = YamlFile {
+        documents: Vec::new(),
+        errors: Vec::new(),
+    };
+    let mut pieces = Vec::new();
+    let mut parsed = 0;
+    for (start, end) in split_documents(text) {
+        let (documents, errors) = (file.documents.len(), file.errors.len());
+        let reused = text
+            .get(start..end)
+            .and_then(|piece| old.get(piece))
+            .zip(previous);
+        match reused {
+            Some((piece, previous)) => reuse(previous.yaml, piece, (text, start), &mut file),
+            None => {
+                parse_piece(text, (start, end), &mut file.documents, &mut file.errors);
+                parsed += 1;
+            }
+        }
+        pieces.push(Piece {
+            text: start..end,
+            documents: documents..file.documents.len(),
+            errors: errors..file.errors.len(),
+        });
+    }
+    (file, Pieces { pieces }, parsed)
+}
+
+/// The previous pieces by their text.
+fn old_pieces<'a>(previous: &'a Previous) -> HashMap<&'a str, &'a Piece> {
+    previous
+        .pieces
+        .pieces
+        .iter()
+        .filter_map(|piece| Some((previous.text.get(piece.text.clone())?, piece)))
+        .collect()
+}
+
+/// Appends the documents and errors of the old `piece` to `file`, moved to `start` of `text`.
+fn reuse(old: &YamlFile, piece: &Piece, (text, start): (&str, usize), file: &mut YamlFile) {
+    let from = size(piece.text.start);
+    let to = size(start);
+    let old_end = size(piece.text.end);
+    let new_end = start + piece.text.len();
+    for document in old
+        .documents
+        .get(piece.documents.clone())
+        .unwrap_or_default()
+    {
+        let mut document = document.clone();
+        move_document(&mut document, from, to);
+        file.documents.push(document);
+    }
+    for error in old.errors.get(piece.errors.clone()).unwrap_or_default() {
+        // An error at the very end of the piece spans the character after it, which belongs to
+        // the next piece (or is the end of the file): measure it again in the new text.
+        let range = if error.range.start() == old_end {
+            super::locate::char_range(text, new_end)
+        } else {
+            moved_range(error.range, from, to)
+        };
+        file.errors.push(SyntaxError {
+            range,
+            message: error.message.clone(),
+        });
+    }
+}
+
+fn move_document(document: &mut Document, from: TextSize, to: TextSize) {
+    document.range = moved_range(document.range, from, to);
+    if let Some(root) = &mut document.root {
+        move_node(root, from, to);
+    }
+}
+
+/// Moves every range of `node`; the depth is bounded by the parser's `MAX_DEPTH`.
+fn move_node(node: &mut Node, from: TextSize, to: TextSize) {
+    node.range = moved_range(node.range, from, to);
+    match &mut node.kind {
+        NodeKind::Scalar(scalar) => scalar.source_map.moved(from, to),
+        NodeKind::Sequence(items) => {
+            for item in items {
+                move_node(item, from, to);
+            }
+        }
+        NodeKind::Mapping(entries) => {
+            for entry in entries {
+                move_node(&mut entry.key, from, to);
+                move_node(&mut entry.value, from, to);
+            }
+        }
+    }
+}
+
+/// `range`, which lies at or after `from`, moved by `to - from`.
+pub(super) fn moved_range(range: TextRange, from: TextSize, to: TextSize) -> TextRange {
+    let start = moved_offset(u32::from(range.start()), from, to);
+    let end = moved_offset(u32::from(range.end()), from, to);
+    TextRange::new(TextSize::from(start), TextSize::from(end.max(start)))
+}
+
+/// `at`, an offset at or after `from`, moved by `to - from` (saturating, never wrapping).
+pub(super) fn moved_offset(at: u32, from: TextSize, to: TextSize) -> u32 {
+    let moved = i64::from(at) - i64::from(u32::from(from)) + i64::from(u32::from(to));
+    u32::try_from(moved.max(0)).unwrap_or(u32::MAX)
+}
+
+fn size(n: usize) -> TextSize {
+    super::source_map::size(n)
+}
