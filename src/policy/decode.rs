@@ -1,4 +1,4 @@
-//! The decoding step: walks a document against the field tables (`fields.rs`) the way the API server's
+//! The decoding step: walks a document against the field sets of the bundled schemas (`fields.rs`) the way the API server's
 //! strict JSON decoding would, and reports unknown fields (warnings), repeated keys and values of the
 //! wrong kind (a string where a list is expected…). A wrong kind makes the API server reject the
 //! whole object before validation, so the caller skips the validation rules when this returns false.
@@ -11,7 +11,7 @@ use crate::yaml::{Node, NodeKind};
 use std::collections::BTreeSet;
 
 /// Checks `root` against `def`; returns whether every value had the right kind.
-pub(crate) fn decode(root: &Node, def: &'static TypeDef, report: &mut Report) -> bool {
+pub(crate) fn decode(root: &Node, def: &TypeDef, report: &mut Report) -> bool {
     let mut decoder = Decoder { report, ok: true };
     decoder.object(root, def, "");
     decoder.ok
@@ -39,8 +39,8 @@ impl Decoder<'_, '_> {
             Shape::Any => {}
             Shape::String => self.scalar(node, path, Resolved::String, "a string"),
             Shape::Integer => self.scalar(node, path, Resolved::Number, "an integer"),
-            Shape::Object(def) => self.object(node, def, path),
-            Shape::ObjectList(def) => self.object_list(node, def, path),
+            Shape::Object(def) => self.object(node, &def, path),
+            Shape::ObjectList(def) => self.object_list(node, &def, path),
             Shape::StringList => self.string_list(node, path),
             Shape::StringMap => self.string_map(node, path),
         }
@@ -63,7 +63,7 @@ impl Decoder<'_, '_> {
         }
     }
 
-    fn object(&mut self, node: &Node, def: &'static TypeDef, path: &str) {
+    fn object(&mut self, node: &Node, def: &TypeDef, path: &str) {
         let Some(entries) = node::entries(node) else {
             let expected = format!("a {} object", def.name);
             return self.wrong_kind(node, path, &expected);
@@ -94,13 +94,13 @@ impl Decoder<'_, '_> {
         self.report.other(Code::UnknownField, range, message);
     }
 
-    fn object_list(&mut self, node: &Node, def: &'static TypeDef, path: &str) {
+    fn object_list(&mut self, node: &Node, def: &TypeDef, path: &str) {
         let NodeKind::Sequence(items) = &node.kind else {
             let expected = format!("a list of {}", def.name);
             return self.wrong_kind(node, path, &expected);
         };
         for (i, item) in items.iter().enumerate() {
-            self.value(item, Shape::Object(def), &format!("{path}[{i}]"));
+            self.value(item, Shape::Object(def.clone()), &format!("{path}[{i}]"));
         }
     }
 
@@ -155,11 +155,11 @@ fn describe(node: &Node) -> &'static str {
 }
 
 /// The known field closest to a misspelt key, if one is close enough to be a likely typo.
-fn suggestion(key: &str, def: &TypeDef) -> Option<&'static str> {
+fn suggestion<'d>(key: &str, def: &'d TypeDef) -> Option<&'d str> {
     let lower = key.to_ascii_lowercase();
-    def.fields
-        .iter()
-        .map(|(name, _)| (edit_distance(&lower, &name.to_ascii_lowercase()), *name))
+    def.field_names()
+        .into_iter()
+        .map(|name| (edit_distance(&lower, &name.to_ascii_lowercase()), name))
         .filter(|(distance, name)| *distance <= 2.max(name.len() / 5))
         .min()
         .map(|(_, name)| name)

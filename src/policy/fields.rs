@@ -1,271 +1,157 @@
-//! The field sets of the API types, as data: which keys each object type has and what shape each
-//! value must have. The decoder (`decode.rs`) walks a document against these tables to report unknown
-//! fields, repeated keys and values of the wrong kind.
+//! The field sets of the API types, read from the bundled OpenAPI schemas (the published
+//! definitions of `admissionregistration.k8s.io` and of `ObjectMeta`): which keys each object type
+//! has and what shape each value must have. The decoder (`decode.rs`) walks a document against
+//! them to report unknown fields, repeated keys and values of the wrong kind.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::PolicyKind;
+use super::model::ApiVersion;
+use crate::schema::bundled;
 
 /// The shape a field's value must have.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum Shape {
     /// A string scalar.
     String,
     /// An integer scalar.
     Integer,
     /// An object of the given type.
-    Object(&'static TypeDef),
+    Object(TypeDef),
     /// A list of objects of the given type.
-    ObjectList(&'static TypeDef),
+    ObjectList(TypeDef),
     /// A list of strings.
     StringList,
     /// A map of strings to strings.
     StringMap,
-    /// Anything (fields this tool does not model, such as `status` or `managedFields`).
+    /// Anything this decoder does not model (booleans, numbers, int-or-string, free-form objects).
     Any,
 }
 
-/// An object type: its Go name (for messages) and its fields.
-#[derive(Debug)]
+/// An object type: its name (for messages) and its schema.
+#[derive(Clone, Debug)]
 pub struct TypeDef {
     /// The API type's name, e.g. `Validation`.
-    pub name: &'static str,
-    /// Every field the type has, with its shape.
-    pub fields: &'static [(&'static str, Shape)],
+    pub name: String,
+    schema: Arc<Value>,
+    minor: u32,
 }
 
 impl TypeDef {
+    /// The root type of a document of `kind` written in `version`, from the schemas of `minor`
+    /// (or, when that release does not serve it, of the closest bundled release that does: the
+    /// field sets are the same in every release that has the type).
+    pub fn root(kind: PolicyKind, version: ApiVersion, minor: u32) -> Option<TypeDef> {
+        let name = format!(
+            "io.k8s.api.admissionregistration.{}.{}",
+            version.as_str(),
+            kind.name()
+        );
+        let mut minors: Vec<u32> = bundled::versions().to_vec();
+        minors.sort_by_key(|m| m.abs_diff(minor));
+        minors.into_iter().find_map(|m| TypeDef::named(&name, m))
+    }
+
+    fn named(name: &str, minor: u32) -> Option<TypeDef> {
+        let schema = bundled::definition(minor, name)?;
+        let short = name.rsplit('.').next().unwrap_or(name).to_string();
+        Some(TypeDef {
+            name: short,
+            schema,
+            minor,
+        })
+    }
+
     /// The shape of `key`, if the type has that field.
     pub fn field(&self, key: &str) -> Option<Shape> {
-        self.fields
-            .iter()
-            .find(|(name, _)| *name == key)
-            .map(|(_, shape)| *shape)
+        let property = self.schema.get("properties")?.get(key)?;
+        Some(self.shape(property))
+    }
+
+    /// Every field the type has.
+    pub fn field_names(&self) -> Vec<&str> {
+        self.schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    fn shape(&self, schema: &Value) -> Shape {
+        if let Some(name) = schema.get("$ref").and_then(Value::as_str) {
+            return match TypeDef::named(name, self.minor) {
+                Some(def) if def.schema.get("properties").is_some() => Shape::Object(def),
+                Some(def) => self.shape(&def.schema.clone()),
+                None => Shape::Any,
+            };
+        }
+        match schema.get("type").and_then(Value::as_str) {
+            Some("string") => Shape::String,
+            Some("integer") => Shape::Integer,
+            Some("array") => match schema.get("items").map(|i| self.shape(i)) {
+                Some(Shape::Object(def)) => Shape::ObjectList(def),
+                Some(Shape::String) => Shape::StringList,
+                _ => Shape::Any,
+            },
+            Some("object") if schema.get("properties").is_some() => Shape::Object(TypeDef {
+                name: self.name.clone(),
+                schema: Arc::new(schema.clone()),
+                minor: self.minor,
+            }),
+            Some("object") => match schema.get("additionalProperties").map(|v| self.shape(v)) {
+                Some(Shape::String) => Shape::StringMap,
+                _ => Shape::Any,
+            },
+            _ => Shape::Any,
+        }
     }
 }
 
-use Shape::*;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `ObjectMeta`; fields set by the server are accepted so that `kubectl get -o yaml` output is clean.
-pub static OBJECT_META: TypeDef = TypeDef {
-    name: "ObjectMeta",
-    fields: &[
-        ("name", String),
-        ("generateName", String),
-        ("namespace", String),
-        ("selfLink", String),
-        ("uid", String),
-        ("resourceVersion", String),
-        ("generation", Integer),
-        ("creationTimestamp", Any),
-        ("deletionTimestamp", Any),
-        ("deletionGracePeriodSeconds", Integer),
-        ("labels", StringMap),
-        ("annotations", StringMap),
-        ("ownerReferences", Any),
-        ("finalizers", StringList),
-        ("managedFields", Any),
-    ],
-};
+    fn shape_name(shape: Option<Shape>) -> String {
+        match shape {
+            Some(Shape::Object(d)) => format!("object {}", d.name),
+            Some(Shape::ObjectList(d)) => format!("list of {}", d.name),
+            other => format!("{other:?}"),
+        }
+    }
 
-/// `ParamKind`.
-pub static PARAM_KIND: TypeDef = TypeDef {
-    name: "ParamKind",
-    fields: &[("apiVersion", String), ("kind", String)],
-};
+    #[test]
+    fn a_policy_s_fields_come_from_the_bundled_schema() {
+        let newest = bundled::newest();
+        let root = TypeDef::root(PolicyKind::ValidatingPolicy, ApiVersion::V1, newest);
+        let root = root.expect("the v1 ValidatingAdmissionPolicy schema is bundled");
+        let spec = match root.field("spec") {
+            Some(Shape::Object(spec)) => spec,
+            other => panic!("spec: {other:?}"),
+        };
+        let actual: Vec<String> = [
+            shape_name(root.field("metadata")),
+            shape_name(spec.field("validations")),
+            shape_name(spec.field("failurePolicy")),
+            shape_name(spec.field("nope")),
+        ]
+        .into();
+        assert_eq!(
+            actual,
+            [
+                "object ObjectMeta",
+                "list of Validation",
+                "Some(String)",
+                "None"
+            ]
+        );
+    }
 
-/// `LabelSelector`.
-pub static LABEL_SELECTOR: TypeDef = TypeDef {
-    name: "LabelSelector",
-    fields: &[
-        ("matchLabels", StringMap),
-        ("matchExpressions", ObjectList(&LABEL_SELECTOR_REQUIREMENT)),
-    ],
-};
-
-/// `LabelSelectorRequirement`.
-pub static LABEL_SELECTOR_REQUIREMENT: TypeDef = TypeDef {
-    name: "LabelSelectorRequirement",
-    fields: &[
-        ("key", String),
-        ("operator", String),
-        ("values", StringList),
-    ],
-};
-
-/// `NamedRuleWithOperations`.
-pub static NAMED_RULE: TypeDef = TypeDef {
-    name: "NamedRuleWithOperations",
-    fields: &[
-        ("resourceNames", StringList),
-        ("operations", StringList),
-        ("apiGroups", StringList),
-        ("apiVersions", StringList),
-        ("resources", StringList),
-        ("scope", String),
-    ],
-};
-
-/// `MatchResources`.
-pub static MATCH_RESOURCES: TypeDef = TypeDef {
-    name: "MatchResources",
-    fields: &[
-        ("namespaceSelector", Object(&LABEL_SELECTOR)),
-        ("objectSelector", Object(&LABEL_SELECTOR)),
-        ("resourceRules", ObjectList(&NAMED_RULE)),
-        ("excludeResourceRules", ObjectList(&NAMED_RULE)),
-        ("matchPolicy", String),
-    ],
-};
-
-/// `MatchCondition`.
-pub static MATCH_CONDITION: TypeDef = TypeDef {
-    name: "MatchCondition",
-    fields: &[("name", String), ("expression", String)],
-};
-
-/// `Variable`.
-pub static VARIABLE: TypeDef = TypeDef {
-    name: "Variable",
-    fields: &[("name", String), ("expression", String)],
-};
-
-/// `Validation`.
-pub static VALIDATION: TypeDef = TypeDef {
-    name: "Validation",
-    fields: &[
-        ("expression", String),
-        ("message", String),
-        ("reason", String),
-        ("messageExpression", String),
-    ],
-};
-
-/// `AuditAnnotation`.
-pub static AUDIT_ANNOTATION: TypeDef = TypeDef {
-    name: "AuditAnnotation",
-    fields: &[("key", String), ("valueExpression", String)],
-};
-
-/// `ValidatingAdmissionPolicySpec`.
-pub static VAP_SPEC: TypeDef = TypeDef {
-    name: "ValidatingAdmissionPolicySpec",
-    fields: &[
-        ("paramKind", Object(&PARAM_KIND)),
-        ("matchConstraints", Object(&MATCH_RESOURCES)),
-        ("validations", ObjectList(&VALIDATION)),
-        ("failurePolicy", String),
-        ("auditAnnotations", ObjectList(&AUDIT_ANNOTATION)),
-        ("matchConditions", ObjectList(&MATCH_CONDITION)),
-        ("variables", ObjectList(&VARIABLE)),
-    ],
-};
-
-/// `ParamRef`.
-pub static PARAM_REF: TypeDef = TypeDef {
-    name: "ParamRef",
-    fields: &[
-        ("name", String),
-        ("namespace", String),
-        ("selector", Object(&LABEL_SELECTOR)),
-        ("parameterNotFoundAction", String),
-    ],
-};
-
-/// `ValidatingAdmissionPolicyBindingSpec`.
-pub static VAPB_SPEC: TypeDef = TypeDef {
-    name: "ValidatingAdmissionPolicyBindingSpec",
-    fields: &[
-        ("policyName", String),
-        ("paramRef", Object(&PARAM_REF)),
-        ("matchResources", Object(&MATCH_RESOURCES)),
-        ("validationActions", StringList),
-    ],
-};
-
-/// `ApplyConfiguration`.
-pub static APPLY_CONFIGURATION: TypeDef = TypeDef {
-    name: "ApplyConfiguration",
-    fields: &[("expression", String)],
-};
-
-/// `JSONPatch`.
-pub static JSON_PATCH: TypeDef = TypeDef {
-    name: "JSONPatch",
-    fields: &[("expression", String)],
-};
-
-/// `Mutation`.
-pub static MUTATION: TypeDef = TypeDef {
-    name: "Mutation",
-    fields: &[
-        ("patchType", String),
-        ("applyConfiguration", Object(&APPLY_CONFIGURATION)),
-        ("jsonPatch", Object(&JSON_PATCH)),
-    ],
-};
-
-/// `MutatingAdmissionPolicySpec`.
-pub static MAP_SPEC: TypeDef = TypeDef {
-    name: "MutatingAdmissionPolicySpec",
-    fields: &[
-        ("paramKind", Object(&PARAM_KIND)),
-        ("matchConstraints", Object(&MATCH_RESOURCES)),
-        ("variables", ObjectList(&VARIABLE)),
-        ("mutations", ObjectList(&MUTATION)),
-        ("failurePolicy", String),
-        ("matchConditions", ObjectList(&MATCH_CONDITION)),
-        ("reinvocationPolicy", String),
-    ],
-};
-
-/// `MutatingAdmissionPolicyBindingSpec`.
-pub static MAPB_SPEC: TypeDef = TypeDef {
-    name: "MutatingAdmissionPolicyBindingSpec",
-    fields: &[
-        ("policyName", String),
-        ("paramRef", Object(&PARAM_REF)),
-        ("matchResources", Object(&MATCH_RESOURCES)),
-    ],
-};
-
-/// `ValidatingAdmissionPolicy` (the only kind with a `status`).
-pub static VAP: TypeDef = TypeDef {
-    name: "ValidatingAdmissionPolicy",
-    fields: &[
-        ("apiVersion", String),
-        ("kind", String),
-        ("metadata", Object(&OBJECT_META)),
-        ("spec", Object(&VAP_SPEC)),
-        ("status", Any),
-    ],
-};
-
-/// `ValidatingAdmissionPolicyBinding`.
-pub static VAPB: TypeDef = TypeDef {
-    name: "ValidatingAdmissionPolicyBinding",
-    fields: &[
-        ("apiVersion", String),
-        ("kind", String),
-        ("metadata", Object(&OBJECT_META)),
-        ("spec", Object(&VAPB_SPEC)),
-    ],
-};
-
-/// `MutatingAdmissionPolicy`.
-pub static MAP: TypeDef = TypeDef {
-    name: "MutatingAdmissionPolicy",
-    fields: &[
-        ("apiVersion", String),
-        ("kind", String),
-        ("metadata", Object(&OBJECT_META)),
-        ("spec", Object(&MAP_SPEC)),
-    ],
-};
-
-/// `MutatingAdmissionPolicyBinding`.
-pub static MAPB: TypeDef = TypeDef {
-    name: "MutatingAdmissionPolicyBinding",
-    fields: &[
-        ("apiVersion", String),
-        ("kind", String),
-        ("metadata", Object(&OBJECT_META)),
-        ("spec", Object(&MAPB_SPEC)),
-    ],
-};
+    #[test]
+    fn a_version_a_release_no_longer_serves_is_read_from_one_that_does() {
+        // v1alpha1 ValidatingAdmissionPolicy was removed in 1.32.
+        let root = TypeDef::root(PolicyKind::ValidatingPolicy, ApiVersion::V1alpha1, 37);
+        assert!(root.is_some_and(|r| r.field("spec").is_some()));
+    }
+}

@@ -131,18 +131,14 @@ fn check_document(
     let Some((kind, version)) = read_kinds::recognise(root) else {
         return;
     };
-    let def = match kind {
-        PolicyKind::ValidatingPolicy => &fields::VAP,
-        PolicyKind::ValidatingBinding => &fields::VAPB,
-        PolicyKind::MutatingPolicy => &fields::MAP,
-        PolicyKind::MutatingBinding => &fields::MAPB,
-    };
+    let def = fields::TypeDef::root(kind, version, minor);
     let document = read_kinds::document(root, kind, version);
     served::check(root, kind, version, minor, diagnostics);
     {
         let mut report = report::Report::new(diagnostics);
         // The API server rejects a value of the wrong kind while decoding, before any validation.
-        if decode::decode(root, def, &mut report) {
+        let decoded = def.is_none_or(|def| decode::decode(root, &def, &mut report));
+        if decoded {
             validate::validate(&document, &mut report);
         }
     }

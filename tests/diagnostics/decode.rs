@@ -35,6 +35,10 @@ status:
                |
             10 |   - expresion: "true"
                |     ^^^^^^^^^
+            policy.yaml:13:3: warning[unknown-field]: unknown field "status.anything"
+               |
+            13 |   anything: goes
+               |   ^^^^^^^^
         "#]],
     );
 }
