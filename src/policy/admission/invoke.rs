@@ -11,12 +11,58 @@ use super::outcome::{Condition, TriState};
 use super::{Context, DenyAll, Outcome};
 use crate::cel::eval::{AuthzRequest, Value, authorizer_value, request_resource_value};
 
+/// Which `namespaceObject` an expression sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NamespaceView {
+    /// `null`: matchConditions are matched without a namespace (`matchconditions/matcher.go`
+    /// `Match` passes `nil`).
+    Absent,
+    /// The copy `cel.CreateNamespaceObject` makes for a validating policy's validations
+    /// (`cel/condition.go`): spec, status and only these metadata fields.
+    Trimmed,
+    /// The stored Namespace as it is (a mutating policy's mutations).
+    Full,
+}
+
+/// The metadata fields `CreateNamespaceObject` copies.
+const NAMESPACE_METADATA: &[&str] = &[
+    "name",
+    "generateName",
+    "namespace",
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "labels",
+    "annotations",
+    "finalizers",
+];
+
+/// The Namespace as CEL sees it: a typed object from the API server's cache carries no
+/// `apiVersion` or `kind` (empty TypeMeta, omitted when converted), and `Trimmed` keeps only the
+/// fields `CreateNamespaceObject` copies.
+fn namespace_value(namespace: &Json, view: NamespaceView) -> Json {
+    let mut namespace = namespace.clone();
+    if let Json::Object(map) = &mut namespace {
+        map.retain(|k, _| !matches!(k.as_str(), "apiVersion" | "kind"));
+        if view == NamespaceView::Trimmed {
+            map.retain(|k, _| matches!(k.as_str(), "metadata" | "spec" | "status"));
+            if let Some(Json::Object(meta)) = map.get_mut("metadata") {
+                meta.retain(|k, _| NAMESPACE_METADATA.contains(&k.as_str()));
+            }
+        }
+    }
+    namespace
+}
+
 /// The plain variables for an invocation with `object` as the current object.
 pub(crate) fn base(
     context: &Context<'_>,
     object: Option<&Json>,
     param: Option<&Json>,
-    with_namespace: bool,
+    view: NamespaceView,
 ) -> Vec<(&'static str, Value)> {
     let request = &context.input.request;
     let value = |j: Option<&Json>| {
@@ -27,7 +73,8 @@ pub(crate) fn base(
     let namespace = request
         .namespace_object
         .as_ref()
-        .filter(|_| with_namespace && !request.namespace.is_empty());
+        .filter(|_| view != NamespaceView::Absent && !request.namespace.is_empty())
+        .map(|n| namespace_value(n, view));
     let authorizer = context
         .input
         .authorizer
@@ -45,7 +92,7 @@ pub(crate) fn base(
         ("object", value(object)),
         ("oldObject", value(request.old_object.as_ref())),
         ("request", value(Some(&request_json))),
-        ("namespaceObject", value(namespace)),
+        ("namespaceObject", value(namespace.as_ref())),
         ("authorizer", authorizer_value(authorizer.clone())),
         (
             "authorizer.requestResource",
@@ -105,7 +152,7 @@ pub(crate) fn match_conditions(
     if conditions.is_empty() {
         return Gate::Run;
     }
-    let scope = Scope::new(base(context, object, param, false), &[]);
+    let scope = Scope::new(base(context, object, param, NamespaceView::Absent), &[]);
     let mut budget = MATCH_BUDGET;
     let mut results = Vec::new();
     for condition in conditions {

@@ -7,7 +7,7 @@
 use serde_json::Value as Json;
 
 use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
-use super::invoke::{Gate, base, items, match_conditions, variables};
+use super::invoke::{Gate, NamespaceView, base, items, match_conditions, variables};
 use super::json::str_at;
 use super::outcome::{Refusal, Status};
 use super::patch::{self, Operation, PatchError};
@@ -79,7 +79,7 @@ fn mutate(
     mutation: &Json,
 ) -> Result<Json, String> {
     let scope = Scope::new(
-        base(context, Some(object), param, true),
+        base(context, Some(object), param, NamespaceView::Full),
         &variables(context.spec),
     );
     let mut budget = POLICY_BUDGET;

@@ -192,3 +192,22 @@ fn a_refusal_carries_the_api_servers_status() {
         assert_eq!((status.code, status.reason.as_str()), (code, reason), "{p}");
     }
 }
+
+/// `cel.CreateNamespaceObject` (`cel/condition.go`): a validating policy sees the Namespace with
+/// spec, status and a fixed set of metadata fields, and without `apiVersion`/`kind` (the typed
+/// object from the API server's cache has an empty TypeMeta). A checked policy cannot name the
+/// dropped fields (`kubernetes.Namespace` does not declare them); a stored one could.
+#[test]
+fn a_validating_policy_sees_the_trimmed_namespace() {
+    let p = policy(
+        json!([]),
+        json!([{"expression": "!has(namespaceObject.kind) && !has(namespaceObject.metadata.managedFields) && namespaceObject.metadata.labels.team == 'x'"}]),
+    );
+    let mut input = input(Some(pod()), None);
+    input.request.namespace_object = Some(json!({
+        "apiVersion": "v1", "kind": "Namespace",
+        "metadata": {"name": "n", "labels": {"team": "x"}, "managedFields": [{"manager": "kubectl"}]}
+    }));
+    let out = evaluate(&p, None, &input);
+    assert_eq!(out.decision, Decision::Allow, "{:?}", out.validations);
+}

@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 use super::audit::FailureValue;
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
-use super::invoke::{Gate, base, items, match_conditions, variables};
+use super::invoke::{Gate, NamespaceView, base, items, match_conditions, variables};
 use super::json::str_at;
 use super::outcome::{Refusal, TriState, ValidationResult};
 use super::{Context, Outcome};
@@ -47,7 +47,9 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
         }
         Gate::Run => {}
     }
-    let bindings = base(context, object, param, true);
+    // The audit annotations see the untrimmed Namespace upstream; they share this scope (and its
+    // variables) here, which only matters for metadata such as ownerReferences.
+    let bindings = base(context, object, param, NamespaceView::Trimmed);
     let scope = Scope::new(bindings, &variables(context.spec));
     let (decisions, annotations) = match decide(&scope, context.spec, out) {
         Ok(decisions) => match annotate(context, &scope) {
