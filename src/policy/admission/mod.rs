@@ -17,6 +17,7 @@ mod outcome;
 mod params;
 pub mod patch;
 pub mod request;
+mod status;
 mod validate;
 
 use std::sync::Arc;
@@ -24,8 +25,9 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 pub use audit::FAILURE_KEY;
-pub use outcome::{Condition, Decision, Outcome, Status, TriState, ValidationResult};
+pub use outcome::{Condition, Decision, Outcome, TriState, ValidationResult};
 pub use request::Request;
+pub use status::Status;
 
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
 use crate::policy::PolicyKind;

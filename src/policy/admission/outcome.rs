@@ -7,6 +7,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::audit;
 use super::request::Request;
+use super::status::{Refusal, Status};
 use crate::policy::PolicyKind;
 use crate::policy::report::quote;
 
@@ -61,62 +62,6 @@ impl TriState {
             TriState::True => Json::Bool(true),
             TriState::False => Json::Bool(false),
             TriState::Error => Json::from("error"),
-        }
-    }
-}
-
-/// Why a request is refused, which decides the status the API server answers with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Refusal<'a> {
-    /// A validation was false; its `reason` (empty: the default).
-    Denied(&'a str),
-    /// An expression or a mutation failed (under `failurePolicy: Fail`).
-    Failed,
-    /// The binding or its params could not be configured.
-    Config,
-}
-
-/// The HTTP status of a refusal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Status {
-    /// The code: 422, 403, 401, 413 or 503.
-    pub code: u16,
-    /// The reason: `Invalid`, `Forbidden`, `Unauthorized`, `RequestEntityTooLarge` or
-    /// `ServiceUnavailable`.
-    pub reason: String,
-}
-
-impl Status {
-    /// A validating policy's refusal (`validating/dispatcher.go` `Dispatch`): the decision's
-    /// reason, `Invalid` when it has none, and its code (`policy_decision.go` `reasonToCode`).
-    fn validating(refusal: Refusal<'_>) -> Status {
-        let reason = match refusal {
-            Refusal::Denied(r) if !r.is_empty() => r,
-            _ => "Invalid",
-        };
-        let code = match reason {
-            "Forbidden" => 403,
-            "Unauthorized" => 401,
-            "RequestEntityTooLarge" => 413,
-            _ => 422,
-        };
-        Status {
-            code,
-            reason: reason.to_string(),
-        }
-    }
-
-    /// A mutating policy's refusal (`generic/policy_dispatcher.go` `Dispatch`): the `403` of
-    /// `admission.NewForbidden`, with the policy error's reason (`Invalid` for evaluation errors,
-    /// none for configuration errors).
-    fn mutating(refusal: Refusal<'_>) -> Status {
-        let reason = match refusal {
-            Refusal::Config => "Forbidden",
-            _ => "Invalid",
-        };
-        Status {
-            code: 403,
-            reason: reason.to_string(),
         }
     }
 }
@@ -209,9 +154,9 @@ impl Outcome {
         }
     }
 
-    /// Records a rejection for `refusal`. The API server returns the first (`validating/dispatcher.go` `Dispatch`: `deniedDecisions[0]`);
-    /// a mutating policy's further errors are kept as the status causes
-    /// (`generic/policy_dispatcher.go` `Dispatch`).
+    /// Records a rejection for `refusal`. The API server returns the first
+    /// (`validating/dispatcher.go` `Dispatch`: `deniedDecisions[0]`); a mutating policy's further
+    /// errors are kept as the status causes (`generic/policy_dispatcher.go` `Dispatch`).
     pub(crate) fn reject(&mut self, request: &Request, message: &str, refusal: Refusal<'_>) {
         let mutating = self.kind.is_mutating();
         if !mutating && !self.messages.is_empty() {

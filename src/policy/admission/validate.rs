@@ -11,7 +11,8 @@ use super::audit::FailureValue;
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
 use super::invoke::{Gate, NamespaceView, base, items, match_conditions, variables};
 use super::json::str_at;
-use super::outcome::{Refusal, TriState, ValidationResult};
+use super::outcome::{TriState, ValidationResult};
+use super::status::Refusal;
 use super::{Context, Outcome};
 use crate::cel::eval::Value;
 
