@@ -211,7 +211,8 @@ impl Lexer<'_, '_> {
         // Report the run up to the offending character, then skip to the closing backtick (or the
         // line end) so one bad identifier gives one error.
         let shown_end = self.next_char_end(self.pos);
-        let shown = self.src.get(start..shown_end).unwrap_or("`").to_string();
+        let shown =
+            crate::cel::parser::error_display(self.src.get(start..shown_end).unwrap_or("`"));
         self.error(
             start,
             shown_end,
@@ -257,7 +258,14 @@ impl Lexer<'_, '_> {
 
     fn unknown_char(&mut self, start: usize) {
         self.pos = self.next_char_end(start).max(start + 1);
-        let shown = self.src.get(start..self.pos).unwrap_or("?").to_string();
+        // A lone `&` or `|` is the start of `&&` or `||`: ANTLR's lexer has read the next
+        // character too when it gives up, and shows it (though it resumes right after the `&`).
+        let shown_end = match self.bytes.get(start).copied() {
+            Some(b'&' | b'|') if self.pos < self.src.len() => self.next_char_end(self.pos),
+            _ => self.pos,
+        };
+        let shown = self.src.get(start..shown_end).unwrap_or("?");
+        let shown = crate::cel::parser::error_display(shown);
         self.error(
             start,
             self.pos,

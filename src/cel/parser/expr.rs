@@ -6,7 +6,7 @@ use super::Parser;
 use super::messages::Expecting;
 use crate::cel::ast::{BinaryOp, ExprId, ExprKind, Name, UnaryOp};
 use crate::cel::token::TokenKind;
-use crate::text::TextRange;
+use crate::text::{TextRange, TextSize};
 
 impl Parser<'_> {
     /// A full expression. Counts nesting: every bracketed or argument expression comes through here.
@@ -72,8 +72,20 @@ impl Parser<'_> {
         let first = self.bump();
         let op_kind = first.kind;
         let mut count = 1usize;
-        while self.eat(op_kind).is_some() {
+        let mut last = first;
+        while let Some(next) = self.eat(op_kind) {
             count += 1;
+            last = next;
+        }
+        if op == UnaryOp::Neg && !self.peek().kind.starts_expr() {
+            // cel-go's grammar decides between `-` as an operator and a negative literal after
+            // the first `-` of a run, and inside the run at the last one; with no operand
+            // neither alternative is viable from there.
+            let from = if count == 1 { first } else { last };
+            let from = from.range.start();
+            let operand = self.missing_expr_as(Expecting::NoViable { from });
+            let span = first.range.cover(self.span(operand));
+            return self.alloc(span, ExprKind::Unary { op, operand });
         }
         let operand = self.member();
         if count.is_multiple_of(2) {
@@ -107,7 +119,7 @@ impl Parser<'_> {
         if question.is_some() && !self.options.optional_syntax {
             self.error(dot.range, "unsupported syntax '.?'");
         }
-        let field = self.field_name();
+        let field = self.field_name(dot.range.start());
         // Escaped names are fields only: `` a.`b`() `` leaves the `(` to be reported.
         let callable = question.is_none() && !field.is_missing() && !self.last_name_was_escaped;
         if callable && self.at(TokenKind::LParen) {
@@ -125,9 +137,10 @@ impl Parser<'_> {
         )
     }
 
-    /// The name after `.`: an identifier (reserved words are allowed as fields), an escaped name,
-    /// or a keyword (reported, kept). Anything else gives a missing name at that token.
-    fn field_name(&mut self) -> Name {
+    /// The name after the `.` at `dot`: an identifier (reserved words are allowed as fields), an
+    /// escaped name, or a keyword (reported, kept). Anything else gives a missing name at that
+    /// token.
+    fn field_name(&mut self, dot: TextSize) -> Name {
         let token = self.peek();
         self.last_name_was_escaped = false;
         match token.kind {
@@ -148,7 +161,7 @@ impl Parser<'_> {
                 }
             }
             _ => {
-                self.report_unexpected(token, Expecting::SelectName);
+                self.report_unexpected(token, Expecting::SelectName { dot });
                 Name {
                     text: String::new(),
                     span: TextRange::empty(token.range.start()),

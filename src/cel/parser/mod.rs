@@ -15,6 +15,7 @@ use super::token::{Token, TokenKind};
 use super::{ParseError, ParseOptions, Parsed, lexer};
 use crate::text::{TextRange, TextSize};
 use messages::Expecting;
+pub(crate) use messages::error_display;
 
 /// The most nested parse calls allowed whatever `ParseOptions::max_depth` says. Measured on a
 /// 2 MiB thread, the parser overflows at about 1,050 nested calls (`f(f(…`, the costliest
@@ -85,6 +86,9 @@ struct Parser<'s> {
     last_error_at: Option<TextSize>,
     /// Whether the last field name read was backtick-escaped (such names cannot be called).
     last_name_was_escaped: bool,
+    /// Brackets open around the cursor (`(`, `[`, `{`, call arguments): a closer is the last
+    /// token of the whole expression only when none is.
+    open_brackets: u32,
 }
 
 impl<'s> Parser<'s> {
@@ -106,6 +110,7 @@ impl<'s> Parser<'s> {
             stopped: false,
             last_error_at: None,
             last_name_was_escaped: false,
+            open_brackets: 0,
         }
     }
 

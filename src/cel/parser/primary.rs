@@ -35,6 +35,13 @@ impl Parser<'_> {
             TokenKind::LParen => self.parenthesized(),
             TokenKind::LBracket => self.list(),
             TokenKind::LBrace => self.map(),
+            TokenKind::Minus | TokenKind::Dot => {
+                // Only a negative number or a root-scoped name starts so here (`!-a`, `."a"`):
+                // ANTLR's prediction fails at the next token.
+                let lead = self.bump();
+                let from = lead.range.start();
+                self.missing_expr_as(Expecting::NoViable { from })
+            }
             _ => self.missing_expr(),
         }
     }
@@ -151,7 +158,9 @@ impl Parser<'_> {
     /// enclosing spans are exact.
     fn parenthesized(&mut self) -> ExprId {
         let open = self.bump();
+        self.open_brackets += 1;
         let inner = self.expr();
+        self.open_brackets -= 1;
         let close = self.expect(TokenKind::RParen);
         if let Some(expr) = self.exprs.get_mut(inner.index()) {
             expr.span = expr.span.cover(open.range).cover(close);
@@ -162,6 +171,7 @@ impl Parser<'_> {
     /// `[a, ?b, ]`.
     fn list(&mut self) -> ExprId {
         let open = self.bump();
+        self.first_entry(TokenKind::RBracket);
         let mut elements = Vec::new();
         let close = self.comma_list(TokenKind::RBracket, true, |p| {
             let optional = p.optional_marker();
@@ -176,6 +186,7 @@ impl Parser<'_> {
     /// `{k: v, ?k2: v2, }`.
     fn map(&mut self) -> ExprId {
         let open = self.bump();
+        self.first_entry(TokenKind::RBrace);
         let mut entries = Vec::new();
         let close = self.comma_list(TokenKind::RBrace, true, |p| {
             let optional = p.optional_marker();
@@ -189,6 +200,19 @@ impl Parser<'_> {
             });
         });
         self.alloc(open.range.cover(close), ExprKind::Map { entries })
+    }
+
+    /// Right after `[` or `{`: what cannot start the first entry (or close or a lone `,`) is
+    /// reported with the set ANTLR expects there; the entry's own report at the same spot is then
+    /// dropped as a cascade.
+    fn first_entry(&mut self, close: TokenKind) {
+        let token = self.peek();
+        let fits = token.kind.starts_expr()
+            || matches!(token.kind, TokenKind::Comma | TokenKind::Question)
+            || token.kind == close;
+        if !fits {
+            self.report_unexpected(token, Expecting::FirstEntry(close));
+        }
     }
 
     /// A literal token, with a folded `-` for numbers. An unrepresentable number becomes an
@@ -240,7 +264,16 @@ impl Parser<'_> {
         for error in errors {
             let start = token.range.start() + to_size(error.range.start);
             let end = (token.range.start() + to_size(error.range.end)).min(token.range.end());
-            self.error(TextRange::new(start, end.max(start)), error.message);
+            let range = TextRange::new(start, end.max(start));
+            // A malformed escape is a lexical error to cel-go's ANTLR lexer, which shows the
+            // literal from its quote through the offending character.
+            let message = if error.message.starts_with("invalid escape sequence") {
+                let text = super::error_display(self.text(range));
+                format!("Syntax error: token recognition error at: '{text}'")
+            } else {
+                error.message
+            };
+            self.error(range, message);
         }
     }
 }

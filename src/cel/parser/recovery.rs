@@ -17,7 +17,18 @@ impl Parser<'_> {
             return token.range;
         }
         let token = self.peek();
-        self.report_unexpected(token, Expecting::Token(kind));
+        // ANTLR inserts the token when what was found can follow it: the end after the closer
+        // of the outermost bracket, an operand after `:`.
+        let insertable = match kind {
+            TokenKind::Colon => token.kind.starts_expr(),
+            _ => kind.is_closer() && token.kind == TokenKind::Eof && self.open_brackets == 0,
+        };
+        let expecting = if insertable {
+            Expecting::Missing(kind)
+        } else {
+            Expecting::Token(kind)
+        };
+        self.report_unexpected(token, expecting);
         TextRange::empty(token.range.start())
     }
 
@@ -25,8 +36,13 @@ impl Parser<'_> {
     /// Closers, separators and operators stay for the enclosing rule (so `a && ` keeps `a`, and
     /// `f(a, ` keeps its arguments); any other token is skipped.
     pub(super) fn missing_expr(&mut self) -> ExprId {
+        self.missing_expr_as(Expecting::Expression)
+    }
+
+    /// `missing_expr`, reported as `expecting` says.
+    pub(super) fn missing_expr_as(&mut self, expecting: Expecting) -> ExprId {
         let token = self.peek();
-        self.report_unexpected(token, Expecting::Expression);
+        self.report_unexpected(token, expecting);
         let keep = token.kind.is_closer()
             || is_binary_op(token.kind)
             || matches!(
@@ -50,6 +66,7 @@ impl Parser<'_> {
         mut item: impl FnMut(&mut Self),
     ) -> TextRange {
         let mut after_comma = false;
+        self.open_brackets += 1;
         loop {
             // After a comma an item is due: at the end of the input or before a closer that does
             // not allow a trailing comma, the item parses as an `Error` (so `f(a, ` has two
@@ -57,6 +74,13 @@ impl Parser<'_> {
             let ends = (self.at(close) && (trailing_comma || !after_comma))
                 || (self.at(TokenKind::Eof) && !after_comma);
             if ends {
+                break;
+            }
+            if after_comma && trailing_comma && self.at(TokenKind::Eof) && self.open_brackets == 1 {
+                // cel-go's grammar allows a trailing comma here, so ANTLR takes the comma as
+                // that and inserts the missing closer (`[1, 2, ` → "missing ']' at '<EOF>'").
+                let token = self.peek();
+                self.report_unexpected(token, Expecting::Missing(close));
                 break;
             }
             let before = self.pos;
@@ -69,13 +93,15 @@ impl Parser<'_> {
             if token.kind.is_closer() {
                 break;
             }
-            self.report_unexpected(token, Expecting::SeparatorOr(close));
+            let listed = trailing_comma;
+            self.report_unexpected(token, Expecting::SeparatorOr { close, listed });
             // A token that can start an expression is probably the next item after a forgotten
             // comma; anything else is skipped.
             if !token.kind.starts_expr() || self.pos == before {
                 self.bump();
             }
         }
+        self.open_brackets -= 1;
         self.expect(close)
     }
 

@@ -141,10 +141,10 @@ fn escape_errors_point_at_the_literal() {
             1:12: invalid unicode code point
               | '\udead' + '\U00110000' + "\xFh" + "\8" + b"\u00e9" + "ok
               |            ^^^^^^^^^^^
-            1:27: invalid escape sequence '\xFh'
+            1:27: Syntax error: token recognition error at: '"\xFh'
               | '\udead' + '\U00110000' + "\xFh" + "\8" + b"\u00e9" + "ok
               |                           ^^^^^
-            1:36: invalid escape sequence '\8'
+            1:36: Syntax error: token recognition error at: '"\8'
               | '\udead' + '\U00110000' + "\xFh" + "\8" + b"\u00e9" + "ok
               |                                    ^^^
             1:43: \u and \U escapes are not allowed in bytes
@@ -216,25 +216,25 @@ fn unknown_characters() {
     check_errors(
         "a | b & c = d $ é",
         expect![[r#"
-        1:3: Syntax error: token recognition error at: '|'
-          | a | b & c = d $ é
-          |   ^
-        1:5: Syntax error: mismatched input 'b' expecting <EOF>
-          | a | b & c = d $ é
-          |     ^
-        1:7: Syntax error: token recognition error at: '&'
-          | a | b & c = d $ é
-          |       ^
-        1:11: Syntax error: token recognition error at: '='
-          | a | b & c = d $ é
-          |           ^
-        1:15: Syntax error: token recognition error at: '$'
-          | a | b & c = d $ é
-          |               ^
-        1:17: Syntax error: token recognition error at: 'é'
-          | a | b & c = d $ é
-          |                 ^
-    "#]],
+            1:3: Syntax error: token recognition error at: '| '
+              | a | b & c = d $ é
+              |   ^
+            1:5: Syntax error: mismatched input 'b' expecting <EOF>
+              | a | b & c = d $ é
+              |     ^
+            1:7: Syntax error: token recognition error at: '& '
+              | a | b & c = d $ é
+              |       ^
+            1:11: Syntax error: token recognition error at: '='
+              | a | b & c = d $ é
+              |           ^
+            1:15: Syntax error: token recognition error at: '$'
+              | a | b & c = d $ é
+              |               ^
+            1:17: Syntax error: token recognition error at: 'é'
+              | a | b & c = d $ é
+              |                 ^
+        "#]],
     );
 }
 
@@ -243,19 +243,19 @@ fn escaped_line_break_ends_the_literal() {
     check_errors(
         "'a\\\r\nb'",
         expect![[r#"
-        1:1: Syntax error: unterminated string literal
-          | 'a\
-          | ^^^
-        1:1: invalid escape sequence
-          | 'a\
-          | ^^^
-        2:1: Syntax error: unterminated string literal
-          | b'
-          | ^^
-        2:1: Syntax error: mismatched input 'b'' expecting <EOF>
-          | b'
-          | ^^
-    "#]],
+            1:1: Syntax error: unterminated string literal
+              | 'a\
+              | ^^^
+            1:1: Syntax error: token recognition error at: ''a\'
+              | 'a\
+              | ^^^
+            2:1: Syntax error: unterminated string literal
+              | b'
+              | ^^
+            2:1: Syntax error: extraneous input 'b'' expecting <EOF>
+              | b'
+              | ^^
+        "#]],
     );
 }
 

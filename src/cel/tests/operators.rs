@@ -173,10 +173,10 @@ fn mixed_unary_runs_are_errors() {
     check_errors(
         "!-a",
         expect![[r#"
-        1:2: Syntax error: mismatched input '-' expecting an expression
-          | !-a
-          |  ^
-    "#]],
+            1:3: Syntax error: no viable alternative at input '-a'
+              | !-a
+              |   ^
+        "#]],
     );
 }
 
@@ -336,16 +336,16 @@ fn escaped_field_names() {
         "`b-c` + a.`$b`",
         &on,
         expect![[r#"
-        1:1: Syntax error: mismatched input '`b-c`' expecting an expression
-          | `b-c` + a.`$b`
-          | ^^^^^
-        1:11: Syntax error: token recognition error at: '`$'
-          | `b-c` + a.`$b`
-          |           ^^
-        1:15: Syntax error: no viable alternative at input <EOF>
-          | `b-c` + a.`$b`
-          |               ^
-    "#]],
+            1:1: Syntax error: mismatched input '`b-c`' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+              | `b-c` + a.`$b`
+              | ^^^^^
+            1:11: Syntax error: token recognition error at: '`$'
+              | `b-c` + a.`$b`
+              |           ^^
+            1:15: Syntax error: no viable alternative at input '.`$b`'
+              | `b-c` + a.`$b`
+              |               ^
+        "#]],
     );
 }
 
