@@ -209,6 +209,10 @@ impl<'a> Checker<'a> {
         if self.env.literal_validators {
             validators::validate_literals(self.ast, &mut self.errors);
         }
+        if crate::cel::library::is_enabled(crate::cel::library::Library::Regex, &self.env.libraries)
+        {
+            validators::validate_regex_programs(self.ast, &mut self.errors);
+        }
         self.errors.sort_by_key(|e| (e.span.start(), e.anchor));
         let result = self
             .types

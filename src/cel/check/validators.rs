@@ -5,6 +5,10 @@
 //! The third, `ValidateRegexLiterals`, compiles the first literal argument of every `matches`
 //! call with Go's `regexp.Compile` ("invalid matches argument"); like cel-go's `formatValidator`
 //! it looks at the call's first argument, which for the global `matches(s, re)` is `s`.
+//!
+//! Independently of the version, the Kubernetes regex library compiles a literal pattern of
+//! `find` and `findAll` when the program is built (`library/regex.go`, `cel.OptimizeRegex`), so a
+//! pattern Go refuses fails the expression's compilation: "program instantiation failed: …".
 
 use super::{CheckError, CheckErrorKind};
 use crate::cel::ast::{Ast, ExprKind, Literal};
@@ -42,6 +46,38 @@ pub(super) fn validate_literals(ast: &Ast, errors: &mut Vec<CheckError>) {
                 span: arg.span,
                 anchor: arg.anchor,
                 message: format!("invalid {} argument", function.text),
+                suggestion: None,
+            });
+        }
+    }
+}
+
+/// Reports literal `find` / `findAll` patterns Go's `regexp.Compile` refuses.
+pub(super) fn validate_regex_programs(ast: &Ast, errors: &mut Vec<CheckError>) {
+    for id in ast.preorder(ast.root) {
+        let ExprKind::Call {
+            target: Some(_),
+            function,
+            args,
+        } = &ast.expr(id).kind
+        else {
+            continue;
+        };
+        if !matches!(function.text.as_str(), "find" | "findAll") {
+            continue;
+        }
+        let Some(arg) = args.first().map(|&a| ast.expr(a)) else {
+            continue;
+        };
+        let ExprKind::Literal(Literal::String(pattern)) = &arg.kind else {
+            continue;
+        };
+        if let Err(refused) = crate::cel::re2::check(pattern) {
+            errors.push(CheckError {
+                kind: CheckErrorKind::Type,
+                span: arg.span,
+                anchor: arg.anchor,
+                message: format!("program instantiation failed: {refused}"),
                 suggestion: None,
             });
         }

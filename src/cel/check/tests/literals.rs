@@ -231,3 +231,21 @@ fn regex_literals_are_validated_as_go_compiles_them() {
         "#]],
     );
 }
+
+/// The Kubernetes regex library compiles a literal `find` / `findAll` pattern when the program is
+/// built (apiserver `pkg/cel/library/regex.go`, `cel.OptimizeRegex`), in every version.
+#[test]
+fn regex_library_patterns_are_compiled_with_the_program() {
+    check_errors(
+        "'a'.find('[') == '' && 'a'.findAll('a{2,1}', 1) == [] && 'a'.find('[a-z]+') == 'a'",
+        &dyn_env(28, false),
+        expect![[r#"
+            cel-type: program instantiation failed: error parsing regexp: missing closing ]: `[`
+              | 'a'.find('[') == '' && 'a'.findAll('a{2,1}', 1) == [] && 'a'.find('[a-z]+') == 'a'
+              |          ^^^
+            cel-type: program instantiation failed: error parsing regexp: invalid repeat count: `{2,1}`
+              | 'a'.find('[') == '' && 'a'.findAll('a{2,1}', 1) == [] && 'a'.find('[a-z]+') == 'a'
+              |                                    ^^^^^^^^
+        "#]],
+    );
+}

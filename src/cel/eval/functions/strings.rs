@@ -12,9 +12,16 @@ fn invalid(message: String) -> Value {
     Value::error(ErrorKind::InvalidArgument, message)
 }
 
-/// Go's `regexp.Compile`; a refused pattern is an error with Go's text, as cel-go passes it on.
+/// Go's `regexp.Compile`; a refused pattern is an error with Go's text, as cel-go's `matches`
+/// passes it on (`common/types/string.go`).
 fn compile(re: &str) -> Result<Arc<Regex>, Value> {
     re2::compile(re).map_err(|e| invalid(e.to_string()))
+}
+
+/// `compile` for the Kubernetes regex library, whose `find` and `findAll` say "Illegal regex: …"
+/// (apiserver `pkg/cel/library/regex.go`).
+fn compile_for_library(re: &str) -> Result<Arc<Regex>, Value> {
+    re2::compile(re).map_err(|e| invalid(format!("Illegal regex: {e}")))
 }
 
 /// `s.matches(re)`: an unanchored RE2 search.
@@ -174,14 +181,14 @@ fn substring(s: &str, start: i64, end: Option<i64>) -> Value {
 }
 
 fn find(s: &str, re: &str) -> Value {
-    match compile(re) {
+    match compile_for_library(re) {
         Ok(r) => Value::string(r.find(s).map(|m| m.as_str()).unwrap_or("")),
         Err(e) => e,
     }
 }
 
 fn find_all(s: &str, re: &str, n: i64) -> Value {
-    let r = match compile(re) {
+    let r = match compile_for_library(re) {
         Ok(r) => r,
         Err(e) => return e,
     };

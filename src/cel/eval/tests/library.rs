@@ -105,3 +105,21 @@ fn authorizer_mock() {
     assert_eq!(show(&out), "true");
     assert!(out.cost > 350_000);
 }
+
+/// A pattern Go refuses: `matches` gives Go's error as it is (cel-go `common/types/string.go`),
+/// `find` and `findAll` prefix "Illegal regex: " (apiserver `pkg/cel/library/regex.go`).
+#[test]
+fn refused_patterns_give_the_upstream_errors() {
+    let shown: Vec<String> = [
+        "'a'.matches(dyn('(?=a)'))",
+        "'a'.find(dyn('a**'))",
+        "'a'.findAll(dyn('\\\\8'))",
+    ]
+    .iter()
+    .map(|src| format!("{src} -> {}", super::show(&super::run(src, &[]))))
+    .collect();
+    expect_test::expect![[r#"
+        'a'.matches(dyn('(?=a)')) -> error (InvalidArgument): error parsing regexp: invalid or unsupported Perl syntax: `(?=`
+        'a'.find(dyn('a**')) -> error (InvalidArgument): Illegal regex: error parsing regexp: invalid nested repetition operator: `**`
+        'a'.findAll(dyn('\\8')) -> error (InvalidArgument): Illegal regex: error parsing regexp: invalid escape sequence: `\8`"#]].assert_eq(&shown.join("\n"));
+}
