@@ -12,7 +12,8 @@
 //! at most 1000 deep, 128 MB of instructions (`maxSize`). The size and depth are estimated as Go
 //! estimates them but on the tree before Go's factoring of common prefixes, so a pattern within a
 //! few instructions or levels of a limit may be judged differently; and a pattern whose
-//! translation nests more than 250 groups (see `NEST_LIMIT`) is refused where Go accepts it.
+//! translation nests more than 250 groups (see `NEST_LIMIT`), or whose large Unicode classes
+//! repeat thousands of times (see `SIZE_LIMIT`), is refused where Go accepts it.
 
 mod emit;
 mod names;
@@ -34,8 +35,11 @@ pub type Regex = regex::Regex;
 /// again, and compiling dominates a `matches` call.
 const CACHE_LIMIT: usize = 64;
 
-/// The `regex` crate's compiled-size budget: Go's own limit is checked while parsing, so this only
-/// has to be large enough for anything Go accepts (Go allows 128 MB of instructions).
+/// The `regex` crate's compiled-size budget, Go's own 128 MB. Go counts a Unicode class as one
+/// instruction where the crate compiles it to its UTF-8 byte sequences, so a pattern with several
+/// thousand repetitions of a large class (`\pL{1000}` four times) is refused here, "expression too
+/// large", though Go accepts it; the budget also bounds the time a hostile pattern can take to
+/// compile (about a second).
 const SIZE_LIMIT: usize = 1 << 27;
 
 /// Nesting the `regex` crate allows (its default, which keeps its recursive compiler within a

@@ -227,6 +227,11 @@ fn limits_follow_go() {
         Err("invalid repeat count")
     );
     assert!(compile(r"\pL{1000}").is_ok());
+    // Not exact: Go counts `\pL` as one instruction, the `regex` crate as its UTF-8 sequences.
+    let classes = r"\pL{1000}".repeat(4);
+    assert!(check(&classes).is_ok());
+    let refused = compile(&classes).map(|_| ()).map_err(|e| e.code);
+    assert_eq!(refused, Err("expression too large"));
     assert!(compile(r"[\w]{0,127}").is_ok());
     assert!(compile(r".{1000}").is_ok());
 }
