@@ -143,3 +143,19 @@ fn an_object_no_crd_serves_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// A schema `pattern` is a Go regular expression (kube-openapi compiles it with `regexp`), so
+/// `\w` is ASCII: `café` does not match `^\w+$`.
+#[test]
+fn patterns_are_go_regular_expressions() {
+    let object = fixture("gadget-unicode.yaml");
+    let crd = fixture("gadgets.crd.yaml");
+    check(
+        &["validate", &object, "--crd", &crd],
+        1,
+        expect![[r#"
+            Gadget/g1 (CREATE): invalid (1 error)
+              spec.code: Invalid value: "café": spec.code in body should match '^\w+$'
+        "#]],
+    );
+}

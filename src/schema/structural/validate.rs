@@ -206,7 +206,8 @@ fn string(schema: Schema, text: &str, path: &str, out: &mut Vec<FieldError>) {
         ));
     }
     if let Some(pattern) = schema.0.get("pattern").and_then(Json::as_str)
-        && regex::Regex::new(pattern).is_ok_and(|re| !re.is_match(text))
+        // Go's `regexp`, as kube-openapi compiles the pattern (ASCII `\w`, `\d`, `\s`, `\b`).
+        && crate::cel::re2::compile(pattern).is_ok_and(|re| !re.is_match(text))
     {
         out.push(FieldError::new(
             path,
