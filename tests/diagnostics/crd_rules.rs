@@ -200,7 +200,7 @@ spec:
                |
             36 |             - rule: self.name.matches('^a') && self.nmae == ''
                |                                                     ^^^^
-            policy.yaml:37:35: error[cel-syntax]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[5].rule: Syntax error: mismatched input <EOF> expecting an expression
+            policy.yaml:37:35: error[cel-syntax]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[5].rule: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             37 |             - rule: self.name == (
                |                                   ^

@@ -215,7 +215,7 @@ webhooks:
                |
             27 |     expression: object.spec.replica > 1
                |                             ^^^^^^^
-            policy.yaml:29:40: error[cel-syntax]: webhooks[0].matchConditions[4].expression: Syntax error: mismatched input <EOF> expecting an expression
+            policy.yaml:29:40: error[cel-syntax]: webhooks[0].matchConditions[4].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             29 |     expression: object.metadata.name ==
                |                                        ^
