@@ -5,9 +5,9 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::policy::PolicyKind;
 use crate::policy::admission::json::{documents, str_at};
-use crate::policy::admission::{Input, Outcome, Request, policy_kind};
+use crate::policy::admission::view::Policy;
+use crate::policy::admission::{Input, Outcome, Request};
 use crate::policy::apiserver;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
@@ -87,11 +87,9 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         return Err(e.clone());
     }
     let policy = choose_policy(&world, request.policy.as_deref(), &request.policy_path)?;
-    let kind = policy_kind(policy).unwrap_or(PolicyKind::ValidatingPolicy);
-    let name = str_at(policy, &["metadata", "name"]);
     let binding = world.binding(
-        kind,
-        name,
+        policy.kind,
+        &policy.name,
         request.binding.as_deref(),
         "the policy file",
         false,
@@ -105,7 +103,7 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         Some(text) => documents(text).map_err(|e| format!("--params: {e}"))?,
         None => Vec::new(),
     };
-    let by_ref = binding.is_some_and(|b| b.get("spec").and_then(|s| s.get("paramRef")).is_some());
+    let by_ref = binding.is_some_and(|b| b.param_ref.is_some());
     let mut req = Request::new(object, old_object, request.operation.as_deref());
     req.namespace_object = match one_document(request.namespace.as_ref(), "--namespace")? {
         Some(namespace) => Some(namespace),
@@ -139,17 +137,18 @@ fn authorizer(
     Ok(Some(suite::run::mock_authorizer(rules)))
 }
 
-fn choose_policy<'w>(world: &'w World, name: Option<&str>, path: &str) -> Result<&'w Json, String> {
+fn choose_policy<'w>(
+    world: &'w World,
+    name: Option<&str>,
+    path: &str,
+) -> Result<&'w Policy, String> {
     let names: Vec<&str> = world
         .policies
         .iter()
-        .map(|p| str_at(&p.json, &["metadata", "name"]))
+        .map(|p| p.document.name.as_str())
         .collect();
     let chosen = match name {
-        Some(n) => world
-            .policies
-            .iter()
-            .find(|p| str_at(&p.json, &["metadata", "name"]) == n),
+        Some(n) => world.policies.iter().find(|p| p.document.name == n),
         None if world.policies.len() == 1 => world.policies.first(),
         None if names.is_empty() => {
             return Err(format!(
@@ -173,7 +172,7 @@ fn choose_policy<'w>(world: &'w World, name: Option<&str>, path: &str) -> Result
     if let Some(first) = chosen.errors.first() {
         return Err(format!("the policy has errors: {first}"));
     }
-    Ok(&chosen.json)
+    Ok(&chosen.document)
 }
 
 /// The results of one suite.

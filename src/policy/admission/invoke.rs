@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, MATCH_BUDGET, Scope};
-use super::json::{at, str_at};
 use super::outcome::{Condition, TriState};
+use super::view::Policy;
 use super::{Context, DenyAll, Outcome};
 use crate::cel::eval::{AuthzRequest, Value, authorizer_value, request_resource_value};
 
@@ -99,31 +99,18 @@ pub(crate) fn base(
             request_resource_value(authorizer, resource),
         ),
     ];
-    if at(context.spec, &["paramKind"]).is_some() {
+    if context.policy.param_kind.is_some() {
         vars.push(("params", value(param)));
     }
     vars
 }
 
 /// The policy's variables as (name, expression).
-pub(crate) fn variables(spec: &Json) -> Vec<(String, String)> {
-    items(spec, "variables")
-        .iter()
-        .map(|v| {
-            (
-                str_at(v, &["name"]).to_string(),
-                str_at(v, &["expression"]).to_string(),
-            )
-        })
+pub(crate) fn variables(policy: &Policy) -> Vec<(String, String)> {
+    let variables = policy.variables.iter();
+    variables
+        .map(|v| (v.name.clone(), v.expression.clone()))
         .collect()
-}
-
-/// The items of a list field of the spec.
-pub(crate) fn items<'a>(spec: &'a Json, key: &str) -> Vec<&'a Json> {
-    at(spec, &[key])
-        .and_then(Json::as_array)
-        .map(|i| i.iter().collect())
-        .unwrap_or_default()
 }
 
 /// What the matchConditions decide about an invocation.
@@ -148,7 +135,7 @@ pub(crate) fn match_conditions(
     param: Option<&Json>,
     out: &mut Outcome,
 ) -> Gate {
-    let conditions = items(context.spec, "matchConditions");
+    let conditions = &context.policy.match_conditions;
     if conditions.is_empty() {
         return Gate::Run;
     }
@@ -156,7 +143,7 @@ pub(crate) fn match_conditions(
     let mut budget = MATCH_BUDGET;
     let mut results = Vec::new();
     for condition in conditions {
-        let compiled = Compiled::new(str_at(condition, &["expression"]));
+        let compiled = Compiled::new(&condition.expression);
         let (result, error) = match scope.run(&compiled, &mut budget) {
             Ok(Value::Bool(false)) => (TriState::False, None),
             Ok(_) => (TriState::True, None),
@@ -170,7 +157,7 @@ pub(crate) fn match_conditions(
             }
             Err(f) => (TriState::Error, Some(f.message())),
         };
-        let name = str_at(condition, &["name"]).to_string();
+        let name = condition.name.clone();
         results.push(Condition {
             name,
             result,

@@ -6,8 +6,9 @@
 
 use serde_json::Value as Json;
 
-use super::json::{at, str_at, strings_at};
+use super::json::at;
 use super::request::Request;
+use super::view::{Resources, Rule, Selector};
 use crate::schema::resources::equivalent_resources;
 
 /// The resource a policy matched: the request's own, or an equivalent one.
@@ -23,7 +24,7 @@ pub struct Matched {
 
 /// Whether `resources` (a `matchConstraints`/`matchResources`, absent = match all) matches the
 /// request; `Some` with the matched resource when it does.
-pub fn matches(resources: Option<&Json>, request: &Request, minor: u32) -> Option<Matched> {
+pub fn matches(resources: Option<&Resources>, request: &Request, minor: u32) -> Option<Matched> {
     let own = Matched {
         group: request.group.clone(),
         version: request.version.clone(),
@@ -35,18 +36,17 @@ pub fn matches(resources: Option<&Json>, request: &Request, minor: u32) -> Optio
     if !namespace_matches(resources, request) || !object_matches(resources, request) {
         return None;
     }
-    let excluded = rules(resources, "excludeResourceRules");
+    let excluded = &resources.exclude_resource_rules;
     if excluded.iter().any(|r| rule_matches(r, request, &own)) {
         return None;
     }
-    let included = rules(resources, "resourceRules");
-    if at(resources, &["resourceRules"]).is_none() {
+    let Some(included) = &resources.resource_rules else {
         return Some(own);
-    }
+    };
     if included.iter().any(|r| rule_matches(r, request, &own)) {
         return Some(own);
     }
-    if str_at(resources, &["matchPolicy"]) == "Exact" {
+    if resources.match_policy == "Exact" {
         return None;
     }
     equivalent_resources(minor, &request.group, &request.resource)
@@ -59,15 +59,8 @@ pub fn matches(resources: Option<&Json>, request: &Request, minor: u32) -> Optio
         .find(|m| included.iter().any(|r| rule_matches(r, request, m)))
 }
 
-fn rules<'a>(resources: &'a Json, key: &str) -> Vec<&'a Json> {
-    at(resources, &[key])
-        .and_then(Json::as_array)
-        .map(|r| r.iter().collect())
-        .unwrap_or_default()
-}
-
-fn namespace_matches(resources: &Json, request: &Request) -> bool {
-    let Some(selector) = at(resources, &["namespaceSelector"]) else {
+fn namespace_matches(resources: &Resources, request: &Request) -> bool {
+    let Some(selector) = &resources.namespace_selector else {
         return true;
     };
     if request.kind == "Namespace" && request.group.is_empty() {
@@ -79,8 +72,8 @@ fn namespace_matches(resources: &Json, request: &Request) -> bool {
     selector_matches(selector, labels(request.namespace_object.as_ref()))
 }
 
-fn object_matches(resources: &Json, request: &Request) -> bool {
-    let Some(selector) = at(resources, &["objectSelector"]) else {
+fn object_matches(resources: &Resources, request: &Request) -> bool {
+    let Some(selector) = &resources.object_selector else {
         return true;
     };
     [request.object.as_ref(), request.old_object.as_ref()]
@@ -96,60 +89,58 @@ fn labels(object: Option<&Json>) -> Option<&serde_json::Map<String, Json>> {
 }
 
 /// Whether a label selector matches `labels` (an empty selector matches everything).
-pub fn selector_matches(selector: &Json, labels: Option<&serde_json::Map<String, Json>>) -> bool {
+pub fn selector_matches(
+    selector: &Selector,
+    labels: Option<&serde_json::Map<String, Json>>,
+) -> bool {
     let label = |key: &str| labels.and_then(|l| l.get(key)).and_then(Json::as_str);
-    let exact = at(selector, &["matchLabels"])
-        .and_then(Json::as_object)
-        .is_none_or(|want| want.iter().all(|(k, v)| label(k) == v.as_str()));
-    let expressions = at(selector, &["matchExpressions"])
-        .and_then(Json::as_array)
-        .is_none_or(|reqs| {
-            reqs.iter().all(|req| {
-                let key = str_at(req, &["key"]);
-                let values = strings_at(req, &["values"]);
-                let has = |v: &str| values.iter().any(|x| x == v);
-                match (str_at(req, &["operator"]), label(key)) {
-                    ("In", Some(v)) => has(v),
-                    ("In", None) => false,
-                    ("NotIn", Some(v)) => !has(v),
-                    ("NotIn", None) => true,
-                    ("Exists", found) => found.is_some(),
-                    ("DoesNotExist", found) => found.is_none(),
-                    _ => false,
-                }
-            })
-        });
+    let exact = selector
+        .match_labels
+        .as_ref()
+        .is_none_or(|want| want.iter().all(|(k, v)| label(k) == Some(v.as_str())));
+    let expressions = selector.match_expressions.as_ref().is_none_or(|reqs| {
+        reqs.iter().all(|req| {
+            let has = |v: &str| req.values.iter().any(|x| x == v);
+            match (req.operator.as_str(), label(&req.key)) {
+                ("In", Some(v)) => has(v),
+                ("In", None) => false,
+                ("NotIn", Some(v)) => !has(v),
+                ("NotIn", None) => true,
+                ("Exists", found) => found.is_some(),
+                ("DoesNotExist", found) => found.is_none(),
+                _ => false,
+            }
+        })
+    });
     exact && expressions
 }
 
-fn listed(rule: &Json, key: &str, value: &str) -> bool {
-    strings_at(rule, &[key])
-        .iter()
-        .any(|v| v == "*" || v == value)
+fn listed(values: &[String], value: &str) -> bool {
+    values.iter().any(|v| v == "*" || v == value)
 }
 
-fn rule_matches(rule: &Json, request: &Request, resource: &Matched) -> bool {
-    let operation = listed(rule, "operations", &request.operation);
-    let group = listed(rule, "apiGroups", &resource.group);
-    let version = listed(rule, "apiVersions", &resource.version);
+fn rule_matches(rule: &Rule, request: &Request, resource: &Matched) -> bool {
+    let operation = listed(&rule.operations, &request.operation);
+    let group = listed(&rule.api_groups, &resource.group);
+    let version = listed(&rule.api_versions, &resource.version);
     let wanted = if request.sub_resource.is_empty() {
         resource.resource.clone()
     } else {
         format!("{}/{}", resource.resource, request.sub_resource)
     };
-    let resources = strings_at(rule, &["resources"]).iter().any(|r| {
+    let resources = rule.resources.iter().any(|r| {
         r == "*" && request.sub_resource.is_empty()
             || r == "*/*"
             || *r == wanted
             || r.strip_prefix("*/") == Some(request.sub_resource.as_str())
             || r.strip_suffix("/*") == Some(resource.resource.as_str())
     });
-    let scope = match str_at(rule, &["scope"]) {
+    let scope = match rule.scope.as_str() {
         "Cluster" => request.namespace.is_empty(),
         "Namespaced" => !request.namespace.is_empty(),
         _ => true,
     };
-    let names = strings_at(rule, &["resourceNames"]);
+    let names = &rule.resource_names;
     let name = names.is_empty() || names.contains(&request.name);
     operation && group && version && resources && scope && name
 }

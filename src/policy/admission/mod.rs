@@ -3,8 +3,9 @@
 //! variables, validations with their actions, audit annotations, mutations (apply configuration
 //! merged by the schema, JSON Patch), reinvocation — with the API server's messages.
 //!
-//! Everything works on JSON values (policies and objects decoded from YAML by [`json`]); the
-//! caller hands in every document, and nothing here does I/O.
+//! The policy and binding are read through [`view`] from the typed model the checker reads; the
+//! objects a request carries stay JSON values (decoded from YAML by [`json`]). The caller hands in
+//! every document, and nothing here does I/O.
 
 mod audit;
 mod expr;
@@ -19,6 +20,7 @@ pub mod patch;
 pub mod request;
 mod status;
 mod validate;
+pub mod view;
 
 use std::sync::Arc;
 
@@ -32,7 +34,7 @@ pub use status::Status;
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
 use crate::policy::PolicyKind;
 use crate::schema::SchemaTypes;
-use json::{at, str_at};
+use view::{Binding, Policy};
 
 /// Everything an evaluation needs besides the policy.
 pub struct Input {
@@ -60,25 +62,24 @@ impl Authorizer for DenyAll {
     }
 }
 
-/// The kind of a policy document, if it is a ValidatingAdmissionPolicy or a
+/// The kind of a policy document given as JSON, if it is a ValidatingAdmissionPolicy or a
 /// MutatingAdmissionPolicy.
 pub fn policy_kind(policy: &Json) -> Option<PolicyKind> {
-    PolicyKind::from_name(str_at(policy, &["kind"])).filter(|k| k.is_policy())
+    let kind = policy.get("kind").and_then(Json::as_str).unwrap_or("");
+    PolicyKind::from_name(kind).filter(|k| k.is_policy())
 }
 
 /// Evaluates `policy` (with `binding`, if any) for `input`.
-pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome {
-    let kind = policy_kind(policy).unwrap_or(PolicyKind::ValidatingPolicy);
-    let name = str_at(policy, &["metadata", "name"]).to_string();
-    let binding_name = binding.map(|b| str_at(b, &["metadata", "name"]).to_string());
-    let mut out = Outcome::new(&name, kind, binding_name.clone());
+pub fn evaluate(policy: &Policy, binding: Option<&Binding>, input: &Input) -> Outcome {
+    let binding_name = binding.map(|b| b.name.clone());
+    let mut out = Outcome::new(&policy.name, policy.kind, binding_name.clone());
     let minor = input.schemas.minor();
-    let spec = at(policy, &["spec"]).cloned().unwrap_or(Json::Null);
     let matched = if input.ignore_matching {
         matching::matches(None, &input.request, minor)
     } else {
-        matching::matches(at(&spec, &["matchConstraints"]), &input.request, minor).filter(|_| {
-            let resources = binding.and_then(|b| at(b, &["spec", "matchResources"]));
+        let constraints = policy.match_constraints.as_ref();
+        matching::matches(constraints, &input.request, minor).filter(|_| {
+            let resources = binding.and_then(|b| b.match_resources.as_ref());
             matching::matches(resources, &input.request, minor).is_some()
         })
     };
@@ -86,8 +87,8 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
         out.decision = Decision::Skip;
         return out;
     };
-    let fail = str_at(&spec, &["failurePolicy"]) != "Ignore";
-    let params = match params::resolve(&spec, binding, input) {
+    let fail = policy.failure_policy != "Ignore";
+    let params = match params::resolve(policy, binding, input) {
         Ok(params) => params,
         Err(message) => {
             // `validating/dispatcher.go` and `generic/policy_dispatcher.go` `addConfigError`.
@@ -105,7 +106,7 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
         }
     };
     let context = Context {
-        spec: &spec,
+        policy,
         input,
         matched: &matched,
         binding: binding_name.as_deref().unwrap_or(""),
@@ -118,7 +119,7 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
         if out.status.as_ref().is_some_and(|s| s.code == 503) {
             break;
         }
-        ran |= if kind.is_mutating() {
+        ran |= if policy.kind.is_mutating() {
             mutate::run(&context, param.as_ref(), &mut out)
         } else {
             validate::run(&context, param.as_ref(), &mut out)
@@ -130,7 +131,7 @@ pub fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome
 
 /// What each invocation of a policy shares.
 pub(crate) struct Context<'a> {
-    pub spec: &'a Json,
+    pub policy: &'a Policy,
     pub input: &'a Input,
     pub matched: &'a matching::Matched,
     pub binding: &'a str,
@@ -139,10 +140,9 @@ pub(crate) struct Context<'a> {
 }
 
 /// The binding's validationActions; `[Deny]` without a binding.
-fn binding_actions(binding: Option<&Json>) -> Vec<String> {
-    let actions = binding.map(|b| json::strings_at(b, &["spec", "validationActions"]));
-    match actions {
-        Some(a) if !a.is_empty() => a,
+fn binding_actions(binding: Option<&Binding>) -> Vec<String> {
+    match binding.map(|b| &b.validation_actions) {
+        Some(a) if !a.is_empty() => a.clone(),
         _ => vec!["Deny".to_string()],
     }
 }

@@ -7,10 +7,10 @@
 use serde_json::Value as Json;
 
 use super::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
-use super::invoke::{Gate, NamespaceView, base, items, match_conditions, variables};
-use super::json::str_at;
+use super::invoke::{Gate, NamespaceView, base, match_conditions, variables};
 use super::patch::{self, Operation, PatchError};
 use super::status::{Refusal, Status};
+use super::view::Mutation;
 use super::{Context, Outcome};
 use crate::cel::eval::{ObjectValue, Value};
 use crate::cel::types::Type;
@@ -48,7 +48,7 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
         return true;
     }
     let mut object = pass(context, param, &start, out);
-    let reinvoke = str_at(context.spec, &["reinvocationPolicy"]) == "IfNeeded";
+    let reinvoke = context.policy.reinvocation_policy == "IfNeeded";
     if reinvoke && object != start {
         object = pass(context, param, &object, out);
     }
@@ -60,7 +60,7 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
 /// Every mutation once, in order, starting from `object`.
 fn pass(context: &Context<'_>, param: Option<&Json>, object: &Json, out: &mut Outcome) -> Json {
     let mut current = object.clone();
-    for mutation in items(context.spec, "mutations") {
+    for mutation in &context.policy.mutations {
         match mutate(context, param, &current, mutation) {
             Ok(next) => current = next,
             Err(message) if context.fail => {
@@ -76,25 +76,23 @@ fn mutate(
     context: &Context<'_>,
     param: Option<&Json>,
     object: &Json,
-    mutation: &Json,
+    mutation: &Mutation,
 ) -> Result<Json, String> {
     let scope = Scope::new(
         base(context, Some(object), param, NamespaceView::Full),
-        &variables(context.spec),
+        &variables(context.policy),
     );
     let mut budget = POLICY_BUDGET;
-    match str_at(mutation, &["patchType"]) {
+    match mutation.patch_type.as_str() {
         "ApplyConfiguration" => {
-            let text = str_at(mutation, &["applyConfiguration", "expression"]);
             let value = scope
-                .run(&Compiled::new(text), &mut budget)
+                .run(&Compiled::new(&mutation.apply_configuration), &mut budget)
                 .map_err(|f| f.message())?;
             apply_configuration(context, object, &value)
         }
         "JSONPatch" => {
-            let text = str_at(mutation, &["jsonPatch", "expression"]);
             let value = scope
-                .run(&Compiled::new(text), &mut budget)
+                .run(&Compiled::new(&mutation.json_patch), &mut budget)
                 .map_err(|f| f.message())?;
             let patched = json_patch(object, &value)?;
             strict_decode(context, &patched)?;

@@ -9,26 +9,28 @@ use super::Input;
 use super::json::{at, str_at};
 use super::matching::selector_matches;
 use super::request::split_api_version;
+use super::view::{Binding, Policy};
+use crate::policy::ApiVersion;
 use crate::schema::resources::is_namespaced;
 
 /// The params of each invocation (`None` = `params` is null), or a configuration error.
 pub fn resolve(
-    spec: &Json,
-    binding: Option<&Json>,
+    policy: &Policy,
+    binding: Option<&Binding>,
     input: &Input,
 ) -> Result<Vec<Option<Json>>, String> {
-    let Some(kind) = at(spec, &["paramKind"]) else {
+    let Some(kind) = &policy.param_kind else {
         return Ok(vec![None]);
     };
     if let Some(params) = &input.params {
         return Ok(vec![Some(params.clone())]);
     }
-    let Some(reference) = binding.and_then(|b| at(b, &["spec", "paramRef"])) else {
+    let Some(reference) = binding.and_then(|b| b.param_ref.as_ref()) else {
         return Ok(vec![None]);
     };
-    let (group, _) = split_api_version(str_at(kind, &["apiVersion"]));
-    let namespaced = is_namespaced(&group, str_at(kind, &["kind"]));
-    let namespace = match str_at(reference, &["namespace"]) {
+    let (group, _) = split_api_version(&kind.api_version);
+    let namespaced = is_namespaced(&group, &kind.kind);
+    let namespace = match reference.namespace.as_str() {
         "" => input.request.namespace.as_str(),
         _ if !namespaced => {
             return Err(
@@ -42,8 +44,8 @@ pub fn resolve(
             "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources".into(),
         );
     }
-    let name = str_at(reference, &["name"]);
-    let selector = at(reference, &["selector"]);
+    let name = reference.name.as_str();
+    let selector = reference.selector.as_ref();
     match (name.is_empty(), selector.is_some()) {
         (false, true) => {
             return Err("paramRef.name and paramRef.selector are mutually exclusive".into());
@@ -54,8 +56,8 @@ pub fn resolve(
     let found: Vec<Option<Json>> = input
         .param_pool
         .iter()
-        .filter(|p| str_at(p, &["kind"]) == str_at(kind, &["kind"]))
-        .filter(|p| str_at(p, &["apiVersion"]) == str_at(kind, &["apiVersion"]))
+        .filter(|p| str_at(p, &["kind"]) == kind.kind)
+        .filter(|p| str_at(p, &["apiVersion"]) == kind.api_version)
         .filter(|p| {
             let ns = str_at(p, &["metadata", "namespace"]);
             ns.is_empty() || namespace.is_empty() || ns == namespace
@@ -73,8 +75,8 @@ pub fn resolve(
         return Ok(found);
     }
     // Only `Deny` refuses; v1alpha1 defaults the action to `Deny` (`v1alpha1/defaults.go`).
-    let action = match str_at(reference, &["parameterNotFoundAction"]) {
-        "" if binding.is_some_and(|b| str_at(b, &["apiVersion"]).ends_with("/v1alpha1")) => "Deny",
+    let action = match reference.parameter_not_found_action.as_str() {
+        "" if binding.is_some_and(|b| b.version == ApiVersion::V1alpha1) => "Deny",
         action => action,
     };
     match action {

@@ -5,8 +5,21 @@ use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
-use super::{Decision, Input, Request, TriState, evaluate};
+use super::view::{Document, document_of};
+use super::{Decision, Input, Outcome, Request, TriState};
 use crate::schema::SchemaTypes;
+
+/// Evaluates a policy and binding written as JSON, read through the evaluation view.
+fn evaluate(policy: &Json, binding: Option<&Json>, input: &Input) -> Outcome {
+    let Document::Policy(policy) = document_of(policy) else {
+        panic!("not a policy");
+    };
+    let binding = binding.map(|b| match document_of(b) {
+        Document::Binding(binding) => binding,
+        Document::Policy(_) => panic!("not a binding"),
+    });
+    super::evaluate(&policy, binding.as_ref(), input)
+}
 
 fn policy(variables: Json, validations: Json) -> Json {
     json!({

@@ -9,10 +9,10 @@ use serde_json::Value as Json;
 
 use super::audit::FailureValue;
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
-use super::invoke::{Gate, NamespaceView, base, items, match_conditions, variables};
-use super::json::str_at;
+use super::invoke::{Gate, NamespaceView, base, match_conditions, variables};
 use super::outcome::{TriState, ValidationResult};
 use super::status::Refusal;
+use super::view::{Policy, Validation};
 use super::{Context, Outcome};
 use crate::cel::eval::Value;
 
@@ -51,8 +51,8 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
     // The audit annotations see the untrimmed Namespace upstream; they share this scope (and its
     // variables) here, which only matters for metadata such as ownerReferences.
     let bindings = base(context, object, param, NamespaceView::Trimmed);
-    let scope = Scope::new(bindings, &variables(context.spec));
-    let (decisions, annotations) = match decide(&scope, context.spec, out) {
+    let scope = Scope::new(bindings, &variables(context.policy));
+    let (decisions, annotations) = match decide(&scope, context.policy, out) {
         Ok(decisions) => match annotate(context, &scope) {
             Ok(annotations) => (decisions, annotations),
             Err(budget) => (vec![error_decision(budget)], Vec::new()),
@@ -86,14 +86,14 @@ fn error_decision(message: String) -> Failed {
 }
 
 /// The validations' decisions (recording each result in `out`); `Err` when the budget ran out.
-fn decide(scope: &Scope, spec: &Json, out: &mut Outcome) -> Result<Vec<Failed>, String> {
+fn decide(scope: &Scope, policy: &Policy, out: &mut Outcome) -> Result<Vec<Failed>, String> {
     let mut budget = POLICY_BUDGET;
-    let validations = items(spec, "validations");
-    let (results, exhausted) = expressions(scope, &validations, &mut budget);
+    let validations = &policy.validations;
+    let (results, exhausted) = expressions(scope, validations, &mut budget);
     let messages = if exhausted {
         Ok(Vec::new())
     } else {
-        message_expressions(scope, &validations, &mut budget)
+        message_expressions(scope, validations, &mut budget)
     };
     let mut failed = Vec::new();
     for (index, (validation, result)) in validations.iter().zip(results).enumerate() {
@@ -110,7 +110,7 @@ fn decide(scope: &Scope, spec: &Json, out: &mut Outcome) -> Result<Vec<Failed>, 
                 Some(message(validation, m.get(index).cloned().flatten())),
             ),
         };
-        let reason = (state == TriState::False).then(|| match str_at(validation, &["reason"]) {
+        let reason = (state == TriState::False).then(|| match validation.reason.as_str() {
             "" => "Invalid".to_string(),
             r => r.to_string(),
         });
@@ -139,13 +139,12 @@ fn decide(scope: &Scope, spec: &Json, out: &mut Outcome) -> Result<Vec<Failed>, 
 /// out, which ends the list since no further validation runs.
 fn expressions(
     scope: &Scope,
-    validations: &[&Json],
+    validations: &[Validation],
     budget: &mut u64,
 ) -> (Vec<Result<bool, String>>, bool) {
     let mut results = Vec::new();
     for validation in validations {
-        let expression = str_at(validation, &["expression"]);
-        match scope.run(&Compiled::new(expression), budget) {
+        match scope.run(&Compiled::new(&validation.expression), budget) {
             Ok(value) => results.push(Ok(matches!(value, Value::Bool(true)))),
             Err(Failure::Budget) => {
                 results.push(Err(BUDGET_MESSAGE.to_string()));
@@ -161,12 +160,12 @@ fn expressions(
 /// left, as the API server does; an exhausted budget fails them all.
 fn message_expressions(
     scope: &Scope,
-    validations: &[&Json],
+    validations: &[Validation],
     budget: &mut u64,
 ) -> Result<Vec<Option<String>>, String> {
     let mut out = Vec::with_capacity(validations.len());
     for validation in validations {
-        let text = str_at(validation, &["messageExpression"]);
+        let text = validation.message_expression.as_str();
         if text.is_empty() {
             out.push(None);
             continue;
@@ -183,17 +182,14 @@ fn message_expressions(
 
 /// The message of a failed validation: its messageExpression's result if usable, else `message`,
 /// else the expression.
-fn message(validation: &Json, from_expression: Option<String>) -> String {
+fn message(validation: &Validation, from_expression: Option<String>) -> String {
     if let Some(m) =
         from_expression.filter(|m| !m.is_empty() && m.len() <= MAX_MESSAGE && !m.contains('\n'))
     {
         return m;
     }
-    match str_at(validation, &["message"]).trim() {
-        "" => format!(
-            "failed expression: {}",
-            str_at(validation, &["expression"]).trim()
-        ),
+    match validation.message.trim() {
+        "" => format!("failed expression: {}", validation.expression.trim()),
         m => m.to_string(),
     }
 }
@@ -205,9 +201,9 @@ fn message(validation: &Json, from_expression: Option<String>) -> String {
 fn annotate(context: &Context<'_>, scope: &Scope) -> Result<Vec<Annotation>, String> {
     let mut budget = POLICY_BUDGET;
     let mut results = Vec::new();
-    for annotation in items(context.spec, "auditAnnotations") {
-        let key = str_at(annotation, &["key"]);
-        let expression = str_at(annotation, &["valueExpression"]);
+    for annotation in &context.policy.audit_annotations {
+        let key = annotation.key.as_str();
+        let expression = annotation.value_expression.as_str();
         match scope.run(&Compiled::new(expression), &mut budget) {
             Ok(Value::String(s)) if !s.trim().is_empty() => {
                 results.push(Annotation::Publish(key.to_string(), s.trim().to_string()));

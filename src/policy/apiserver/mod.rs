@@ -31,7 +31,8 @@ pub mod system;
 
 use serde_json::{Map, Value as Json};
 
-use crate::policy::admission::{self, Input, Outcome, Request, patch, policy_kind};
+use crate::policy::admission::view::{Binding, Policy};
+use crate::policy::admission::{self, Input, Outcome, Request, patch};
 use crate::schema::defaults::default_builtin;
 use crate::schema::resources::is_namespaced;
 use crate::schema::structural::{decode_crd_object, default_custom};
@@ -330,8 +331,8 @@ fn before_update(
 /// ([`prepare`]; a mutating policy's result is defaulted again, [`finish_mutation`]) and the
 /// outcome lists what was filled in. `Err` when the API server would refuse to decode an object.
 pub fn evaluate(
-    policy: &Json,
-    binding: Option<&Json>,
+    policy: &Policy,
+    binding: Option<&Binding>,
     mut input: Input,
     crds: &[CrdKind],
     defaults: bool,
@@ -340,9 +341,10 @@ pub fn evaluate(
         return Ok(admission::evaluate(policy, binding, &input));
     }
     let minor = input.schemas.minor();
-    let stage = match policy_kind(policy) {
-        Some(kind) if kind.is_mutating() => Stage::Mutating,
-        _ => Stage::Validating,
+    let stage = if policy.kind.is_mutating() {
+        Stage::Mutating
+    } else {
+        Stage::Validating
     };
     let prepared = prepare(&mut input.request, stage, crds, minor);
     // The namespace object is the stored one, defaulted like any stored object.

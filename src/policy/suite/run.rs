@@ -14,7 +14,8 @@ use super::world::{Loader, World};
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
 use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, str_at};
-use crate::policy::admission::{Decision, Input, Outcome, Request, policy_kind};
+use crate::policy::admission::view::{Binding, Policy};
+use crate::policy::admission::{Decision, Input, Outcome, Request};
 use crate::policy::apiserver;
 use crate::text::TextRange;
 
@@ -150,14 +151,13 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
     }
 }
 
-type Prepared<'w> = (&'w Json, Option<&'w Json>, Input);
+type Prepared<'w> = (&'w Policy, Option<&'w Binding>, Input);
 
 fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<'w>, String> {
     let policy = find_policy(world, &case.policy, case.policy_kind, kaptest)?;
-    let kind = policy_kind(policy).unwrap_or(PolicyKind::ValidatingPolicy);
-    let name = str_at(policy, &["metadata", "name"]);
     let files = "the suite's policy files";
-    let binding = world.binding(kind, name, case.binding.as_deref(), files, kaptest)?;
+    let chosen = case.binding.as_deref();
+    let binding = world.binding(policy.kind, &policy.name, chosen, files, kaptest)?;
     let object = resolve(world, case.object.as_ref(), "object")?;
     let old_object = resolve(world, case.old_object.as_ref(), "oldObject")?;
     if object.is_none() && old_object.is_none() {
@@ -175,11 +175,11 @@ fn prepare<'w>(world: &'w World, case: &Case, kaptest: bool) -> Result<Prepared<
             namespace,
             ..
         }) if kind.is_empty() => {
-            let param_kind = str_at(policy, &["spec", "paramKind", "kind"]).to_string();
+            let param_kind = policy.param_kind.as_ref().map(|k| k.kind.clone());
             let reference = Source::Ref {
                 group: None,
                 version: None,
-                kind: param_kind,
+                kind: param_kind.unwrap_or_default(),
                 name: name.clone(),
                 namespace: namespace.clone(),
             };
@@ -220,15 +220,15 @@ fn find_policy<'w>(
     name: &str,
     kind: Option<PolicyKind>,
     lenient: bool,
-) -> Result<&'w Json, String> {
+) -> Result<&'w Policy, String> {
     let found: Vec<_> = world
         .policies
         .iter()
-        .filter(|p| name.is_empty() || str_at(&p.json, &["metadata", "name"]) == name)
-        .filter(|p| kind.is_none_or(|k| policy_kind(&p.json) == Some(k)))
+        .filter(|p| name.is_empty() || p.document.name == name)
+        .filter(|p| kind.is_none_or(|k| p.document.kind == k))
         .collect();
     match found.as_slice() {
-        [one] if lenient || one.errors.is_empty() => Ok(&one.json),
+        [one] if lenient || one.errors.is_empty() => Ok(&one.document),
         [one] => Err(format!(
             "policy '{name}' has errors: {}",
             one.errors.join("; ")

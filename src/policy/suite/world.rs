@@ -9,6 +9,7 @@ use serde_json::Value as Json;
 
 use crate::policy::PolicyKind;
 use crate::policy::admission::json::{documents, node_to_json, str_at};
+use crate::policy::admission::view::{self, Binding, Document, Policy};
 use crate::policy::{CheckConfig, Severity, check_file};
 use crate::schema::{CrdKind, KubeVersion, SchemaTypes, from_crd_json};
 use crate::yaml;
@@ -17,9 +18,9 @@ use crate::yaml;
 pub type Loader<'a> = &'a dyn Fn(&str) -> Result<String, String>;
 
 /// A policy or binding and what `check` reports against it.
-pub struct Checked {
-    /// The document.
-    pub json: Json,
+pub struct Checked<T> {
+    /// The document, as evaluation reads it.
+    pub document: T,
     /// Error diagnostics inside it, as `file:line:col: message`.
     pub errors: Vec<String>,
 }
@@ -27,9 +28,9 @@ pub struct Checked {
 /// Everything a suite's cases draw from.
 pub struct World {
     /// Policies.
-    pub policies: Vec<Checked>,
+    pub policies: Vec<Checked<Policy>>,
     /// Bindings.
-    pub bindings: Vec<Checked>,
+    pub bindings: Vec<Checked<Binding>>,
     /// Other objects.
     pub resources: Vec<Json>,
     /// Schemas with the CRDs registered.
@@ -108,25 +109,26 @@ impl World {
             .collect();
         for document in &file.documents {
             let Some(root) = &document.root else { continue };
-            let json = node_to_json(root);
-            let checked = || {
-                let errors = diagnostics
+            let errors = || -> Vec<String> {
+                diagnostics
                     .iter()
                     .filter(|d| document.range.contains_range(d.range))
                     .map(|d| {
                         let (line, col) = line_col(text, usize::from(d.range.start()));
                         format!("{path}:{line}:{col}: {}", d.message)
                     })
-                    .collect();
-                Checked {
-                    json: json.clone(),
-                    errors,
-                }
+                    .collect()
             };
-            match PolicyKind::from_name(str_at(&json, &["kind"])) {
-                Some(kind) if kind.is_policy() => self.policies.push(checked()),
-                Some(_) => self.bindings.push(checked()),
-                None => self.add_resource(json),
+            match view::read(root) {
+                Some(Document::Policy(document)) => self.policies.push(Checked {
+                    document,
+                    errors: errors(),
+                }),
+                Some(Document::Binding(document)) => self.bindings.push(Checked {
+                    document,
+                    errors: errors(),
+                }),
+                None => self.add_resource(node_to_json(root)),
             }
         }
     }
@@ -142,28 +144,28 @@ impl World {
         name: Option<&str>,
         files: &str,
         lenient: bool,
-    ) -> Result<Option<&Json>, String> {
+    ) -> Result<Option<&Binding>, String> {
         let mut bindings = self
             .bindings
             .iter()
-            .filter(|b| str_at(&b.json, &["kind"]) == kind.binding().name());
+            .filter(|b| b.document.kind == kind.binding());
         let chosen = match name {
             Some(n) => bindings
-                .find(|b| str_at(&b.json, &["metadata", "name"]) == n)
+                .find(|b| b.document.name == n)
                 .ok_or_else(|| format!("binding '{n}' not found in {files}"))?,
-            None => match bindings.find(|b| str_at(&b.json, &["spec", "policyName"]) == policy) {
+            None => match bindings.find(|b| b.document.policy_name == policy) {
                 Some(b) => b,
                 None => return Ok(None),
             },
         };
         if !lenient && !chosen.errors.is_empty() {
-            let name = str_at(&chosen.json, &["metadata", "name"]);
             return Err(format!(
-                "binding '{name}' has errors: {}",
+                "binding '{}' has errors: {}",
+                chosen.document.name,
                 chosen.errors.join("; ")
             ));
         }
-        Ok(Some(&chosen.json))
+        Ok(Some(&chosen.document))
     }
 
     /// Adds the documents of a resource file (objects, params, namespaces, CRDs), such as a
