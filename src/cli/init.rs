@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{EvalRequest, evaluate};
-use admission_ls::policy::admission::json::{documents, str_at};
-use admission_ls::policy::admission::policy_kind;
+use admission_ls::policy::admission::json::str_at;
+use admission_ls::policy::admission::view::{self, Document};
 use admission_ls::schema::resources::{is_namespaced, resolve_resources};
+use admission_ls::yaml;
 use serde_json::{Value as Json, json};
 
 use super::{EXIT_USAGE, out};
@@ -35,30 +36,30 @@ fn suite_path(policy: &Path) -> PathBuf {
 
 /// The name, kind and first matched (group, version, kind) of the first policy of `text`.
 fn first_policy(text: &str, version: KubeVersion) -> Result<(String, String, Json), String> {
-    let docs = documents(text)?;
-    let policy = docs
-        .iter()
-        .find(|d| policy_kind(d).is_some())
+    let file = yaml::parse(text);
+    if let Some(error) = file.errors.first() {
+        return Err(format!("YAML syntax error: {}", error.message));
+    }
+    let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
+    let policy = roots
+        .filter_map(view::read)
+        .find_map(|d| match d {
+            Document::Policy(policy) => Some(policy),
+            Document::Binding(_) => None,
+        })
         .ok_or("the file holds no ValidatingAdmissionPolicy or MutatingAdmissionPolicy")?;
-    let name = str_at(policy, &["metadata", "name"]).to_string();
+    let name = policy.name.clone();
     let rules = policy
-        .pointer("/spec/matchConstraints/resourceRules")
-        .and_then(Json::as_array)
-        .cloned()
+        .match_constraints
+        .as_ref()
+        .and_then(|m| m.resource_rules.clone())
         .unwrap_or_default();
-    let first = |rule: &Json, key: &str| {
-        rule.get(key)
-            .and_then(Json::as_array)
-            .and_then(|a| a.first())
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
+    let first = |values: &[String]| values.first().cloned().unwrap_or_default();
     for rule in &rules {
         let (group, api_version, resource) = (
-            first(rule, "apiGroups"),
-            first(rule, "apiVersions"),
-            first(rule, "resources"),
+            first(&rule.api_groups),
+            first(&rule.api_versions),
+            first(&rule.resources),
         );
         let resolved = resolve_resources(version.minor(), &group, &api_version, &resource);
         if let Some(r) = resolved.iter().find(|r| r.subresource.is_empty()) {
@@ -72,7 +73,7 @@ fn first_policy(text: &str, version: KubeVersion) -> Result<(String, String, Jso
                 metadata["namespace"] = json!("default");
             }
             let object = json!({"apiVersion": api, "kind": r.kind.kind, "metadata": metadata});
-            return Ok((name, str_at(policy, &["kind"]).to_string(), object));
+            return Ok((name, policy.kind.name().to_string(), object));
         }
     }
     Err(format!(

@@ -32,7 +32,6 @@ pub use request::Request;
 pub use status::Status;
 
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
-use crate::policy::PolicyKind;
 use crate::schema::SchemaTypes;
 use view::{Binding, Policy};
 
@@ -60,13 +59,6 @@ impl Authorizer for DenyAll {
     fn authorize(&self, _: &AuthzRequest) -> AuthzDecision {
         AuthzDecision::default()
     }
-}
-
-/// The kind of a policy document given as JSON, if it is a ValidatingAdmissionPolicy or a
-/// MutatingAdmissionPolicy.
-pub fn policy_kind(policy: &Json) -> Option<PolicyKind> {
-    let kind = policy.get("kind").and_then(Json::as_str).unwrap_or("");
-    PolicyKind::from_name(kind).filter(|k| k.is_policy())
 }
 
 /// Evaluates `policy` (with `binding`, if any) for `input`.
@@ -152,3 +144,6 @@ mod patch_tests;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod view_tests;
