@@ -144,6 +144,3 @@ mod patch_tests;
 
 #[cfg(test)]
 mod tests;
-
-#[cfg(test)]
-mod view_tests;

@@ -3,7 +3,7 @@
 
 use expect_test::{Expect, expect};
 
-use super::view::{Document, read};
+use super::{Document, read};
 use crate::yaml;
 
 fn check(text: &str, expected: Expect) {
