@@ -51,8 +51,7 @@ fn first_policy(text: &str, version: KubeVersion) -> Result<(String, String, Jso
     let name = policy.name.clone();
     let rules = policy
         .match_constraints
-        .as_ref()
-        .and_then(|m| m.resource_rules.clone())
+        .map(|m| m.resource_rules)
         .unwrap_or_default();
     let first = |values: &[String]| values.first().cloned().unwrap_or_default();
     for rule in &rules {

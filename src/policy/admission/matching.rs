@@ -40,9 +40,11 @@ pub fn matches(resources: Option<&Resources>, request: &Request, minor: u32) -> 
     if excluded.iter().any(|r| rule_matches(r, request, &own)) {
         return None;
     }
-    let Some(included) = &resources.resource_rules else {
+    // `Matches`: no resourceRules (absent or empty) matches every resource.
+    let included = &resources.resource_rules;
+    if included.is_empty() {
         return Some(own);
-    };
+    }
     if included.iter().any(|r| rule_matches(r, request, &own)) {
         return Some(own);
     }

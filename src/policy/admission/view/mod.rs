@@ -87,8 +87,8 @@ pub struct Resources {
     pub namespace_selector: Option<Selector>,
     /// `objectSelector`.
     pub object_selector: Option<Selector>,
-    /// `resourceRules`, `None` when absent.
-    pub resource_rules: Option<Vec<Rule>>,
+    /// `resourceRules`; none (absent or empty) matches every resource.
+    pub resource_rules: Vec<Rule>,
     /// `excludeResourceRules`.
     pub exclude_resource_rules: Vec<Rule>,
     /// `matchPolicy`.

@@ -128,10 +128,7 @@ fn resources(resources: &model::MatchResources) -> Resources {
     Resources {
         namespace_selector: object(&resources.namespace_selector, selector),
         object_selector: object(&resources.object_selector, selector),
-        resource_rules: resources
-            .resource_rules
-            .as_ref()
-            .map(|r| r.value.items.iter().map(rule).collect()),
+        resource_rules: objects(&resources.resource_rules, rule),
         exclude_resource_rules: objects(&resources.exclude_resource_rules, rule),
         match_policy: text(&resources.match_policy),
     }

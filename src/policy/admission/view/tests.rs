@@ -79,26 +79,24 @@ spec:
                                         },
                                     ),
                                     object_selector: None,
-                                    resource_rules: Some(
-                                        [
-                                            Rule {
-                                                operations: [
-                                                    "CREATE",
-                                                ],
-                                                api_groups: [
-                                                    "",
-                                                ],
-                                                api_versions: [
-                                                    "v1",
-                                                ],
-                                                resources: [
-                                                    "pods",
-                                                ],
-                                                resource_names: [],
-                                                scope: "Namespaced",
-                                            },
-                                        ],
-                                    ),
+                                    resource_rules: [
+                                        Rule {
+                                            operations: [
+                                                "CREATE",
+                                            ],
+                                            api_groups: [
+                                                "",
+                                            ],
+                                            api_versions: [
+                                                "v1",
+                                            ],
+                                            resources: [
+                                                "pods",
+                                            ],
+                                            resource_names: [],
+                                            scope: "Namespaced",
+                                        },
+                                    ],
                                     exclude_resource_rules: [
                                         Rule {
                                             operations: [],
@@ -245,7 +243,7 @@ kind: ConfigMap
                                 Resources {
                                     namespace_selector: None,
                                     object_selector: None,
-                                    resource_rules: None,
+                                    resource_rules: [],
                                     exclude_resource_rules: [],
                                     match_policy: "",
                                 },
