@@ -79,10 +79,11 @@ fn site_hints(
         let label = format!(": {}", checked.result.short());
         let at = match site.role {
             SiteRole::Variable => variable_name_end(&names, site),
-            SiteRole::Validation | SiteRole::MatchCondition => {
+            SiteRole::Validation | SiteRole::MatchCondition | SiteRole::CrdRule => {
                 (checked.result != Type::Bool).then(|| expression_end(text, site))
             }
             SiteRole::MessageExpression
+            | SiteRole::CrdMessageExpression
             | SiteRole::AuditAnnotation
             | SiteRole::ApplyConfiguration
             | SiteRole::JsonPatch => Some(expression_end(text, site)),

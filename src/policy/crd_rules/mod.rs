@@ -13,12 +13,14 @@
 mod compile;
 mod cost;
 mod custom_resource;
+mod editor;
 mod eval;
 mod fields;
 mod value;
 mod walk;
 
 pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
+pub(crate) use editor::{rule_at, rule_sites};
 pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
 pub use value::typed_value;
 
