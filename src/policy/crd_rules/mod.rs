@@ -44,14 +44,35 @@ const MOST_EXPENSIVE: usize = 4;
 /// Adds the diagnostics of the rules of the CustomResourceDefinition `root` for Kubernetes
 /// 1.`minor`.
 pub fn check(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) {
+    check_with_costs(root, minor, out);
+}
+
+/// Where each rule and messageExpression of the CRDs of `yaml` ends and its estimated cost
+/// (times the times its node can occur), for the editor's inlay hints.
+pub(crate) fn rule_costs(
+    yaml: &crate::yaml::YamlFile,
+    minor: u32,
+) -> Vec<(crate::text::TextSize, u64)> {
+    let roots = yaml.documents.iter().filter_map(super::checked_root);
+    let crds =
+        roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"));
+    let mut scratch = Vec::new();
+    crds.flat_map(|root| check_with_costs(root, minor, &mut scratch))
+        .map(|observed| (observed.end, observed.cost))
+        .collect()
+}
+
+/// [`check`], returning the costs it observed.
+fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<Observed> {
+    let mut observed = Vec::new();
     let Some(mut json) = super::yaml_to_json(root) else {
-        return;
+        return observed;
     };
     if !check_crd_schemas(&mut json).is_empty() {
-        return;
+        return observed;
     }
     let Ok(kinds) = from_crd_json(&json) else {
-        return;
+        return observed;
     };
     let schema_minor = super::typecheck::schema_minor(minor);
     for (path, schema, kind) in served_schemas(root, &kinds) {
@@ -62,7 +83,9 @@ pub fn check(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) {
             check_node(&node, minor, &types, &mut costs, out);
         }
         total_cost(&path, schema.key.range, &costs, out);
+        observed.append(&mut costs);
     }
+    observed
 }
 
 /// Each served version's `openAPIV3Schema` entry with its field path and its kind; the legacy
@@ -101,7 +124,22 @@ fn served_schemas<'a>(
 struct Observed {
     path: String,
     range: crate::text::TextRange,
+    /// The end of the expression's text in the file.
+    end: crate::text::TextSize,
     cost: u64,
+}
+
+/// The file offset where the scalar `node` ends: after its closing quote, or after the last
+/// character of a block scalar's text (its range runs on to the next line).
+fn content_end(node: &Node) -> crate::text::TextSize {
+    use crate::yaml::ScalarStyle;
+    match super::node::scalar(node) {
+        Some(scalar) if matches!(scalar.style, ScalarStyle::Literal | ScalarStyle::Folded) => {
+            let end = crate::text::TextSize::of(scalar.value.trim_end());
+            scalar.source_map.to_file(end)
+        }
+        _ => node.range.end(),
+    }
 }
 
 fn check_node(
@@ -160,11 +198,10 @@ fn check_entry(
     let rule_path = format!("{path}.rule");
     let bool_rule = (&Type::Bool, "cel expression must evaluate to a bool");
     if let Some(compiled) = compile::compile(rule, &rule_path, &env, rule_env, bool_rule, out) {
-        let range = fields::range_of(Some(rule), fields.entry);
         observe(
             &compiled,
             "estimated rule cost",
-            (&rule_path, range),
+            (&rule_path, rule),
             cardinality,
             costs,
             out,
@@ -180,12 +217,11 @@ fn check_entry(
         if let Some(compiled) =
             compile::compile(expression, &message_path, &env, rule_env, string, out)
         {
-            let range = expression.range;
             let what = "estimated messageExpression cost";
             observe(
                 &compiled,
                 what,
-                (&message_path, range),
+                (&message_path, expression),
                 cardinality,
                 costs,
                 out,
@@ -198,12 +234,13 @@ fn check_entry(
 fn observe(
     compiled: &Compiled,
     what: &str,
-    (path, range): (&str, crate::text::TextRange),
+    (path, node): (&str, &Node),
     cardinality: u64,
     costs: &mut Vec<Observed>,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(cost) = compiled.cost else { return };
+    let range = node.range;
     let cost = if cost == 0 {
         0
     } else {
@@ -219,6 +256,7 @@ fn observe(
     costs.push(Observed {
         path: path.to_string(),
         range,
+        end: content_end(node),
         cost,
     });
 }
