@@ -7,13 +7,13 @@ use std::sync::Arc;
 use crate::cel::check::Env;
 use crate::policy::node::{lookup, scalar};
 use crate::policy::sites::{ExpressionSite, ResultType, SiteRole};
-use crate::policy::{PolicyKind, checked_root, yaml_to_json};
+use crate::policy::{PolicyKind, yaml_to_json};
 use crate::schema::{SchemaTypes, from_crd_json};
 use crate::text::TextSize;
-use crate::yaml::{Node, YamlFile};
+use crate::yaml::YamlFile;
 
 use super::fields::RuleFields;
-use super::{compile, served_schemas, walk};
+use super::{compile, crd_roots, served_schemas, walk};
 
 /// The CRD rule expression under `offset` in `yaml`: its site, environment and the cursor as an
 /// offset into the site's text.
@@ -22,10 +22,7 @@ pub fn rule_at(
     offset: TextSize,
     minor: u32,
 ) -> Option<(ExpressionSite, Env, TextSize)> {
-    let roots = yaml.documents.iter().filter_map(checked_root);
-    let crds =
-        roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"));
-    for root in crds {
+    for root in crd_roots(yaml) {
         if !root.range.contains_inclusive(offset) {
             continue;
         }
@@ -71,10 +68,7 @@ fn in_node(
 /// semantic tokens).
 pub fn rule_sites(yaml: &YamlFile, minor: u32) -> Vec<ExpressionSite> {
     let mut out = Vec::new();
-    let roots = yaml.documents.iter().filter_map(checked_root);
-    let crds =
-        roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"));
-    for root in crds {
+    for root in crd_roots(yaml) {
         let Some(kinds) = yaml_to_json(root).and_then(|json| from_crd_json(&json).ok()) else {
             continue;
         };

@@ -53,13 +53,17 @@ pub(crate) fn rule_costs(
     yaml: &crate::yaml::YamlFile,
     minor: u32,
 ) -> Vec<(crate::text::TextSize, u64)> {
-    let roots = yaml.documents.iter().filter_map(super::checked_root);
-    let crds =
-        roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"));
     let mut scratch = Vec::new();
-    crds.flat_map(|root| check_with_costs(root, minor, &mut scratch))
+    crd_roots(yaml)
+        .flat_map(|root| check_with_costs(root, minor, &mut scratch))
         .map(|observed| (observed.end, observed.cost))
         .collect()
+}
+
+/// The roots of the CustomResourceDefinition documents of `yaml` that parsed cleanly.
+fn crd_roots(yaml: &crate::yaml::YamlFile) -> impl Iterator<Item = &Node> {
+    let roots = yaml.documents.iter().filter_map(super::checked_root);
+    roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"))
 }
 
 /// [`check`], returning the costs it observed.
