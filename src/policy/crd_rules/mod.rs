@@ -34,7 +34,7 @@ use crate::cel::types::Type;
 use crate::schema::crd_check::check_crd_schemas;
 use crate::schema::{CrdKind, SchemaTypes, from_crd_json};
 use crate::yaml::{Entry, Node};
-use compile::{Compiled, RuleEnv};
+use compile::Compiled;
 use cost::{RULE_LIMIT, SCHEMA_LIMIT};
 use fields::RuleFields;
 
@@ -160,12 +160,6 @@ fn check_node(
     };
     let schema_json = super::yaml_to_json(node.schema).unwrap_or(Value::Null);
     let sizes = cost::RuleSizes::new(types, &schema_json);
-    let rule_env = RuleEnv {
-        minor,
-        types,
-        self_type: &node.self_type,
-        sizes: &sizes,
-    };
     let cardinality = node
         .cardinality
         .unwrap_or_else(|| cost::unbounded_cardinality(&node.self_type));
@@ -177,31 +171,33 @@ fn check_node(
     if out.len() > before {
         return; // the API server compiles no rule of a node with schema errors
     }
+    // One environment per `optionalOldSelf` setting: building one costs more than checking a
+    // short rule, and a node's rules mostly share it.
+    let mut envs: [Option<crate::cel::check::Env>; 2] = [None, None];
     for (i, entry) in rules.iter().enumerate() {
         let fields = RuleFields::of(entry);
-        check_entry(node, &rule_env, &fields, &path(i), cardinality, costs, out);
+        let optional = fields.optional_old_self();
+        let env = envs[usize::from(optional)]
+            .get_or_insert_with(|| compile::env(minor, types, &node.self_type, optional));
+        let at = (path(i), cardinality);
+        check_entry(node, &sizes, env, &fields, at, costs, out);
     }
 }
 
 fn check_entry(
     node: &walk::RuleNode,
-    rule_env: &RuleEnv,
+    sizes: &cost::RuleSizes,
+    env: &crate::cel::check::Env,
     fields: &RuleFields,
-    path: &str,
-    cardinality: u64,
+    (path, cardinality): (String, u64),
     costs: &mut Vec<Observed>,
     out: &mut Vec<Diagnostic>,
 ) {
+    let path = path.as_str();
     let Some(rule) = fields.rule else { return };
-    let env = compile::env(
-        rule_env.minor,
-        rule_env.types,
-        rule_env.self_type,
-        fields.optional_old_self(),
-    );
     let rule_path = format!("{path}.rule");
     let bool_rule = (&Type::Bool, "cel expression must evaluate to a bool");
-    if let Some(compiled) = compile::compile(rule, &rule_path, &env, rule_env, bool_rule, out) {
+    if let Some(compiled) = compile::compile(rule, &rule_path, env, sizes, bool_rule, out) {
         observe(
             &compiled,
             "estimated rule cost",
@@ -218,8 +214,7 @@ fn check_entry(
     {
         let message_path = format!("{path}.messageExpression");
         let string = (&Type::String, "messageExpression must evaluate to a string");
-        if let Some(compiled) =
-            compile::compile(expression, &message_path, &env, rule_env, string, out)
+        if let Some(compiled) = compile::compile(expression, &message_path, env, sizes, string, out)
         {
             let what = "estimated messageExpression cost";
             observe(
