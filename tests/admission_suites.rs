@@ -227,3 +227,30 @@ fn suite_kube_versions_are_read_as_written() {
         assert_eq!(errors, error.into_iter().collect::<Vec<_>>(), "{version}");
     }
 }
+
+/// Custom-resource cases (`expect.valid`): objects validated against the suite's CRDs as the API
+/// server validates them, with their exact errors (issue 16).
+#[test]
+fn custom_resource_suites_pass() {
+    assert_all_pass("tests/suites/custom_resources", 4);
+}
+
+/// A custom-resource case whose expectation is wrong fails and says what differs; an object no
+/// CRD serves cannot run.
+#[test]
+fn custom_resource_cases_fail_with_what_differs() {
+    let reports = run("tests/suites/custom_resources_failing");
+    let lines: Vec<String> = reports
+        .iter()
+        .flat_map(|r| &r.cases)
+        .map(|c| {
+            let text: Vec<String> = c.error.iter().chain(&c.failures).cloned().collect();
+            format!("{} passed={}: {}", c.name, c.passed, text.join(" | "))
+        })
+        .collect();
+    expect_test::expect![[r#"
+        expected valid but a rule fails passed=false: expected valid, got invalid: spec.size: Invalid value: "object": size 7 needs mode slow
+        expected other errors passed=false: expected invalid, got valid | errors: expected ["spec: Required value"], got []
+        a kind no CRD serves passed=false: no CustomResourceDefinition in the suite's resources serves example.com/v2, Kind=Widget"#]]
+    .assert_eq(&lines.join("\n"));
+}

@@ -118,8 +118,8 @@ fn policy_test_files_with_unknown_keys_or_broken_yaml_are_errors_with_positions(
           error: tests/suites/malformed/unknown-keys.test.yaml:12:5: unknown key `expcet` in a case (known: name, policy, binding, operation, object, oldObject, params, namespace, userInfo, authorizer, expect); did you mean `expect`?
           error: tests/suites/malformed/unknown-keys.test.yaml:9:5: the case has no `expect`
           error: tests/suites/malformed/unknown-keys.test.yaml:16:32: unknown key `nmae` in object (known: kind, name, namespace); did you mean `name`?
-          error: tests/suites/malformed/unknown-keys.test.yaml:18:7: unknown key `desicion` in expect (known: decision, message, warnings, auditAnnotations, object); did you mean `decision`?
-          error: tests/suites/malformed/unknown-keys.test.yaml:18:7: expect.decision is required (allow, deny, warn, audit, skip, error)
+          error: tests/suites/malformed/unknown-keys.test.yaml:18:7: unknown key `desicion` in expect (known: decision, valid, errors, message, warnings, auditAnnotations, object); did you mean `decision`?
+          error: tests/suites/malformed/unknown-keys.test.yaml:18:7: expect.decision (or expect.valid, for a custom resource) is required (allow, deny, warn, audit, skip, error)
           error: tests/suites/malformed/unknown-keys.test.yaml:22:16: unknown key `user` in userInfo (known: username, groups)
           error: tests/suites/malformed/unknown-keys.test.yaml:24:17: expect.decision: unsupported value `admit`: supported values: allow, deny, warn, audit, skip, error
           ERROR a misspelt expect would check nothing (…ms)

@@ -433,3 +433,55 @@ fn yaml_keys_never_inside_cel() {
         expect![[r#""#]],
     );
 }
+
+/// A CRD with a rule on `spec`: `self` is the node's type.
+const CRD_HEAD: &str = "
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, description: How many.}
+              mode: {type: string}
+            x-kubernetes-validations:
+";
+
+/// Inside a CRD's `x-kubernetes-validations` rule, `self.` completes the fields of the node the
+/// rule is on (issue 16).
+#[test]
+fn crd_rule_fields_of_self() {
+    check_completions_of(
+        "fd",
+        &format!("{CRD_HEAD}            - rule: self.$0\n"),
+        expect![[r#"
+            fd mode string
+            fd replicas int
+        "#]],
+    );
+}
+
+/// `oldSelf` is declared in a CRD rule and in its messageExpression.
+#[test]
+fn crd_rule_variables() {
+    check_completions_of(
+        "va",
+        &format!("{CRD_HEAD}            - rule: 'true'\n              messageExpression: o$0\n"),
+        expect![[r#"
+            va oldSelf example.com.v1.Widget.spec
+            va self example.com.v1.Widget.spec
+        "#]],
+    );
+}

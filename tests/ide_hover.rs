@@ -466,3 +466,49 @@ fn unknown_key_shows_its_diagnostic_only() {
     "#]],
     );
 }
+
+/// Hover on a field of `self` inside a CRD rule shows the schema's type and description
+/// (issue 16).
+#[test]
+fn crd_rule_field_shows_schema_type() {
+    let crd = "
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, description: How many widgets to run.}
+            x-kubernetes-validations:
+            - rule: self.repl$0icas >= 0
+";
+    check_hover(
+        crd,
+        expect![[r#"
+        *replicas*
+        ```cel
+        int
+        ```
+
+        ---
+
+        field `replicas` of `example.com.v1.Widget.spec`
+
+        ---
+
+        How many widgets to run.
+    "#]],
+    );
+}

@@ -258,3 +258,51 @@ fn overload_of_a_kubernetes_library_function() {
         "#]],
     );
 }
+
+/// Each CRD rule and messageExpression shows its estimated cost (times how often its node can
+/// occur), what the API server compares with its limits when the CRD is written (issue 16).
+#[test]
+fn crd_rules_show_their_estimated_cost() {
+    check_hints(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              hosts:
+                type: array
+                maxItems: 10
+                items: {type: string, maxLength: 64}
+                x-kubernetes-validations:
+                - rule: self.all(h, h.endsWith('.example.com'))
+                  messageExpression: "'bad hosts: ' + self.join(', ')"
+              names:
+                type: array
+                items: {type: string}
+                x-kubernetes-validations:
+                - rule: "self.all(n, n.matches('^[a-z]+$'))"
+                - rule: |
+                    self.size() <= 100$0
+"#,
+        expect![[r#"
+            24:                - rule: self.all(h, h.endsWith('.example.com'))| cost 62
+            25:                  messageExpression: "'bad hosts: ' + self.join(', ')"| cost 518
+            30:                - rule: "self.all(n, n.matches('^[a-z]+$'))"| cost 659,710,961,252
+            32:                    self.size() <= 100| cost 3
+        "#]],
+    );
+}

@@ -75,3 +75,42 @@ fn broken_and_foreign_text() {
         "#]],
     );
 }
+
+/// CRD `x-kubernetes-validations` rules and message expressions are highlighted as CEL (issue 16).
+#[test]
+fn crd_rules_are_highlighted() {
+    check_tokens(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: self.metadata.name.size() < 10$0
+          messageExpression: "'too long: ' + self.metadata.name"
+"#,
+        expect![[r#"
+            Variable self
+            Property metadata
+            Property name
+            Function size
+            Operator <
+            Number 10
+            String 'too long: '
+            Operator +
+            Variable self
+            Property metadata
+            Property name
+        "#]],
+    );
+}

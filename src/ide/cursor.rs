@@ -30,6 +30,7 @@ impl FileContext {
     pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
         let documents = self.parsed.documents_in(TextRange::empty(offset));
         in_documents(&documents, offset, self.minor, &self.workspace)
+            .or_else(|| in_crd_rule(&self.parsed.yaml, offset, self.minor))
     }
 }
 
@@ -113,6 +114,7 @@ pub(crate) fn cel_in(
         minor,
         workspace,
     )
+    .or_else(|| in_crd_rule(yaml, offset, minor))
 }
 
 /// The CEL expression under `offset` in one of `documents`.
@@ -128,6 +130,21 @@ fn in_documents(
         }
     }
     None
+}
+
+/// The cursor inside a CRD's `x-kubernetes-validations` rule or messageExpression.
+fn in_crd_rule(yaml: &crate::yaml::YamlFile, offset: TextSize, minor: u32) -> Option<CelCursor> {
+    let (site, env, at) = crate::policy::crd_rules::rule_at(yaml, offset, minor)?;
+    let ast = crate::cel::parse(&site.text).ast;
+    let checked = crate::cel::check::check(&ast, &env);
+    Some(CelCursor {
+        site,
+        ast,
+        env,
+        checked,
+        offset: at,
+        definitions: Vec::new(),
+    })
 }
 
 fn in_document(

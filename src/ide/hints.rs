@@ -6,7 +6,9 @@
 //!   `messageExpression`, `auditAnnotations[].valueExpression` and mutation expressions (where
 //!   the schema decides what `object.x` is), and a validation or match condition only when its
 //!   type is not `bool` (a `dyn` the schema could not resolve, say). A `bool` validation is the
-//!   rule, so hinting it would be noise.
+//!   rule, so hinting it would be noise;
+//! - the estimated cost of each CRD `x-kubernetes-validations` rule and messageExpression, after
+//!   it (what the API server compares with its limits when the CRD is written).
 
 use crate::cel::ast::Ast;
 use crate::cel::types::Type;
@@ -46,6 +48,13 @@ impl Analysis {
                 &context.workspace,
             ));
         }
+        // Each CRD rule's estimated cost, as the API server estimates it on CRD write.
+        for (offset, cost) in
+            crate::policy::crd_rules::rule_costs(&context.parsed.yaml, context.minor)
+        {
+            let label = format!(" cost {}", crate::policy::thousands(cost));
+            out.push(InlayHint { offset, label });
+        }
         out.retain(|hint| range.contains_inclusive(hint.offset));
         out
     }
@@ -79,10 +88,11 @@ fn site_hints(
         let label = format!(": {}", checked.result.short());
         let at = match site.role {
             SiteRole::Variable => variable_name_end(&names, site),
-            SiteRole::Validation | SiteRole::MatchCondition => {
+            SiteRole::Validation | SiteRole::MatchCondition | SiteRole::CrdRule => {
                 (checked.result != Type::Bool).then(|| expression_end(text, site))
             }
             SiteRole::MessageExpression
+            | SiteRole::CrdMessageExpression
             | SiteRole::AuditAnnotation
             | SiteRole::ApplyConfiguration
             | SiteRole::JsonPatch => Some(expression_end(text, site)),

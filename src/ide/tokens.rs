@@ -62,16 +62,20 @@ impl Analysis {
         };
         let (text, yaml) = (&*parsed.text, &parsed.yaml);
         let mut out = Vec::new();
-        for document in crate::policy::read_file(text, yaml) {
-            for site in document.expression_sites() {
-                let (tokens, _) = crate::cel::tokenize(&site.text);
-                for (i, token) in tokens.iter().enumerate() {
-                    let Some(kind) = classify(&site.text, &tokens, i, token) else {
-                        continue;
-                    };
-                    let range = site.to_file_range(token.range);
-                    split_lines(text, range, kind, &mut out);
-                }
+        let policy_sites = crate::policy::read_file(text, yaml)
+            .into_iter()
+            .flat_map(|document| document.expression_sites());
+        // CRD rules are CEL too; the version only decides which schemas are bundled.
+        let newest = crate::schema::KubeVersion::newest().minor();
+        let crd_sites = crate::policy::crd_rules::rule_sites(yaml, newest);
+        for site in policy_sites.chain(crd_sites) {
+            let (tokens, _) = crate::cel::tokenize(&site.text);
+            for (i, token) in tokens.iter().enumerate() {
+                let Some(kind) = classify(&site.text, &tokens, i, token) else {
+                    continue;
+                };
+                let range = site.to_file_range(token.range);
+                split_lines(text, range, kind, &mut out);
             }
         }
         out.sort_by_key(|t| (t.range.start(), t.range.end()));

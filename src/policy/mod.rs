@@ -37,7 +37,7 @@ pub use model::{ApiVersion, Field, List, PolicyKind, Ranged, Text};
 pub use model_kinds::PolicyDocument;
 pub use sites::{ExpressionSite, ResultType, SiteRole};
 pub use typecheck::{MAX_KINDS, kind_label, matched_kinds};
-pub(crate) use typecheck::{editor_schema_types, site_env, site_results};
+pub(crate) use typecheck::{editor_schema_types, site_env, site_results, thousands};
 pub use workspace::Workspace;
 
 use crate::schema::KubeVersion;

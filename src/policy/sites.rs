@@ -23,6 +23,10 @@ pub enum SiteRole {
     ApplyConfiguration,
     /// `spec.mutations[i].jsonPatch.expression`
     JsonPatch,
+    /// `x-kubernetes-validations[i].rule` of a CRD schema node (`self`, `oldSelf`).
+    CrdRule,
+    /// `x-kubernetes-validations[i].messageExpression` of a CRD schema node.
+    CrdMessageExpression,
 }
 
 /// The type an expression must evaluate to.

@@ -23,18 +23,6 @@ const SELF_DOC: &str = "The value of the schema node this rule is on.";
 const OLD_SELF_DOC: &str =
     "The value before the update (transition rules run on updates only, when both values exist).";
 
-/// What a rule or messageExpression compiles against.
-pub struct RuleEnv<'a> {
-    /// Target Kubernetes minor version.
-    pub minor: u32,
-    /// The schema's types.
-    pub types: &'a Arc<SchemaTypes>,
-    /// The type of `self`.
-    pub self_type: &'a Type,
-    /// The sizes of the node, for the estimator.
-    pub sizes: &'a RuleSizes<'a>,
-}
-
 /// A compiled expression: whether it reads `oldSelf` and its estimated cost (`None` when the
 /// estimate depends on a size nothing bounds, as `dyn` values).
 pub struct Compiled {
@@ -64,7 +52,7 @@ pub fn compile(
     node: &Node,
     path: &str,
     env: &Env,
-    rule_env: &RuleEnv,
+    sizes: &RuleSizes,
     result: (&Type, &str),
     out: &mut Vec<Diagnostic>,
 ) -> Option<Compiled> {
@@ -100,7 +88,7 @@ pub fn compile(
         ));
         return None;
     }
-    let estimate = cost::estimate_value(&parsed.ast, &checked, rule_env.sizes);
+    let estimate = cost::estimate_value(&parsed.ast, &checked, sizes);
     Some(Compiled {
         uses_old_self: uses_old_self(&parsed.ast, &checked),
         cost: (!estimate.unknown).then_some(estimate.cost.max),

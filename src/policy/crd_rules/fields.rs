@@ -9,7 +9,6 @@
 
 use crate::policy::node::{entries, lookup, scalar};
 use crate::policy::{Code, Diagnostic};
-use crate::text::TextRange;
 use crate::yaml::Node;
 
 /// The reasons a rule may give (`supportedValidationReason`), sorted as the API server lists them.
@@ -211,9 +210,4 @@ fn step<'a>(node: &'a Node, name: &str) -> Option<&'a Node> {
     lookup(node, "additionalProperties")
         .map(|e| &e.value)
         .filter(|v| entries(v).is_some())
-}
-
-/// A range for a whole node, or the entry when the node is absent.
-pub fn range_of(node: Option<&Node>, entry: &Node) -> TextRange {
-    node.map_or(entry.range, |n| n.range)
 }

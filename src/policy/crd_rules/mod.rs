@@ -13,12 +13,14 @@
 mod compile;
 mod cost;
 mod custom_resource;
+mod editor;
 mod eval;
 mod fields;
 mod value;
 mod walk;
 
 pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
+pub(crate) use editor::{rule_at, rule_sites};
 pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
 pub use value::typed_value;
 
@@ -32,7 +34,7 @@ use crate::cel::types::Type;
 use crate::schema::crd_check::check_crd_schemas;
 use crate::schema::{CrdKind, SchemaTypes, from_crd_json};
 use crate::yaml::{Entry, Node};
-use compile::{Compiled, RuleEnv};
+use compile::Compiled;
 use cost::{RULE_LIMIT, SCHEMA_LIMIT};
 use fields::RuleFields;
 
@@ -42,14 +44,39 @@ const MOST_EXPENSIVE: usize = 4;
 /// Adds the diagnostics of the rules of the CustomResourceDefinition `root` for Kubernetes
 /// 1.`minor`.
 pub fn check(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) {
+    check_with_costs(root, minor, out);
+}
+
+/// Where each rule and messageExpression of the CRDs of `yaml` ends and its estimated cost
+/// (times the times its node can occur), for the editor's inlay hints.
+pub(crate) fn rule_costs(
+    yaml: &crate::yaml::YamlFile,
+    minor: u32,
+) -> Vec<(crate::text::TextSize, u64)> {
+    let mut scratch = Vec::new();
+    crd_roots(yaml)
+        .flat_map(|root| check_with_costs(root, minor, &mut scratch))
+        .map(|observed| (observed.end, observed.cost))
+        .collect()
+}
+
+/// The roots of the CustomResourceDefinition documents of `yaml` that parsed cleanly.
+fn crd_roots(yaml: &crate::yaml::YamlFile) -> impl Iterator<Item = &Node> {
+    let roots = yaml.documents.iter().filter_map(super::checked_root);
+    roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"))
+}
+
+/// [`check`], returning the costs it observed.
+fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<Observed> {
+    let mut observed = Vec::new();
     let Some(mut json) = super::yaml_to_json(root) else {
-        return;
+        return observed;
     };
     if !check_crd_schemas(&mut json).is_empty() {
-        return;
+        return observed;
     }
     let Ok(kinds) = from_crd_json(&json) else {
-        return;
+        return observed;
     };
     let schema_minor = super::typecheck::schema_minor(minor);
     for (path, schema, kind) in served_schemas(root, &kinds) {
@@ -60,7 +87,9 @@ pub fn check(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) {
             check_node(&node, minor, &types, &mut costs, out);
         }
         total_cost(&path, schema.key.range, &costs, out);
+        observed.append(&mut costs);
     }
+    observed
 }
 
 /// Each served version's `openAPIV3Schema` entry with its field path and its kind; the legacy
@@ -99,7 +128,22 @@ fn served_schemas<'a>(
 struct Observed {
     path: String,
     range: crate::text::TextRange,
+    /// The end of the expression's text in the file.
+    end: crate::text::TextSize,
     cost: u64,
+}
+
+/// The file offset where the scalar `node` ends: after its closing quote, or after the last
+/// character of a block scalar's text (its range runs on to the next line).
+fn content_end(node: &Node) -> crate::text::TextSize {
+    use crate::yaml::ScalarStyle;
+    match super::node::scalar(node) {
+        Some(scalar) if matches!(scalar.style, ScalarStyle::Literal | ScalarStyle::Folded) => {
+            let end = crate::text::TextSize::of(scalar.value.trim_end());
+            scalar.source_map.to_file(end)
+        }
+        _ => node.range.end(),
+    }
 }
 
 fn check_node(
@@ -116,12 +160,6 @@ fn check_node(
     };
     let schema_json = super::yaml_to_json(node.schema).unwrap_or(Value::Null);
     let sizes = cost::RuleSizes::new(types, &schema_json);
-    let rule_env = RuleEnv {
-        minor,
-        types,
-        self_type: &node.self_type,
-        sizes: &sizes,
-    };
     let cardinality = node
         .cardinality
         .unwrap_or_else(|| cost::unbounded_cardinality(&node.self_type));
@@ -133,36 +171,37 @@ fn check_node(
     if out.len() > before {
         return; // the API server compiles no rule of a node with schema errors
     }
+    // One environment per `optionalOldSelf` setting: building one costs more than checking a
+    // short rule, and a node's rules mostly share it.
+    let mut envs: [Option<crate::cel::check::Env>; 2] = [None, None];
     for (i, entry) in rules.iter().enumerate() {
         let fields = RuleFields::of(entry);
-        check_entry(node, &rule_env, &fields, &path(i), cardinality, costs, out);
+        let optional = fields.optional_old_self();
+        let env = envs[usize::from(optional)]
+            .get_or_insert_with(|| compile::env(minor, types, &node.self_type, optional));
+        let at = (path(i), cardinality);
+        check_entry(node, &sizes, env, &fields, at, costs, out);
     }
 }
 
 fn check_entry(
     node: &walk::RuleNode,
-    rule_env: &RuleEnv,
+    sizes: &cost::RuleSizes,
+    env: &crate::cel::check::Env,
     fields: &RuleFields,
-    path: &str,
-    cardinality: u64,
+    (path, cardinality): (String, u64),
     costs: &mut Vec<Observed>,
     out: &mut Vec<Diagnostic>,
 ) {
+    let path = path.as_str();
     let Some(rule) = fields.rule else { return };
-    let env = compile::env(
-        rule_env.minor,
-        rule_env.types,
-        rule_env.self_type,
-        fields.optional_old_self(),
-    );
     let rule_path = format!("{path}.rule");
     let bool_rule = (&Type::Bool, "cel expression must evaluate to a bool");
-    if let Some(compiled) = compile::compile(rule, &rule_path, &env, rule_env, bool_rule, out) {
-        let range = fields::range_of(Some(rule), fields.entry);
+    if let Some(compiled) = compile::compile(rule, &rule_path, env, sizes, bool_rule, out) {
         observe(
             &compiled,
             "estimated rule cost",
-            (&rule_path, range),
+            (&rule_path, rule),
             cardinality,
             costs,
             out,
@@ -175,15 +214,13 @@ fn check_entry(
     {
         let message_path = format!("{path}.messageExpression");
         let string = (&Type::String, "messageExpression must evaluate to a string");
-        if let Some(compiled) =
-            compile::compile(expression, &message_path, &env, rule_env, string, out)
+        if let Some(compiled) = compile::compile(expression, &message_path, env, sizes, string, out)
         {
-            let range = expression.range;
             let what = "estimated messageExpression cost";
             observe(
                 &compiled,
                 what,
-                (&message_path, range),
+                (&message_path, expression),
                 cardinality,
                 costs,
                 out,
@@ -196,12 +233,13 @@ fn check_entry(
 fn observe(
     compiled: &Compiled,
     what: &str,
-    (path, range): (&str, crate::text::TextRange),
+    (path, node): (&str, &Node),
     cardinality: u64,
     costs: &mut Vec<Observed>,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(cost) = compiled.cost else { return };
+    let range = node.range;
     let cost = if cost == 0 {
         0
     } else {
@@ -217,6 +255,7 @@ fn observe(
     costs.push(Observed {
         path: path.to_string(),
         range,
+        end: content_end(node),
         cost,
     });
 }

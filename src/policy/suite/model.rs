@@ -74,6 +74,11 @@ pub struct Expect {
     /// Whether the referenced expected object takes the request object's name before comparing
     /// (kaptest does so unless `disableNameOverwrite: true`).
     pub rename_expected: bool,
+    /// A custom-resource case (`expect.valid`): the object validated against the suite's CRDs
+    /// instead of evaluated by a policy; whether it must be valid.
+    pub valid: Option<bool>,
+    /// The validation errors of a custom-resource case, exactly and in order.
+    pub errors: Option<Vec<String>>,
 }
 
 /// One test case.
@@ -215,6 +220,8 @@ const CASE_KEYS: &[&str] = &[
 ];
 const EXPECT_KEYS: &[&str] = &[
     "decision",
+    "valid",
+    "errors",
     "message",
     "warnings",
     "auditAnnotations",
@@ -318,10 +325,16 @@ fn check_policy_test_case(node: &Node, problems: &mut Problems<'_>) {
         return;
     };
     problems.check_keys(expect, "expect", EXPECT_KEYS);
+    let resource_case = expect.get("valid").is_some();
     match expect.get("decision") {
+        None if resource_case => {}
+        Some(decision) if resource_case => problems.add(
+            decision.range,
+            "expect.decision and expect.valid do not go together: a case either runs a policy or validates a custom resource",
+        ),
         None => problems.add(
             expect.range,
-            format!("expect.decision is required ({})", DECISIONS.join(", ")),
+            format!("expect.decision (or expect.valid, for a custom resource) is required ({})", DECISIONS.join(", ")),
         ),
         Some(decision) => {
             problems.one_of(decision, DECISIONS, |value, all| {
@@ -348,6 +361,8 @@ fn policy_test_case(node: &Node, index: usize, problems: &mut Problems<'_>) -> C
         denied_message: None,
         object_ref: None,
         rename_expected: false,
+        valid: at(&expect_json, &["valid"]).and_then(Json::as_bool),
+        errors: at(&expect_json, &["errors"]).map(|_| strings_at(&expect_json, &["errors"])),
     };
     let authorizer = at(&json, &["authorizer"])
         .and_then(Json::as_array)

@@ -120,6 +120,9 @@ fn errored(case: &Case, policy: &str, error: String) -> CaseResult {
 /// Runs one case; with `defaults`, its objects (and its expected object) are prepared as the API
 /// server prepares them ([`apiserver::evaluate`]).
 pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> CaseResult {
+    if let Some(valid) = case.expect.valid {
+        return run_resource_case(world, case, valid);
+    }
     match prepare(world, case, kaptest) {
         Err(e) => errored(case, &case.policy, e),
         Ok((policy, binding, input)) => {
@@ -148,6 +151,61 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
                 duration: Duration::ZERO,
             }
         }
+    }
+}
+
+/// A custom-resource case: its object (and old object, an update) validated against the suite's
+/// CRDs as the API server validates it ([`crate::policy::crd_rules::validate_custom_resource`]),
+/// then compared with `expect.valid` and `expect.errors`.
+fn run_resource_case(world: &World, case: &Case, valid: bool) -> CaseResult {
+    let checked = resolve(world, case.object.as_ref(), "object").and_then(|object| {
+        let object = object.ok_or("a custom-resource case needs an object")?;
+        let old = resolve(world, case.old_object.as_ref(), "oldObject")?;
+        let api_version = str_at(&object, &["apiVersion"]);
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        let gvk = crate::schema::Gvk::new(group, version, str_at(&object, &["kind"]));
+        let kind = world.crds.iter().find(|k| k.gvk == gvk).ok_or_else(|| {
+            format!("no CustomResourceDefinition in the suite's resources serves {gvk}")
+        })?;
+        let minor = world.schemas.minor();
+        Ok(crate::policy::crd_rules::validate_custom_resource(
+            kind,
+            &object,
+            old.as_ref(),
+            minor,
+        ))
+    });
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(e) => return errored(case, "", e),
+    };
+    let messages: Vec<String> = checked.errors.iter().map(|e| e.message.clone()).collect();
+    let mut failures = Vec::new();
+    if messages.is_empty() != valid {
+        let got = if messages.is_empty() {
+            "valid".to_string()
+        } else {
+            format!("invalid: {}", messages.join("; "))
+        };
+        failures.push(format!(
+            "expected {}, got {got}",
+            if valid { "valid" } else { "invalid" }
+        ));
+    }
+    if let Some(expected) = &case.expect.errors
+        && *expected != messages
+    {
+        failures.push(format!("errors: expected {expected:?}, got {messages:?}"));
+    }
+    CaseResult {
+        name: case.name.clone(),
+        range: case.range,
+        policy: String::new(),
+        passed: failures.is_empty(),
+        error: None,
+        failures,
+        outcome: None,
+        duration: Duration::ZERO,
     }
 }
 

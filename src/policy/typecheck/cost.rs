@@ -115,7 +115,7 @@ pub(super) fn report(sites: &[ExpressionSite], costs: &Costs, out: &mut Vec<Diag
 }
 
 /// A cost with thousands separators; `u64::MAX` (a saturated estimate) as "unbounded".
-fn shown(n: u64) -> String {
+pub(crate) fn shown(n: u64) -> String {
     if n == u64::MAX {
         return "unbounded".to_string();
     }

@@ -36,6 +36,7 @@ use crate::cel::types::{OBJECT, Type, TypeProvider};
 use crate::schema::{Gvk, SchemaTypes};
 use pass::Typing;
 
+pub(crate) use cost::shown as thousands;
 pub(crate) use kinds::param_gvk;
 pub use kinds::{MAX_KINDS, kind_label, matched_kinds};
 pub(crate) use report::code as error_code;
