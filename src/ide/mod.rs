@@ -87,6 +87,9 @@ pub struct AnalysisHost {
     parses: Arc<Mutex<parsed::ParseCache>>,
     /// The last diagnostics of each file, for the features that read them.
     memo: Arc<Mutex<memo::Memo>>,
+    /// The last index built, with the facts it was built from: the snapshots of requests between
+    /// two edits share it (and its converted schema types) instead of merging every file again.
+    last_index: Arc<Mutex<Option<Arc<Index>>>>,
 }
 
 /// The workspace facts of one file's text, and the diagnostics of its unusable CRDs.
@@ -96,6 +99,8 @@ struct FileFacts {
     workspace: Workspace,
     /// [`Workspace::fingerprint`] of `workspace`, hashed once per text (it serializes schemas).
     fingerprint: u64,
+    /// [`Workspace::crd_fingerprint`] of `workspace`.
+    crd_fingerprint: u64,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -131,6 +136,7 @@ impl FileFacts {
         FileFacts {
             text: text.clone(),
             fingerprint: workspace.fingerprint(),
+            crd_fingerprint: workspace.crd_fingerprint(),
             workspace,
             diagnostics: Vec::new(),
         }
@@ -146,6 +152,7 @@ impl FileFacts {
         FileFacts {
             text: text.clone(),
             fingerprint: workspace.fingerprint(),
+            crd_fingerprint: workspace.crd_fingerprint(),
             workspace,
             diagnostics,
         }
@@ -191,6 +198,7 @@ impl AnalysisHost {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&file);
+        *self.last_index.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     /// A cheap, immutable view of the current inputs for analysis on another thread.
@@ -201,6 +209,7 @@ impl AnalysisHost {
             documents: self.documents.clone(),
             parses: self.parses.clone(),
             memo: self.memo.clone(),
+            last_index: self.last_index.clone(),
             index: Arc::new(OnceLock::new()),
         }
     }
@@ -214,14 +223,19 @@ pub struct Analysis {
     documents: Arc<Mutex<doc_cache::DocCaches>>,
     parses: Arc<Mutex<parsed::ParseCache>>,
     memo: Arc<Mutex<memo::Memo>>,
+    last_index: Arc<Mutex<Option<Arc<Index>>>>,
     /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
-    index: Arc<OnceLock<Index>>,
+    index: Arc<OnceLock<Arc<Index>>>,
 }
 
 /// What every file contributes to the others (CRDs, policy names), and the diagnostics of the
 /// CRDs that cannot be used, by file.
 #[derive(Debug)]
 struct Index {
+    /// The facts merged, by file: equal (the same allocations) means the same index.
+    sources: Vec<(FileId, Arc<FileFacts>)>,
+    /// A hash of every file's CRDs: equal means the schema types converted so far still hold.
+    crd_fingerprint: u64,
     workspace: Arc<Workspace>,
     /// A hash of the fingerprints of every file's facts, in file order: equal when every file
     /// contributes the same facts, so documents' diagnostics may be reused.
@@ -258,24 +272,54 @@ fn file_facts(cache: &Mutex<FactsCache>, file: FileId, text: &Arc<str>) -> Arc<F
 }
 
 impl Index {
-    fn build(files: &BTreeMap<FileId, Arc<str>>, cache: &Mutex<FactsCache>) -> Index {
+    /// The index of `files`: `previous` itself when it was built from the same facts, else a new
+    /// one that keeps `previous`'s converted schema types when the CRDs are the same.
+    fn build(
+        files: &BTreeMap<FileId, Arc<str>>,
+        cache: &Mutex<FactsCache>,
+        previous: Option<Arc<Index>>,
+    ) -> Arc<Index> {
+        let sources: Vec<(FileId, Arc<FileFacts>)> = files
+            .iter()
+            .map(|(file, text)| (*file, file_facts(cache, *file, text)))
+            .collect();
+        if let Some(previous) = previous
+            .as_ref()
+            .filter(|p| same_sources(&p.sources, &sources))
+        {
+            return previous.clone();
+        }
         let mut workspace = Workspace::new();
         let mut crd_diagnostics = BTreeMap::new();
         let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
-        for (file, text) in files {
-            let facts = file_facts(cache, *file, text);
+        let mut crds = std::collections::hash_map::DefaultHasher::new();
+        for (file, facts) in &sources {
             std::hash::Hash::hash(&facts.fingerprint, &mut fingerprint);
+            std::hash::Hash::hash(&facts.crd_fingerprint, &mut crds);
             workspace.extend_from_file(file.0, &facts.workspace);
             if !facts.diagnostics.is_empty() {
                 crd_diagnostics.insert(*file, facts.diagnostics.clone());
             }
         }
-        Index {
+        let crd_fingerprint = std::hash::Hasher::finish(&crds);
+        if let Some(previous) = previous.filter(|p| p.crd_fingerprint == crd_fingerprint) {
+            workspace.adopt_types(&previous.workspace);
+        }
+        Arc::new(Index {
+            sources,
+            crd_fingerprint,
             workspace: Arc::new(workspace),
             fingerprint: std::hash::Hasher::finish(&fingerprint),
             crd_diagnostics,
-        }
+        })
     }
+}
+
+fn same_sources(a: &[(FileId, Arc<FileFacts>)], b: &[(FileId, Arc<FileFacts>)]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((fa, a), (fb, b))| fa == fb && Arc::ptr_eq(a, b))
 }
 
 impl Analysis {
@@ -372,8 +416,13 @@ impl Analysis {
 
     /// The cross-file facts of the snapshot, gathered on first use.
     fn index(&self) -> &Index {
-        self.index
-            .get_or_init(|| Index::build(&self.files, &self.facts))
+        self.index.get_or_init(|| {
+            let last = || self.last_index.lock().unwrap_or_else(|e| e.into_inner());
+            let previous = last().clone();
+            let index = Index::build(&self.files, &self.facts, previous);
+            *last() = Some(index.clone());
+            index
+        })
     }
 }
 

@@ -59,3 +59,33 @@ fn hover_and_quick_fixes_read_the_last_run_s_diagnostics() {
     assert_eq!(host.snapshot().diagnostics(FILE, &older), diagnostics);
     assert_eq!(host.snapshot().checked_documents(FILE), Some(1));
 }
+
+#[test]
+fn snapshots_share_the_index_and_an_edit_keeps_the_converted_schema_types() {
+    let mut host = host(POLICY);
+    let minor = DiagnosticsConfig::default().minor();
+    let first = host.snapshot().workspace();
+    let types = first.types(minor);
+    assert!(Arc::ptr_eq(&first, &host.snapshot().workspace()));
+
+    // A new text is a new index, but with the same CRDs (none) the types carry over.
+    host.set_file(FILE, Arc::from(POLICY.replace("== 1", "== 2")));
+    let edited = host.snapshot().workspace();
+    assert!(!Arc::ptr_eq(&first, &edited));
+    assert!(Arc::ptr_eq(&types, &edited.types(minor)));
+
+    // A CRD changes what the types are: they are built again.
+    let crd = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+";
+    host.set_file(FileId(2), Arc::from(crd));
+    let with_crd = host.snapshot().workspace();
+    assert!(!Arc::ptr_eq(&types, &with_crd.types(minor)));
+}

@@ -176,6 +176,35 @@ impl Workspace {
     /// order is kept, since lookups take the first match. Equal workspaces give equal hashes.
     pub fn fingerprint(&self) -> u64 {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.hash_crds(&mut hasher);
+        self.validating.hash(&mut hasher);
+        self.mutating.hash(&mut hasher);
+        for object in &self.objects {
+            (&object.gvk, &object.name, &object.namespace).hash(&mut hasher);
+        }
+        hasher.finish()
+    }
+
+    /// A hash of the CRDs alone (what [`Workspace::types`] is built from).
+    pub fn crd_fingerprint(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.hash_crds(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Takes the schema types `previous` has converted so far, for a workspace with the same CRDs
+    /// (the caller compares [`Workspace::crd_fingerprint`]s): a keystroke that changes no CRD
+    /// does not convert the types of Deployment again.
+    pub fn adopt_types(&self, previous: &Workspace) {
+        let converted = previous
+            .types
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        *self.types.lock().unwrap_or_else(|e| e.into_inner()) = converted;
+    }
+
+    fn hash_crds(&self, hasher: &mut impl Hasher) {
         for crd in &self.crds {
             (
                 &crd.gvk,
@@ -184,16 +213,10 @@ impl Workspace {
                 crd.storage,
                 &crd.subresources,
             )
-                .hash(&mut hasher);
+                .hash(hasher);
             let schema = crd.schema.as_ref().map(|s| s.to_string());
-            schema.hash(&mut hasher);
+            schema.hash(hasher);
         }
-        self.validating.hash(&mut hasher);
-        self.mutating.hash(&mut hasher);
-        for object in &self.objects {
-            (&object.gvk, &object.name, &object.namespace).hash(&mut hasher);
-        }
-        hasher.finish()
     }
 
     /// The schema registry of Kubernetes 1.`minor`, with every CRD of the workspace registered.
