@@ -391,10 +391,12 @@ impl Analysis {
     /// policy names with their paramKinds, and objects a binding's `paramRef` may name. Read once
     /// per text (a diagnostics run of the file has usually read it already).
     pub fn contribution(&self, file: FileId) -> Contribution {
-        match self.files.get(&file) {
-            Some(text) => Contribution::of(&file_facts(&self.facts, file, text)),
-            None => Contribution::NONE,
-        }
+        let Some(parsed) = self.parsed(file) else {
+            return Contribution::NONE;
+        };
+        // From the shared tree, which the diagnostics and requests of this text read too.
+        self.prime_facts(file, &parsed);
+        Contribution::of(&file_facts(&self.facts, file, &parsed.text))
     }
 
     /// The other files whose diagnostics an edit of `file` may change, given what it contributed
