@@ -221,3 +221,24 @@ fn an_edit_reparses_only_the_document_it_touches() {
     let (_, _, all) = incremental::reparse_counted(&edited, None);
     assert_eq!(all, 4);
 }
+
+/// A document cut short by an error at its very end spans the next piece's first character (the
+/// error's range, and so the document's), so it is parsed again when what follows it changes:
+/// here the piece after it is deleted and it becomes the last (found by the property above).
+#[test]
+fn a_document_cut_short_at_its_end_is_parsed_again_when_its_neighbour_changes() {
+    let before = "a: 1\n---\n- [1, 2, {x\n---\nb: 2\n";
+    let after = "a: 1\n---\n- [1, 2, {x\n";
+    let (yaml, pieces) = incremental::parse_with_pieces(before);
+    let previous = incremental::Previous {
+        text: before,
+        yaml: &yaml,
+        pieces: &pieces,
+    };
+    let (next, _, parsed) = incremental::reparse_counted(after, Some(&previous));
+    assert_eq!(next, yaml::parse(after));
+    assert_eq!(
+        parsed, 1,
+        "the first document is reused, the broken one parsed again"
+    );
+}

@@ -65,9 +65,10 @@ pub fn reparse_counted(text: &str, previous: Option<&Previous>) -> (YamlFile, Pi
         let reused = text
             .get(start..end)
             .and_then(|piece| old.get(piece))
-            .zip(previous);
+            .zip(previous)
+            .filter(|(piece, previous)| !reaches_past_its_end(previous.yaml, piece));
         match reused {
-            Some((piece, previous)) => reuse(previous.yaml, piece, (text, start), &mut file),
+            Some((piece, previous)) => reuse(previous.yaml, piece, start, &mut file),
             None => {
                 parse_piece(text, (start, end), &mut file.documents, &mut file.errors);
                 parsed += 1;
@@ -92,12 +93,26 @@ fn old_pieces<'a>(previous: &'a Previous) -> HashMap<&'a str, &'a Piece> {
         .collect()
 }
 
-/// Appends the documents and errors of the old `piece` to `file`, moved to `start` of `text`.
-fn reuse(old: &YamlFile, piece: &Piece, (text, start): (&str, usize), file: &mut YamlFile) {
+/// Whether the parse of `piece` measured the character after it: an error at its very end, and
+/// the document that error cuts short, span the first character of the next piece (or the end of
+/// the file), so they are not a function of the piece's text alone. Such a piece is parsed again.
+fn reaches_past_its_end(old: &YamlFile, piece: &Piece) -> bool {
+    let end = size(piece.text.end);
+    let errors = old.errors.get(piece.errors.clone()).unwrap_or_default();
+    let documents = old
+        .documents
+        .get(piece.documents.clone())
+        .unwrap_or_default();
+    errors.iter().any(|e| e.range.end() >= end)
+        || documents
+            .iter()
+            .any(|d| d.range.end() > end || (d.has_errors && d.range.end() >= end))
+}
+
+/// Appends the documents and errors of the old `piece` to `file`, moved to `start`.
+fn reuse(old: &YamlFile, piece: &Piece, start: usize, file: &mut YamlFile) {
     let from = size(piece.text.start);
     let to = size(start);
-    let old_end = size(piece.text.end);
-    let new_end = start + piece.text.len();
     for document in old
         .documents
         .get(piece.documents.clone())
@@ -108,15 +123,8 @@ fn reuse(old: &YamlFile, piece: &Piece, (text, start): (&str, usize), file: &mut
         file.documents.push(document);
     }
     for error in old.errors.get(piece.errors.clone()).unwrap_or_default() {
-        // An error at the very end of the piece spans the character after it, which belongs to
-        // the next piece (or is the end of the file): measure it again in the new text.
-        let range = if error.range.start() == old_end {
-            super::locate::char_range(text, new_end)
-        } else {
-            moved_range(error.range, from, to)
-        };
         file.errors.push(SyntaxError {
-            range,
+            range: moved_range(error.range, from, to),
             message: error.message.clone(),
         });
     }
