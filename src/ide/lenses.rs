@@ -6,7 +6,7 @@
 use serde_json::{Value as Json, json};
 
 use super::run::SuiteReport;
-use crate::policy::admission::json::{node_to_json, str_at};
+use crate::policy::admission::view::{self, Document};
 use crate::policy::suite;
 use crate::policy::{Code, Diagnostic};
 use crate::text::TextRange;
@@ -36,13 +36,9 @@ pub fn lenses(path: &str, text: &str) -> Vec<Lens> {
     let mut out = Vec::new();
     for document in &file.documents {
         let Some(root) = &document.root else { continue };
-        let json = node_to_json(root);
-        let kind = str_at(&json, &["kind"]);
-        if matches!(
-            kind,
-            "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy"
-        ) {
-            let policy = str_at(&json, &["metadata", "name"]);
+        // The typed view reads kind and name as the checker does (both policy kinds).
+        if let Some(Document::Policy(policy)) = view::read(root) {
+            let policy = policy.name;
             out.push(Lens {
                 range: root.range,
                 title: format!("Evaluate {policy}…"),

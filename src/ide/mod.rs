@@ -4,6 +4,7 @@
 mod actions;
 mod add_required;
 mod completion;
+pub mod crd_lenses;
 mod cursor;
 mod diagnostic_hover;
 mod doc_cache;
@@ -177,6 +178,11 @@ impl AnalysisHost {
     /// Sets or replaces the text of a file.
     pub fn set_file(&mut self, file: FileId, text: Arc<str>) {
         self.files.insert(file, text);
+    }
+
+    /// The current text of a file, if the host has it.
+    pub fn file_text(&self, file: FileId) -> Option<Arc<str>> {
+        self.files.get(&file).cloned()
     }
 
     /// Forgets a file.

@@ -4,7 +4,7 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::policy::admission::json::documents;
+use crate::policy::admission::json::{documents, node_to_json};
 use crate::policy::crd_rules::validate_custom_resource;
 use crate::schema::{CrdKind, Gvk, KubeVersion, from_crd_json};
 
@@ -51,13 +51,18 @@ pub fn all_valid(reports: &[Json]) -> bool {
 }
 
 fn crd_kinds(crds: &[(String, String)]) -> Result<Vec<CrdKind>, String> {
+    crd_kinds_named(crds, None)
+}
+
+/// The kinds the CRDs in `crds` serve; only those of the CRD named `only` when given.
+fn crd_kinds_named(crds: &[(String, String)], only: Option<&str>) -> Result<Vec<CrdKind>, String> {
     let mut kinds = Vec::new();
     for (name, text) in crds {
         let docs = documents(text).map_err(|e| format!("{name}: {e}"))?;
-        for doc in docs
-            .iter()
-            .filter(|d| d["kind"] == "CustomResourceDefinition")
-        {
+        for doc in docs.iter().filter(|d| {
+            d["kind"] == "CustomResourceDefinition"
+                && only.is_none_or(|n| d["metadata"]["name"] == n)
+        }) {
             let served =
                 from_crd_json(doc).map_err(|e| format!("{name}: {}: {}", e.path, e.message))?;
             kinds.extend(served);
@@ -70,14 +75,24 @@ fn crd_kinds(crds: &[(String, String)]) -> Result<Vec<CrdKind>, String> {
 }
 
 fn kind_of<'a>(kinds: &'a [CrdKind], object: &Json) -> Result<&'a CrdKind, String> {
+    served_kind(kinds, object).ok_or_else(|| {
+        format!(
+            "no CustomResourceDefinition in the --crd files serves {}",
+            gvk_of(object)
+        )
+    })
+}
+
+fn served_kind<'a>(kinds: &'a [CrdKind], object: &Json) -> Option<&'a CrdKind> {
+    let gvk = gvk_of(object);
+    kinds.iter().find(|k| k.gvk == gvk)
+}
+
+fn gvk_of(object: &Json) -> Gvk {
     let api_version = object["apiVersion"].as_str().unwrap_or("");
     let kind = object["kind"].as_str().unwrap_or("");
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-    let gvk = Gvk::new(group, version, kind);
-    kinds
-        .iter()
-        .find(|k| k.gvk == gvk)
-        .ok_or_else(|| format!("no CustomResourceDefinition in the --crd files serves {gvk}"))
+    Gvk::new(group, version, kind)
 }
 
 fn report(kind: &CrdKind, object: &Json, old: Option<&Json>, minor: u32) -> Json {
@@ -98,6 +113,63 @@ fn report(kind: &CrdKind, object: &Json, old: Option<&Json>, minor: u32) -> Json
         "pruned": checked.decoded.pruned,
         "object": checked.object,
     })
+}
+
+/// What the editor command validates: the custom resources of some files against some CRDs.
+#[derive(Clone, Debug)]
+pub struct FilesRequest {
+    /// Texts holding the CustomResourceDefinitions, with their paths.
+    pub crds: Vec<(String, String)>,
+    /// Only the kinds of the CRD with this `metadata.name`, when given.
+    pub crd: Option<String>,
+    /// The files holding custom resources (path, text); documents no CRD serves are skipped.
+    pub objects: Vec<(String, String)>,
+    /// Only this document (its index among the file's documents), when given.
+    pub document: Option<usize>,
+    /// Target Kubernetes version.
+    pub kube_version: KubeVersion,
+}
+
+/// `{"reports": [report + "path" + "document"], "summary": {"objects", "valid", "invalid"}}`: each
+/// served custom resource of the files validated on create; `Err` is bad input (unreadable CRDs,
+/// a chosen document that no CRD serves).
+pub fn validate_files(request: &FilesRequest) -> Result<Json, String> {
+    let kinds = crd_kinds_named(&request.crds, request.crd.as_deref())?;
+    let minor = request.kube_version.minor();
+    let mut reports = Vec::new();
+    for (path, text) in &request.objects {
+        let file = crate::yaml::parse(text);
+        if let Some(error) = file.errors.first() {
+            return Err(format!("{path}: YAML syntax error: {}", error.message));
+        }
+        for (index, document) in file.documents.iter().enumerate() {
+            if request.document.is_some_and(|d| d != index) {
+                continue;
+            }
+            let Some(root) = &document.root else { continue };
+            let object = node_to_json(root);
+            let Some(kind) = served_kind(&kinds, &object) else {
+                if request.document.is_none() {
+                    continue; // not a custom resource of these CRDs
+                }
+                let gvk = gvk_of(&object);
+                return Err(format!(
+                    "{path}: no CustomResourceDefinition given serves {gvk}"
+                ));
+            };
+            let mut one = report(kind, &object, None, minor);
+            one["path"] = Json::from(path.as_str());
+            one["document"] = Json::from(index);
+            reports.push(one);
+        }
+    }
+    let valid = reports
+        .iter()
+        .filter(|r| r["valid"] == Json::Bool(true))
+        .count();
+    let summary =
+        json!({"objects": reports.len(), "valid": valid, "invalid": reports.len() - valid});
+    Ok(json!({"reports": reports, "summary": summary}))
 }
 
 /// The text form of one report: a header line, then one line per error.

@@ -1,23 +1,52 @@
 //! `textDocument/codeLens`: the `ide` lenses of a document ("Evaluate…" on each policy, "Run tests"
-//! and "Run case" on suites and cases) as LSP code lenses whose command arguments carry the
-//! document's URI and path.
+//! and "Run case" on suites and cases, "Validate…" on custom resources and CRDs against the files
+//! the server knows) as LSP code lenses whose command arguments carry the document's URI and path.
 
 use serde_json::Value;
 use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
 use super::encoding::to_proto;
+use super::state::State;
+use crate::ide::crd_lenses::{WorkspaceFile, crd_lenses};
 use crate::ide::lenses::lenses;
 use crate::ide::{Encoding, LineIndex};
 
-/// The code lenses of the document `uri` with `text`.
-pub fn code_lenses(uri: &Uri, text: &str, encoding: Encoding) -> Vec<CodeLens> {
-    let path = uri
-        .to_file_path()
+/// The file path of `uri`, or the URI itself when it names no file.
+fn path_of(uri: &Uri) -> String {
+    uri.to_file_path()
         .map(|p| p.display().to_string())
-        .unwrap_or_else(|| uri.as_str().to_owned());
+        .unwrap_or_else(|| uri.as_str().to_owned())
+}
+
+/// The files the server knows, for the validate lenses: the open documents as edited, then the
+/// workspace scan's admission, CRD and param files that are not open.
+pub fn workspace_files(state: &State) -> Vec<WorkspaceFile> {
+    let open = state
+        .documents
+        .iter()
+        .map(|(uri, doc)| (path_of(uri), doc.text()));
+    let scanned = state
+        .workspace
+        .iter()
+        .chain(&state.param_files)
+        .filter(|(uri, _)| !state.documents.contains_key(*uri))
+        .filter_map(|(uri, file)| Some((path_of(uri), state.host.file_text(*file)?)));
+    open.chain(scanned).collect()
+}
+
+/// The code lenses of the document `uri` with `text`, given the files of the workspace.
+pub fn code_lenses(
+    uri: &Uri,
+    text: &str,
+    workspace: &[WorkspaceFile],
+    encoding: Encoding,
+) -> Vec<CodeLens> {
+    let path = path_of(uri);
     let index = LineIndex::new(text);
-    lenses(&path, text)
-        .into_iter()
+    let mut all = lenses(&path, text);
+    all.extend(crd_lenses(&path, text, workspace));
+    all.sort_by_key(|l| l.range.start());
+    all.into_iter()
         .map(|lens| {
             let mut arguments = lens.arguments;
             if let Value::Object(map) = &mut arguments {

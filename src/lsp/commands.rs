@@ -3,7 +3,10 @@
 //! are one object: `{uri | path, policy?, binding?, object?, oldObject?, params?, namespace?,
 //! operation?, user?, groups?, kubeVersion?, authorizer?, schemas?: [path], defaults?: bool}`
 //! (file paths; `defaults: false` is `eval --no-defaults`) for evaluate, `{uri | path, case?}` for
-//! runTests. Both run off the serve task; a cancelled `runTests` skips its remaining cases. Open documents are read from the editor, other files from disk. Failing cases come
+//! runTests, `{uri | path, crds?: [path], crd?, objects?: [path], document?, kubeVersion?}` for
+//! validate (the CRD files and the object files default to the target file; `crd` keeps one CRD's
+//! kinds, `document` one document: the arguments the validate lenses send), answering
+//! `{"reports": [...], "summary": {...}}` with `validate --format json`'s reports. All run off the serve task; a cancelled `runTests` skips its remaining cases. Open documents are read from the editor, other files from disk. Failing cases come
 //! back as diagnostics on the cases, for the server to publish.
 
 use std::collections::HashMap;
@@ -14,15 +17,17 @@ use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
 use super::server::Cancel;
+use crate::ide::crd_lenses::VALIDATE_COMMAND;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
 use crate::ide::run::RunHooks;
 use crate::ide::run::{
     EvalRequest, RunOptions, evaluate, outcome_json, run_tests_with, tests_json,
 };
+use crate::ide::validate::{FilesRequest, validate_files};
 use crate::ide::{Encoding, KubeVersion, LineIndex};
 
 /// The commands the server offers.
-pub const COMMANDS: [&str; 2] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND];
+pub const COMMANDS: [&str; 3] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND, VALIDATE_COMMAND];
 
 /// What a command produced: its JSON, and diagnostics to publish for a suite file.
 pub struct Outcome {
@@ -47,6 +52,7 @@ pub fn execute(
     match command {
         EVALUATE_COMMAND => evaluate_command(&args, open),
         RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding, cancel),
+        VALIDATE_COMMAND => validate_command(&args, open),
         other => Err(format!("unknown command {other}")),
     }
 }
@@ -132,20 +138,66 @@ fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
 
 /// The `schemas` argument: CRD files (paths or `file:` URIs), read as `eval --schema` reads them.
 fn schema_files(args: &Value, open: &OpenTexts) -> Result<Vec<(String, String)>, String> {
-    let Some(list) = args.get("schemas") else {
-        return Ok(Vec::new());
+    Ok(file_list(args, "schemas", "schema", open)?.unwrap_or_default())
+}
+
+/// The files of the list argument `key` (paths or `file:` URIs, each `what` in messages) with their
+/// texts; `None` when the argument is absent.
+fn file_list(
+    args: &Value,
+    key: &str,
+    what: &str,
+    open: &OpenTexts,
+) -> Result<Option<Vec<(String, String)>>, String> {
+    let Some(list) = args.get(key) else {
+        return Ok(None);
     };
-    let paths = list
-        .as_array()
-        .ok_or("`schemas` must be a list of file paths")?;
+    let not_a_list = || format!("`{key}` must be a list of file paths");
+    let paths = list.as_array().ok_or_else(not_a_list)?;
     paths
         .iter()
         .map(|p| {
-            let p = p.as_str().ok_or("`schemas` must be a list of file paths")?;
-            let text = read(p, open).map_err(|e| format!("cannot read schema {p}: {e}"))?;
+            let p = p.as_str().ok_or_else(not_a_list)?;
+            let text = read(p, open).map_err(|e| format!("cannot read {what} {p}: {e}"))?;
             Ok((p.to_string(), text))
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
+}
+
+fn validate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
+    let (path, _) = target(args)?;
+    let path_text = path.display().to_string();
+    let target_file = || -> Result<Vec<(String, String)>, String> {
+        let text = read(&path_text, open).map_err(|e| format!("cannot read {path_text}: {e}"))?;
+        Ok(vec![(path_text.clone(), text)])
+    };
+    let crds = match file_list(args, "crds", "CRD file", open)? {
+        Some(files) => files,
+        None => target_file()?,
+    };
+    let objects = match file_list(args, "objects", "object file", open)? {
+        Some(files) => files,
+        None => target_file()?,
+    };
+    let document = match args.get("document") {
+        None => None,
+        Some(n) => Some(n.as_u64().ok_or("`document` must be a document index")? as usize),
+    };
+    let request = FilesRequest {
+        crds,
+        crd: args.get("crd").and_then(Value::as_str).map(str::to_owned),
+        objects,
+        document,
+        kube_version: match args.get("kubeVersion").and_then(Value::as_str) {
+            Some(text) => KubeVersion::parse(text).map_err(|e| format!("kubeVersion: {e}"))?,
+            None => KubeVersion::default(),
+        },
+    };
+    Ok(Outcome {
+        result: validate_files(&request)?,
+        publish: None,
+    })
 }
 
 fn run_tests_command(

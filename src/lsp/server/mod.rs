@@ -24,7 +24,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::code_lens::code_lenses;
+use super::code_lens::{code_lenses, workspace_files};
 use super::commands;
 use super::diagnostics::{self, Guard, Publish, PublishSender};
 use super::documents::Document;
@@ -130,13 +130,13 @@ impl LanguageServer for Server {
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         let uri = params.text_document.uri;
-        let (text, encoding) = {
+        let (text, workspace, encoding) = {
             let state = self.state();
             let text = state.documents.get(&uri).map(Document::text);
-            (text, state.encoding)
+            (text, workspace_files(&state), state.encoding)
         };
         self.off_serve("textDocument/codeLens", move |_| {
-            text.map(|text| code_lenses(&uri, &text, encoding))
+            text.map(|text| code_lenses(&uri, &text, &workspace, encoding))
         })
         .await
     }

@@ -1,0 +1,156 @@
+//! Code lenses that validate custom resources against the CustomResourceDefinitions of the
+//! workspace (command `admission-ls.validate`): "Validate against CRD <name>" on each document of
+//! the file whose `apiVersion` and `kind` a workspace CRD serves, and "Validate N custom resources
+//! in the workspace" on each CRD. Documents are read through the YAML document model (no JSON),
+//! and only files that mention a CRD's group are parsed when counting its custom resources.
+
+use std::sync::Arc;
+
+use serde_json::{Value as Json, json};
+
+use super::lenses::Lens;
+use crate::policy::admission::json::node_to_json;
+use crate::text::TextRange;
+use crate::yaml::{self, Node};
+
+/// The command that validates custom resources against their CRDs.
+pub const VALIDATE_COMMAND: &str = "admission-ls.validate";
+
+/// One file of the workspace: its path and text (shared with the analysis, not copied).
+pub type WorkspaceFile = (String, Arc<str>);
+
+/// A CustomResourceDefinition document of the workspace: what it serves and where it is.
+#[derive(Clone, Debug, PartialEq)]
+struct ServedCrd {
+    /// The file holding it.
+    path: String,
+    /// `metadata.name`.
+    name: String,
+    /// `spec.group`.
+    group: String,
+    /// `spec.names.kind`.
+    kind: String,
+    /// The `spec.versions[*].name` with `served: true`.
+    versions: Vec<String>,
+    /// The document's range.
+    range: TextRange,
+}
+
+impl ServedCrd {
+    /// Whether the document `root` is a custom resource this CRD serves.
+    fn serves(&self, root: &Node) -> bool {
+        let Some((group, version)) = str_at(root, &["apiVersion"]).and_then(|a| a.rsplit_once('/'))
+        else {
+            return false;
+        };
+        group == self.group
+            && str_at(root, &["kind"]) == Some(self.kind.as_str())
+            && self.versions.iter().any(|v| v == version)
+    }
+}
+
+/// The scalar at `path` under `node`, if there is one.
+fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
+    path.iter()
+        .try_fold(node, |node, key| node.get(key))
+        .and_then(Node::as_str)
+}
+
+/// The CRD that `root` is, when it is one with a name, a group, a kind and a served version.
+fn served_crd(path: &str, root: &Node) -> Option<ServedCrd> {
+    if str_at(root, &["kind"]) != Some("CustomResourceDefinition") {
+        return None;
+    }
+    let spec = root.get("spec")?;
+    let versions: Vec<String> = spec
+        .get("versions")
+        .and_then(Node::as_sequence)
+        .unwrap_or_default()
+        .iter()
+        // `served: yes` is true too: the scalar resolves as the API server's YAML decoder does.
+        .filter(|v| v.get("served").map(node_to_json) == Some(Json::Bool(true)))
+        .filter_map(|v| str_at(v, &["name"]).map(str::to_owned))
+        .collect();
+    let name = str_at(root, &["metadata", "name"]).filter(|n| !n.is_empty())?;
+    if versions.is_empty() {
+        return None;
+    }
+    Some(ServedCrd {
+        path: path.to_owned(),
+        name: name.to_owned(),
+        group: str_at(spec, &["group"])?.to_owned(),
+        kind: str_at(spec, &["names", "kind"])?.to_owned(),
+        versions,
+        range: root.range,
+    })
+}
+
+/// Every served CRD of the files that mention one (a cheap filter before parsing).
+fn workspace_crds(workspace: &[WorkspaceFile]) -> Vec<ServedCrd> {
+    workspace
+        .iter()
+        .filter(|(_, text)| text.contains("CustomResourceDefinition"))
+        .flat_map(|(path, text)| {
+            yaml::parse(text)
+                .documents
+                .iter()
+                .filter_map(|d| d.root.as_ref())
+                .filter_map(|root| served_crd(path, root))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The files holding custom resources of `crd`, with how many each holds.
+fn custom_resource_files(crd: &ServedCrd, workspace: &[WorkspaceFile]) -> Vec<(String, usize)> {
+    workspace
+        .iter()
+        .filter(|(_, text)| text.contains(crd.group.as_str()) && text.contains(crd.kind.as_str()))
+        .filter_map(|(path, text)| {
+            let file = yaml::parse(text);
+            let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
+            let count = roots.filter(|root| crd.serves(root)).count();
+            (count > 0).then(|| (path.clone(), count))
+        })
+        .collect()
+}
+
+/// The validate lenses of the file `path` with `text`, given every file of the workspace (this
+/// one included, as the editor has it).
+pub fn crd_lenses(path: &str, text: &str, workspace: &[WorkspaceFile]) -> Vec<Lens> {
+    let crds = workspace_crds(workspace);
+    let file = yaml::parse(text);
+    let mut out = Vec::new();
+    for (index, document) in file.documents.iter().enumerate() {
+        let Some(root) = &document.root else { continue };
+        if let Some(crd) = crds.iter().find(|crd| crd.serves(root)) {
+            out.push(resource_lens(path, index, root.range, crd));
+        }
+    }
+    for crd in crds.iter().filter(|crd| crd.path == path) {
+        out.push(crd_lens(crd, &custom_resource_files(crd, workspace)));
+    }
+    out.sort_by_key(|l| l.range.start());
+    out
+}
+
+fn resource_lens(path: &str, index: usize, range: TextRange, crd: &ServedCrd) -> Lens {
+    Lens {
+        range,
+        title: format!("Validate against CRD {}", crd.name),
+        command: VALIDATE_COMMAND,
+        arguments: json!({"path": path, "document": index, "crds": [crd.path], "crd": crd.name}),
+    }
+}
+
+fn crd_lens(crd: &ServedCrd, files: &[(String, usize)]) -> Lens {
+    let count: usize = files.iter().map(|(_, n)| n).sum();
+    let noun = if count == 1 { "resource" } else { "resources" };
+    let objects: Vec<Json> = files.iter().map(|(p, _)| Json::from(p.as_str())).collect();
+    Lens {
+        range: crd.range,
+        title: format!("Validate {count} custom {noun} in the workspace"),
+        command: VALIDATE_COMMAND,
+        arguments: json!({"path": crd.path, "crds": [crd.path], "crd": crd.name, "objects": objects}),
+    }
+}
