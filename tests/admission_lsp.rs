@@ -1,6 +1,7 @@
 //! The editor side of evaluation, end to end over stdio: code lenses on a policy and on a suite's
 //! cases, `admission-ls.evaluate` and `admission-ls.runTests` returning the CLI's JSON, and a failing
-//! case published as a diagnostic on the case.
+//! case published as a diagnostic on the case; the validate lenses on custom resources and CRDs and
+//! `admission-ls.validate` returning `admission-ls validate --format json`'s reports.
 
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
@@ -82,7 +83,11 @@ fn lenses_commands_and_case_diagnostics() {
     let commands = &init["result"]["capabilities"]["executeCommandProvider"]["commands"];
     assert_eq!(
         *commands,
-        json!(["admission-ls.evaluate", "admission-ls.runTests"])
+        json!([
+            "admission-ls.evaluate",
+            "admission-ls.runTests",
+            "admission-ls.validate"
+        ])
     );
 
     let policy_uri = file_uri(&policy);
@@ -166,6 +171,107 @@ fn lenses_commands_and_case_diagnostics() {
     assert!(
         message.starts_with("test case 'fails' failed: expected allow, got deny"),
         "{message}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// The titles of `lenses` (a `textDocument/codeLens` response).
+fn lens_titles(lenses: &Value) -> Vec<&str> {
+    lenses["result"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|x| x["command"]["title"].as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Runs the command of `lens` as a client does when it is clicked.
+fn click(client: &mut Client, lens: &Value) -> Value {
+    let command = &lens["command"];
+    let params = json!({"command": command["command"], "arguments": command["arguments"]});
+    client.request("workspace/executeCommand", params)
+}
+
+/// `report` without what the command adds to the CLI's report: the file and the document index.
+fn as_cli_report(report: &Value) -> Value {
+    let mut report = report.clone();
+    if let Value::Object(map) = &mut report {
+        map.remove("path");
+        map.remove("document");
+    }
+    report
+}
+
+#[test]
+fn validate_lenses_on_custom_resources_and_their_crd_answer_as_the_cli() {
+    let fixture = |name: &str| {
+        std::fs::read_to_string(format!("tests/cli_fixtures/validate/{name}"))
+            .expect("the validate fixtures are in the repository")
+    };
+    let crd_text = fixture("widgets.crd.yaml");
+    let objects_text = format!(
+        "{}---\n{}",
+        fixture("widget.yaml"),
+        fixture("widget-valid.yaml")
+    );
+    let dir = TempDir::new("admission-lsp-validate");
+    let crd = dir.write("widgets.crd.yaml", &crd_text);
+    let objects = dir.write("widgets.yaml", &objects_text);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(json!({}), Value::Null, Value::Null);
+    let (crd_uri, objects_uri) = (file_uri(&crd), file_uri(&objects));
+    open(&mut client, &crd_uri, &crd_text);
+    open(&mut client, &objects_uri, &objects_text);
+    let cli = cli_json(&[
+        "validate",
+        &objects.display().to_string(),
+        "--crd",
+        &crd.display().to_string(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(cli[0]["valid"], false);
+    assert_eq!(cli[1]["valid"], true);
+
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": objects_uri}}),
+    );
+    let title = "Validate against CRD widgets.example.com";
+    assert_eq!(lens_titles(&lenses), [title, title]);
+    let first = click(&mut client, &lenses["result"][0]);
+    let reports = &first["result"]["reports"];
+    assert_eq!(as_cli_report(&reports[0]), cli[0]);
+    assert_eq!(reports[0]["document"], 0);
+    assert_eq!(
+        first["result"]["summary"],
+        json!({"objects": 1, "valid": 0, "invalid": 1})
+    );
+    let fields: Vec<&str> = cli[0]["errors"]
+        .as_array()
+        .map(|e| e.iter().filter_map(|x| x["field"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(fields.contains(&"spec.tags[2]"), "{fields:?}");
+
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": crd_uri}}),
+    );
+    assert_eq!(
+        lens_titles(&lenses),
+        ["Validate 2 custom resources in the workspace"]
+    );
+    let all = click(&mut client, &lenses["result"][0]);
+    let reports: Vec<Value> = all["result"]["reports"]
+        .as_array()
+        .map(|r| r.iter().map(as_cli_report).collect())
+        .unwrap_or_default();
+    assert_eq!(Value::Array(reports), cli);
+    assert_eq!(
+        all["result"]["summary"],
+        json!({"objects": 2, "valid": 1, "invalid": 1})
     );
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
