@@ -157,6 +157,52 @@ local function run()
     end, 20)
     check(attached == (file ~= "object.yaml"), (file == "object.yaml" and "not attached to " or "attached to ") .. file)
   end
+
+  -- the validate lenses of a CRD and its custom resources; the CRD's lens run as
+  -- vim.lsp.codelens.run() runs a command (the plugin's handler), its answer shown in a buffer
+  vim.cmd("edit " .. testdata .. "/widgets-with-resources.yaml")
+  local widgets = vim.api.nvim_get_current_buf()
+  local widgets_client
+  vim.wait(10000, function()
+    widgets_client = plugin.client(widgets)
+    return widgets_client ~= nil
+  end, 20)
+  local lenses
+  if widgets_client then
+    plugin.call(widgets_client, "request", "textDocument/codeLens", { textDocument = { uri = vim.uri_from_bufnr(widgets) } }, function(_, result)
+      lenses = result or {}
+    end, widgets)
+  end
+  vim.wait(10000, function()
+    return lenses ~= nil
+  end, 20)
+  local titles, crd_lens = {}, nil
+  for _, lens in ipairs(lenses or {}) do
+    table.insert(titles, lens.command and lens.command.title or "?")
+    if lens.command and lens.command.title:find("^Validate %d+ custom") then
+      crd_lens = lens
+    end
+  end
+  -- The workspace (the repository) holds more Widgets than this file's two.
+  local said = table.concat(titles, " | ")
+  check(said:find("^Validate %d+ custom resources in the workspace | Validate against CRD widgets%.example%.com | Validate against CRD widgets%.example%.com$") ~= nil,
+    "validate lenses on the CRD and its two Widgets: " .. said)
+  if crd_lens then
+    vim.lsp.commands[crd_lens.command.command](crd_lens.command, { bufnr = widgets, client_id = widgets_client.id })
+    local validated
+    vim.wait(10000, function()
+      for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+        if vim.api.nvim_buf_get_name(buf):find("admission%-ls://admission%-ls%.validate") then
+          validated = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
+          return true
+        end
+      end
+      return false
+    end, 50)
+    check(validated ~= nil and validated:find('"summary"', 1, true) ~= nil
+      and validated:find("replicas must not exceed maxReplicas", 1, true) ~= nil,
+      "the CRD's validate lens shows the reports, the invalid Widget with the rule's message")
+  end
   vim.api.nvim_set_current_buf(bufnr)
 
   -- 4. settings: init_options with a disabled code after :AdmissionLsRestart, then a settings-less

@@ -1,6 +1,7 @@
 -- User commands: :AdmissionLsRunTests, :AdmissionLsEvaluate {objectfile}, :AdmissionLsRestart.
 -- Server commands go through workspace/executeCommand; a server that does not support them yet
--- gets a clear message instead of an error trace.
+-- gets a clear message instead of an error trace. The validate code lenses (run with
+-- vim.lsp.codelens.run()) show their answer as :AdmissionLsEvaluate shows evaluate's.
 local M = {}
 
 local function notify(message, level)
@@ -63,7 +64,20 @@ function M.execute(plugin, command, arguments, done)
   end, bufnr)
 end
 
+--- Client-side handlers of lens commands whose answer is shown: without one, a code lens's command
+--- goes to the server and its answer is dropped.
+M.shown_lens_commands = { "admission-ls.validate" }
+
+function M.register_lens_commands(plugin)
+  for _, command in ipairs(M.shown_lens_commands) do
+    vim.lsp.commands[command] = function(lens_command)
+      M.execute(plugin, lens_command.command, lens_command.arguments)
+    end
+  end
+end
+
 function M.create(plugin)
+  M.register_lens_commands(plugin)
   vim.api.nvim_create_user_command("AdmissionLsRunTests", function()
     M.execute(plugin, "admission-ls.runTests", { { uri = vim.uri_from_bufnr(0) } })
   end, { desc = "admission-ls: run the tests of the current file" })
