@@ -9,6 +9,11 @@ import type { Extension } from "./extension";
  * client's registration of the server's own commands (for code lenses) never collides with them. */
 export const SERVER_EVALUATE = "admission-ls.evaluate";
 export const SERVER_RUN_TESTS = "admission-ls.runTests";
+export const SERVER_VALIDATE = "admission-ls.validate";
+
+/** Commands whose answer is shown when a code lens runs them (the client's own registration of
+ * server commands would drop it): the validate lenses' reports open as JSON, like evaluate's. */
+export const SHOWN_LENS_COMMANDS: readonly string[] = [SERVER_VALIDATE];
 
 export function registerCommands(ext: Extension): vscode.Disposable[] {
   return [
@@ -65,16 +70,41 @@ async function runServerCommand(ext: Extension, command: string, args: unknown[]
   }
   try {
     const result: unknown = await client.sendRequest("workspace/executeCommand", { command, arguments: args });
-    const document = await vscode.workspace.openTextDocument({
-      language: "json",
-      content: JSON.stringify(result, null, 2),
-    });
-    await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    await showResult(result);
   } catch (error) {
     if (isUnsupportedError(error)) {
       void vscode.window.showWarningMessage(unsupportedMessage(command, info?.serverInfo?.version));
     } else {
       void vscode.window.showErrorMessage(`${command} failed: ${(error as Error).message ?? String(error)}`);
     }
+  }
+}
+
+/** Shows a command's JSON answer in a new editor beside the current one. */
+export async function showResult(result: unknown): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({
+    language: "json",
+    content: JSON.stringify(result, null, 2),
+  });
+  await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+}
+
+/** The `executeCommand` middleware: a shown lens command's answer opens as JSON; its failure is
+ * reported as the palette commands report theirs. */
+export async function executeLensCommand(
+  command: string,
+  args: unknown[],
+  next: (command: string, args: unknown[]) => unknown,
+): Promise<unknown> {
+  if (!SHOWN_LENS_COMMANDS.includes(command)) {
+    return next(command, args);
+  }
+  try {
+    const result = await next(command, args);
+    await showResult(result);
+    return result;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`${command} failed: ${(error as Error).message ?? String(error)}`);
+    return undefined;
   }
 }

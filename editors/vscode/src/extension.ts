@@ -13,7 +13,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { describeSource, resolveServer } from "./binary";
-import { registerCommands } from "./commands";
+import { executeLensCommand, registerCommands } from "./commands";
 import { AttachGate, DOCUMENT_SELECTOR, isAdmissionText } from "./detect";
 import { RestartGuard } from "./restartGuard";
 import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
@@ -133,6 +133,7 @@ export class Extension {
         },
         didSave: (document, next) => (gate.isAttached(document.uri.toString()) ? next(document) : Promise.resolve()),
         didClose: (document, next) => (gate.close(document.uri.toString()) ? next(document) : Promise.resolve()),
+        executeCommand: (command, args, next) => executeLensCommand(command, args, next),
       },
     };
   }

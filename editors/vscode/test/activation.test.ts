@@ -92,3 +92,27 @@ test("Evaluate and Run Tests against the real server show the server's JSON", { 
     await ext.deactivate();
   }
 });
+
+test("a validate lens run against the real server shows the server's reports", { skip: !process.env.ADMISSION_LS && !fs.existsSync(server) && `no server at ${server}` }, async () => {
+  const { state, ext } = await activateWith({ path: server });
+  try {
+    const testdata = path.join(__dirname, "..", "..", "..", "testdata");
+    const file = path.join(testdata, "widgets-with-resources.yaml");
+    // The server's own command, registered by the language client once the server advertises it.
+    let validate: ((...args: unknown[]) => unknown) | undefined;
+    for (let i = 0; i < 100 && !validate; i++) {
+      await wait(100);
+      validate = state.commands.get("admission-ls.validate");
+    }
+    assert.ok(validate, "the client registered admission-ls.validate");
+    // The arguments of the lens on the second Widget (document 2 of the file).
+    await validate({ path: file, crds: [file], crd: "widgets.example.com", document: 2 });
+    assert.deepEqual(state.errors, []);
+    assert.equal(state.shown.length, 1, JSON.stringify(state.shown));
+    const shown = JSON.parse(state.shown[0]);
+    assert.deepEqual(shown.summary, { objects: 1, valid: 0, invalid: 1 });
+    assert.match(shown.reports[0].errors[0].message, /replicas must not exceed maxReplicas/);
+  } finally {
+    await ext.deactivate();
+  }
+});
