@@ -7,8 +7,10 @@
 
 use std::sync::Arc;
 
+use admission_ls::ide::KubeVersion;
 use admission_ls::ide::crd_lenses::{WorkspaceFile, crd_lenses};
 use admission_ls::ide::lenses::lenses;
+use admission_ls::ide::validate::{FilesRequest, validate_files};
 use expect_test::{Expect, expect};
 
 /// The files of a fixture, split at `#- /path` headers.
@@ -126,4 +128,96 @@ fn only_named_crds_and_versions_served_as_true_count_and_broken_yaml_does_not_pa
             /bad.yaml:14 Validate against CRD k.g {"crd":"k.g","crds":["/bad.yaml"],"document":4,"path":"/bad.yaml"}
         "#]],
     );
+}
+
+#[test]
+fn the_lens_of_a_custom_resource_served_by_two_crds_names_the_one_in_its_own_file() {
+    let fixture = format!(
+        "#- /b.yaml\n{CRD}#- /a.yaml\n{CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w}}\n"
+    );
+    check(
+        &fixture,
+        expect![[r#"
+            /b.yaml:1 Validate 1 custom resource in the workspace {"crd":"widgets.example.com","crds":["/b.yaml"],"objects":["/a.yaml"],"path":"/b.yaml"}
+            /a.yaml:1 Validate 1 custom resource in the workspace {"crd":"widgets.example.com","crds":["/a.yaml"],"objects":["/a.yaml"],"path":"/a.yaml"}
+            /a.yaml:12 Validate against CRD widgets.example.com {"crd":"widgets.example.com","crds":["/a.yaml"],"document":1,"path":"/a.yaml"}
+        "#]],
+    );
+}
+
+/// The arguments of a lens, run as the command runs them (files read from the fixture).
+fn run_lens(workspace: &[WorkspaceFile], arguments: &serde_json::Value) -> serde_json::Value {
+    let text_of = |p: &serde_json::Value| {
+        let path = p.as_str().unwrap_or("");
+        let file = workspace.iter().find(|(q, _)| q == path);
+        (
+            path.to_owned(),
+            file.map_or(String::new(), |(_, t)| t.to_string()),
+        )
+    };
+    let list = |key: &str| -> Vec<(String, String)> {
+        match arguments[key].as_array() {
+            Some(items) => items.iter().map(text_of).collect(),
+            None => vec![text_of(&arguments["path"])],
+        }
+    };
+    let request = FilesRequest {
+        crds: list("crds"),
+        crd: arguments["crd"].as_str().map(str::to_owned),
+        objects: list("objects"),
+        document: arguments["document"].as_u64().map(|d| d as usize),
+        kube_version: KubeVersion::default(),
+    };
+    validate_files(&request).unwrap_or_else(|e| serde_json::Value::String(e))
+}
+
+#[test]
+fn each_lens_validates_what_it_names() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+        metadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  \
+        names: {kind: Widget, plural: widgets}\n  scope: Cluster\n  versions:\n  \
+        - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        \
+        type: object\n        properties:\n          size: {type: integer, maximum: 3}\n";
+    let fixture = format!(
+        "#- /crd.yaml\n{crd}#- /w.yaml\napiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: ok}}\nsize: 1\n\
+         ---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: skipped}}\n\
+         ---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: big}}\nsize: 9\n"
+    );
+    let workspace = files(&fixture);
+    let mut actual = String::new();
+    for (path, text) in &workspace {
+        for lens in crd_lenses(path, text, &workspace) {
+            let answer = run_lens(&workspace, &lens.arguments);
+            let verdicts: Vec<String> = answer["reports"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| {
+                    format!(
+                        "{}#{} {}: {}",
+                        r["path"], r["document"], r["name"], r["errors"]
+                    )
+                })
+                .collect();
+            actual.push_str(&format!(
+                "{}\n  {}\n  {}\n",
+                lens.title,
+                answer["summary"],
+                verdicts.join("\n  ")
+            ));
+        }
+    }
+    expect![[r##"
+        Validate 2 custom resources in the workspace
+          {"invalid":1,"objects":2,"valid":1}
+          "/w.yaml"#0 "ok": []
+          "/w.yaml"#2 "big": [{"field":"size","message":"size: Invalid value: 9: size in body should be less than or equal to 3","type":"FieldValueInvalid"}]
+        Validate against CRD widgets.example.com
+          {"invalid":0,"objects":1,"valid":1}
+          "/w.yaml"#0 "ok": []
+        Validate against CRD widgets.example.com
+          {"invalid":1,"objects":1,"valid":0}
+          "/w.yaml"#2 "big": [{"field":"size","message":"size: Invalid value: 9: size in body should be less than or equal to 3","type":"FieldValueInvalid"}]
+    "##]]
+    .assert_eq(&actual);
 }

@@ -101,9 +101,9 @@ fn workspace_crds(workspace: &[WorkspaceFile]) -> Vec<ServedCrd> {
         .collect()
 }
 
-/// The files holding custom resources of `crd`, with how many each holds.
+/// The files holding custom resources of `crd`, with how many each holds, by path.
 fn custom_resource_files(crd: &ServedCrd, workspace: &[WorkspaceFile]) -> Vec<(String, usize)> {
-    workspace
+    let mut files: Vec<(String, usize)> = workspace
         .iter()
         .filter(|(_, text)| text.contains(crd.group.as_str()) && text.contains(crd.kind.as_str()))
         .filter_map(|(path, text)| {
@@ -112,13 +112,17 @@ fn custom_resource_files(crd: &ServedCrd, workspace: &[WorkspaceFile]) -> Vec<(S
             let count = roots.filter(|root| crd.serves(root)).count();
             (count > 0).then(|| (path.clone(), count))
         })
-        .collect()
+        .collect();
+    files.sort();
+    files
 }
 
 /// The validate lenses of the file `path` with `text`, given every file of the workspace (this
 /// one included, as the editor has it).
 pub fn crd_lenses(path: &str, text: &str, workspace: &[WorkspaceFile]) -> Vec<Lens> {
-    let crds = workspace_crds(workspace);
+    let mut crds = workspace_crds(workspace);
+    // When several CRDs serve a kind, the one in this file wins, then the first by path.
+    crds.sort_by(|a, b| (a.path != path, &a.path).cmp(&(b.path != path, &b.path)));
     let file = yaml::parse(text);
     let mut out = Vec::new();
     for (index, document) in file.documents.iter().enumerate() {
