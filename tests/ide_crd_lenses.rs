@@ -168,7 +168,7 @@ fn run_lens(workspace: &[WorkspaceFile], arguments: &serde_json::Value) -> serde
         document: arguments["document"].as_u64().map(|d| d as usize),
         kube_version: KubeVersion::default(),
     };
-    validate_files(&request).unwrap_or_else(|e| serde_json::Value::String(e))
+    validate_files(&request).unwrap_or_else(serde_json::Value::String)
 }
 
 #[test]
