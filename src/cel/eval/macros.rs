@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::functions::lists;
 use super::interp::{Interp, Step};
+use super::list::ListValue;
 use super::map::MapValue;
 use super::value::{ErrorKind, Value};
 use crate::cel::ast::{ExprId, ExprKind};
@@ -196,7 +197,7 @@ enum State {
     List(Vec<Value>),
     Keys {
         keys: Vec<Value>,
-        source: Arc<Vec<Value>>,
+        source: Arc<ListValue>,
     },
     Map(MapValue),
 }
@@ -220,7 +221,7 @@ impl State {
                 keys: Vec::new(),
                 source: match range {
                     Value::List(l) => l.clone(),
-                    _ => Arc::new(Vec::new()),
+                    _ => Arc::default(),
                 },
             },
             _ => State::List(Vec::new()),

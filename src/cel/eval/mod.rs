@@ -29,6 +29,7 @@ mod display;
 pub mod functions;
 mod interp;
 mod json;
+mod list;
 mod macros;
 mod map;
 pub mod ops;
@@ -44,6 +45,7 @@ pub use authz::{
     Authorizer, AuthzDecision, AuthzRequest, authorizer_value, request_resource_value,
 };
 pub use cost::{COST_LIMIT_MESSAGE, CostTracker, DEFAULT_ALLOCATION_LIMIT, DEFAULT_COST_LIMIT};
+pub use list::{ListKind, ListValue};
 pub use map::{Key, MapValue};
 pub use value::{Duration, ErrorKind, EvalError, ObjectValue, Opaque, Timestamp, Value};
 

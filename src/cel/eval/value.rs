@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::list::{ListKind, ListValue};
 use super::map::MapValue;
 
 /// A CEL timestamp: a UTC instant with nanosecond precision, 0001-01-01 … 9999-12-31.
@@ -65,8 +66,8 @@ pub enum Value {
     Duration(Duration),
     /// `google.protobuf.Timestamp`
     Timestamp(Timestamp),
-    /// `list(T)`
-    List(Arc<Vec<Value>>),
+    /// `list(T)`, with the `x-kubernetes-list-type` it was read under, if any.
+    List(Arc<ListValue>),
     /// `map(K, V)`
     Map(Arc<MapValue>),
     /// A type value (`type(1) == int`), by its CEL name.
@@ -171,7 +172,12 @@ impl Value {
 
     /// A list value.
     pub fn list(items: Vec<Value>) -> Value {
-        Value::List(Arc::new(items))
+        Value::List(Arc::new(ListValue::from(items)))
+    }
+
+    /// A list value that compares and concatenates as `kind` says.
+    pub fn typed_list(items: Vec<Value>, kind: ListKind) -> Value {
+        Value::List(Arc::new(ListValue::new(items, kind)))
     }
 
     /// An error value.

@@ -3,7 +3,8 @@
 //! and apiserver `pkg/cel/common/values.go`): `format: byte` strings are bytes, `date` and
 //! `date-time` timestamps, `duration` durations, `number` values doubles even when integral; a
 //! property set to `null` is absent from its object; int-or-string, embedded and
-//! preserve-unknown-fields values without a schema of their own are converted untyped.
+//! preserve-unknown-fields values without a schema of their own are converted untyped; `set`
+//! and `map` lists keep their list type (see [`crate::cel::eval::ListKind`]).
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use base64::Engine;
 use serde_json::Value as Json;
 
 use crate::cel::eval::time::{parse_duration, parse_timestamp};
-use crate::cel::eval::{ErrorKind, MapValue, Value};
+use crate::cel::eval::{ErrorKind, ListKind, MapValue, Value};
 use crate::schema::escape::escape;
 
 /// Deeper values are an error, never a stack overflow.
@@ -37,7 +38,7 @@ fn convert(json: &Json, schema: &Json, depth: usize) -> Value {
                 .iter()
                 .map(|i| convert(i, item_schema, depth + 1))
                 .collect();
-            Value::list(items)
+            Value::typed_list(items, list_kind(schema))
         }
         (Json::Object(fields), Some("object")) => object(fields, schema, depth),
         (Json::Null, Some(_)) if !nullable(schema) => {
@@ -63,6 +64,28 @@ fn invalid(detail: &str) -> Value {
         ErrorKind::InvalidArgument,
         format!("invalid data, {detail}"),
     )
+}
+
+/// How a list under `schema` compares and concatenates: by its `x-kubernetes-list-type`, a map
+/// list by its `x-kubernetes-list-map-keys` escaped as rules name them (`escapeKeyProps`).
+fn list_kind(schema: &Json) -> ListKind {
+    match schema.get("x-kubernetes-list-type").and_then(Json::as_str) {
+        Some("set") => ListKind::Set,
+        Some("map") => {
+            let keys = schema
+                .get("x-kubernetes-list-map-keys")
+                .and_then(Json::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let escaped = keys
+                .iter()
+                .filter_map(Json::as_str)
+                .map(|key| Arc::from(escape(key).unwrap_or_else(|| key.to_string())))
+                .collect();
+            ListKind::Map(escaped)
+        }
+        _ => ListKind::Atomic,
+    }
 }
 
 fn nullable(schema: &Json) -> bool {

@@ -5,6 +5,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use crate::cel::eval::list::ListValue;
 use crate::cel::eval::ops::{arith, compare};
 use crate::cel::eval::value::{ErrorKind, Value};
 
@@ -13,7 +14,7 @@ fn invalid(message: &str) -> Value {
 }
 
 /// A member function on a list receiver.
-pub fn member(function: &str, l: &Arc<Vec<Value>>, args: &[Value]) -> Value {
+pub fn member(function: &str, l: &Arc<ListValue>, args: &[Value]) -> Value {
     match (function, args) {
         ("join", []) => join(l, ""),
         ("join", [Value::String(sep)]) => join(l, sep),

@@ -33,15 +33,7 @@ pub fn add(a: &Value, b: &Value) -> Value {
             String(Arc::from(s))
         }
         (Bytes(x), Bytes(y)) => Bytes(x.iter().chain(y.iter()).copied().collect()),
-        (List(x), List(y)) => {
-            if y.is_empty() {
-                return a.clone();
-            }
-            if x.is_empty() {
-                return b.clone();
-            }
-            Value::list(x.iter().chain(y.iter()).cloned().collect())
-        }
+        (List(x), List(y)) => crate::cel::eval::list::concat(x, y),
         (Duration(x), Duration(y)) => dur_result(x.nanos.checked_add(y.nanos)),
         (Timestamp(t), Duration(d)) | (Duration(d), Timestamp(t)) => time::add(*t, d.nanos),
         _ => Value::no_overload(),

@@ -53,9 +53,7 @@ pub fn equals(a: &Value, b: &Value) -> bool {
         (Duration(x), Duration(y)) => x == y,
         (Timestamp(x), Timestamp(y)) => x == y,
         (Type(x), Type(y)) => x == y,
-        (List(x), List(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equals(p, q))
-        }
+        (List(x), List(y)) => crate::cel::eval::list::lists_equal(x, y),
         (Map(x), Map(y)) => {
             x.len() == y.len()
                 && x.entries()

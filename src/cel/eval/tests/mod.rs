@@ -7,6 +7,7 @@ use super::*;
 
 mod library;
 mod limits;
+mod list_types;
 use crate::cel::parse;
 
 pub(super) fn run(src: &str, bindings: &[(&str, Value)]) -> Evaluation {
