@@ -202,14 +202,16 @@ fn offset_seconds(tz: &TimeZone, t: Timestamp) -> i64 {
     i64::from(tz.to_offset(instant).seconds())
 }
 
-/// A duration accessor: totals for hours, minutes and seconds; the millisecond component.
+/// A duration accessor: the whole duration in hours, minutes, seconds or milliseconds (cel-go
+/// `common/types/duration.go` `durationGetMilliseconds` is Go's `Duration.Milliseconds()`, the
+/// total, not the millisecond component cel-spec describes).
 pub fn duration_accessor(function: &str, d: Duration) -> Value {
     let n = d.nanos;
     let v = match function {
         "getHours" => n / 3_600_000_000_000,
         "getMinutes" => n / 60_000_000_000,
         "getSeconds" => n / 1_000_000_000,
-        "getMilliseconds" => (n / 1_000_000) % 1_000,
+        "getMilliseconds" => n / 1_000_000,
         _ => return Value::no_overload(),
     };
     Value::Int(v)

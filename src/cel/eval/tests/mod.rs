@@ -151,7 +151,7 @@ fn self_checks() {
         "timestamp('2009-02-13T23:31:30Z') + duration('1h') == timestamp('2009-02-14T00:31:30Z')",
         "timestamp('2009-02-13T23:31:30Z').getDayOfWeek() == 5 && timestamp('2009-02-13T23:31:30Z').getMonth() == 1",
         "timestamp('2009-02-13T23:31:30Z').getHours('+02:00') == 1",
-        "duration('90m').getHours() == 1 && duration('1.5s').getMilliseconds() == 500",
+        "duration('90m').getHours() == 1 && duration('1.5s').getMilliseconds() == 1500 && duration('1h2m3s4ms').getMilliseconds() == 3723004",
         "string(duration('1h')) == '3600s' && string(timestamp('2009-02-13T23:31:30.5Z')) == '2009-02-13T23:31:30.5Z'",
         "string(1.5) == '1.5' && string(1e6) == '1e+06' && double('2.5') == 2.5",
         "'%e'.format([3.14]) == '3.140000×10⁰⁰' && '%.2e'.format([0.000314]) == '3.14×10⁻⁰⁴'",
