@@ -66,6 +66,16 @@ fn select_in(base: &Value, field: &str) -> Found {
     }
 }
 
+/// A missing map key as cel-go's `no such key: %v` prints it (`common/types/map.go`): a string
+/// without quotes, a uint without its `u`.
+fn key_text(key: &Value) -> String {
+    match key {
+        Value::String(s) => s.to_string(),
+        Value::Uint(u) => u.to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// A list position from an index value: ints, uints and integral doubles.
 pub(crate) fn list_position(key: &Value) -> Option<i128> {
     match key {
@@ -95,7 +105,7 @@ fn index_in(base: &Value, key: &Value) -> Found {
         }
         Value::Map(m) => match m.get(key) {
             Some(v) => Found::Value(v.clone()),
-            None => no_such_key(key),
+            None => no_such_key(key_text(key)),
         },
         Value::Object(o) => match key {
             Value::String(s) => match o.field(s) {

@@ -78,6 +78,18 @@ fn errors_and_values() {
         &[],
         expect!["error (NoSuchKey): no such key: b"],
     );
+    // An index prints the key as cel-go's `%v` does (common/types/map.go `baseMap.Get`): no
+    // quotes, no `u`.
+    check_eval(
+        "{'a': 1}['c']",
+        &[],
+        expect!["error (NoSuchKey): no such key: c"],
+    );
+    check_eval(
+        "{1u: 1}[2u]",
+        &[],
+        expect!["error (NoSuchKey): no such key: 2"],
+    );
     check_eval("false && 1/0 == 1", &[], expect!["false"]);
     check_eval("1/0 == 1 && false", &[], expect!["false"]);
     check_eval("1/0 == 1 || true", &[], expect!["true"]);
