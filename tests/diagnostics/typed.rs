@@ -251,10 +251,10 @@ spec:
                |
             12 |   - {name: early, expression: "variables.late > 0"}
                |                                          ^^^^
-            policy.yaml:17:25: error[cel-undeclared]: spec.validations[0].messageExpression: undeclared reference to 'authorizer.requestResource.check' (in container '')
+            policy.yaml:17:25: error[cel-undeclared]: spec.validations[0].messageExpression: undeclared reference to 'authorizer' (in container '')
                |
             17 |     messageExpression: "authorizer.requestResource.check('get').allowed() ? 'a' : 'b'"
-               |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+               |                         ^^^^^^^^^^
             policy.yaml:18:18: error[cel-undeclared]: spec.validations[1].expression: undeclared reference to 'Object' (in container '')
                |
             18 |   - expression: "Object{} == Object{}"

@@ -118,15 +118,9 @@ impl<'a> Checker<'a> {
             .qualified_name(target)?
             .first()
             .map(|s| s.to_string())?;
-        let version = self.version_message(&qualified);
-        if version.is_none() && self.resolve_simple(&root).is_some() {
-            return None;
-        }
+        let message = self.version_message(&qualified)?;
         args.iter().for_each(|&arg| self.check_expr(arg));
-        match version {
-            Some(message) => self.error(CheckErrorKind::Version, site.span, site.anchor, message),
-            None => self.undeclared(&qualified, site.span, site.anchor, true),
-        }
+        self.error(CheckErrorKind::Version, site.span, site.anchor, message);
         Some(Type::Error)
     }
 

@@ -233,9 +233,9 @@ fn errors_do_not_cascade() {
             cel-undeclared: undeclared reference to 'foo' (in container '')
               | (foo + 1) * 2 > bar.size()
               |  ^^^
-            cel-undeclared: undeclared reference to 'bar.size' (in container '')
+            cel-undeclared: undeclared reference to 'bar' (in container '')
               | (foo + 1) * 2 > bar.size()
-              |                 ^^^^^^^^
+              |                 ^^^
         "#]],
     );
 }

@@ -97,10 +97,13 @@ fn jsonpatch_only_in_mutations() {
         "jsonpatch.escapeKey('a/b')",
         &dyn_env(37, true),
         expect![[r#"
-        cel-undeclared: undeclared reference to 'jsonpatch.escapeKey' (in container '')
-          | jsonpatch.escapeKey('a/b')
-          | ^^^^^^^^^^^^^^^^^^^
-    "#]],
+            cel-undeclared: undeclared reference to 'jsonpatch' (in container '')
+              | jsonpatch.escapeKey('a/b')
+              | ^^^^^^^^^
+            cel-undeclared: undeclared reference to 'escapeKey' (in container '')
+              | jsonpatch.escapeKey('a/b')
+              |           ^^^^^^^^^
+        "#]],
     );
 }
 
