@@ -124,6 +124,18 @@ pub struct CheckError {
     pub suggestion: Option<String>,
 }
 
+/// How the errors the API server finds when it builds the program (not when it checks) begin.
+pub const PROGRAM_INSTANTIATION_FAILED: &str = "program instantiation failed: ";
+
+impl CheckError {
+    /// Whether cel-go finds this error when building the program (a literal `find` pattern Go
+    /// refuses), after a clean check: the API server reports it without the `compilation failed`
+    /// issue list (apiextensions-apiserver `pkg/apiserver/schema/cel/compilation.go`).
+    pub fn at_program_build(&self) -> bool {
+        self.message.starts_with(PROGRAM_INSTANTIATION_FAILED)
+    }
+}
+
 /// The result of checking: a type and a reference per node, the result type and the errors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checked {

@@ -10,7 +10,7 @@
 //! `find` and `findAll` when the program is built (`library/regex.go`, `cel.OptimizeRegex`), so a
 //! pattern Go refuses fails the expression's compilation: "program instantiation failed: …".
 
-use super::{CheckError, CheckErrorKind};
+use super::{CheckError, CheckErrorKind, PROGRAM_INSTANTIATION_FAILED};
 use crate::cel::ast::{Ast, ExprKind, Literal};
 
 /// Reports literal arguments of `duration` and `timestamp` calls that would fail to convert,
@@ -77,7 +77,7 @@ pub(super) fn validate_regex_programs(ast: &Ast, errors: &mut Vec<CheckError>) {
                 kind: CheckErrorKind::Type,
                 span: arg.span,
                 anchor: arg.anchor,
-                message: format!("program instantiation failed: {refused}"),
+                message: format!("{PROGRAM_INSTANTIATION_FAILED}{refused}"),
                 suggestion: None,
             });
         }

@@ -96,8 +96,14 @@ fn compile_for(
         return Err(compilation_failed(rule, error.span.start(), &error.message));
     }
     let checked = check(&parsed.ast, &env);
-    if let Some(error) = checked.errors.first() {
+    // Check errors come first; a program-build error only once the check is clean.
+    let (build, issues): (Vec<_>, Vec<_>) =
+        checked.errors.iter().partition(|e| e.at_program_build());
+    if let Some(error) = issues.first() {
         return Err(compilation_failed(rule, error.span.start(), &error.message));
+    }
+    if let Some(error) = build.first() {
+        return Err(error.message.clone());
     }
     if checked.result != *expected {
         return Err(what.to_string());

@@ -15,6 +15,8 @@ mod cost;
 mod custom_resource;
 mod editor;
 mod eval;
+#[cfg(test)]
+mod eval_tests;
 mod fields;
 mod value;
 mod walk;
