@@ -112,12 +112,9 @@ impl<'a> Checker<'a> {
             args.iter().for_each(|&arg| self.check_expr(arg));
             return Some(self.resolve_overload(&site, &candidates, None, args));
         }
-        // Neither a known function nor a selection on a known name: one diagnostic for the whole
-        // dotted name (`jsonpatch.escapeKey` outside mutations, `sets.contain`).
-        let root = self
-            .qualified_name(target)?
-            .first()
-            .map(|s| s.to_string())?;
+        // A function of a later version is named whole; anything else is checked as cel-go's
+        // `checkCall` does, the target as an expression and the method alone (`authorizer.path`
+        // without the library: "undeclared reference to 'authorizer'").
         let message = self.version_message(&qualified)?;
         args.iter().for_each(|&arg| self.check_expr(arg));
         self.error(CheckErrorKind::Version, site.span, site.anchor, message);
