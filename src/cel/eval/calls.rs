@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 
 const TRAVERSAL: f64 = consts::STRING_TRAVERSAL_FACTOR;
 
-impl Interp<'_> {
+impl<'a> Interp<'a> {
     pub(crate) fn unary(&mut self, op: UnaryOp, operand: ExprId) -> Step {
         let v = self.eval(operand)?;
         self.cost.charge(1)?;
@@ -65,7 +65,13 @@ impl Interp<'_> {
         })
     }
 
-    pub(crate) fn call(&mut self, target: Option<ExprId>, function: &str, args: &[ExprId]) -> Step {
+    pub(crate) fn call(
+        &mut self,
+        id: ExprId,
+        target: Option<ExprId>,
+        function: &str,
+        args: &[ExprId],
+    ) -> Step {
         let function = function.strip_prefix('.').unwrap_or(function);
         let (target, qualified) = self.qualify(target, function);
         let name = qualified.as_deref().unwrap_or(function);
@@ -91,7 +97,11 @@ impl Interp<'_> {
             self.cost
                 .charge(call_cost(name, target, &values, &Value::Null))?;
         }
-        let result = functions::call(name, target, &values);
+        let result = match self.checked_type(id) {
+            Some(ty) if name == "sum" => functions::lists::typed_sum(target, ty)
+                .unwrap_or_else(|| functions::call(name, target, &values)),
+            _ => functions::call(name, target, &values),
+        };
         if after {
             self.cost
                 .charge(call_cost(name, target, &values, &result))?;
@@ -99,6 +109,11 @@ impl Interp<'_> {
         self.meter(&result)?;
         self.check_work()?;
         Ok(result)
+    }
+
+    /// The checker's type of node `id`, if the caller passed the types.
+    fn checked_type(&self, id: ExprId) -> Option<&'a crate::cel::types::Type> {
+        self.types?.get(id.index())
     }
 
     /// `ns.f(…)` where `ns` is not a variable: the global function `ns.f`.

@@ -22,6 +22,8 @@ pub(crate) struct Interp<'a> {
     pub(crate) cost: CostTracker,
     /// Comprehension and bind variables, innermost last.
     pub(crate) scopes: Vec<(&'a str, Value)>,
+    /// The checker's type of each node, when the caller has it (see [`super::evaluate_checked`]).
+    pub(crate) types: Option<&'a [crate::cel::types::Type]>,
     depth: u32,
 }
 
@@ -32,6 +34,7 @@ impl<'a> Interp<'a> {
             act,
             cost,
             scopes: Vec::new(),
+            types: None,
             depth: 0,
         }
     }
@@ -70,7 +73,7 @@ impl<'a> Interp<'a> {
                 target,
                 function,
                 args,
-            } => self.call(*target, &function.text, args),
+            } => self.call(id, *target, &function.text, args),
             ExprKind::Unary { op, operand } => self.unary(*op, *operand),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, *lhs, *rhs),
             ExprKind::Conditional {

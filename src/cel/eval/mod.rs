@@ -80,9 +80,31 @@ pub struct Evaluation {
 
 /// Evaluates `ast` with the variables of `activation`.
 pub fn evaluate(ast: &Ast, activation: &Activation<'_>, options: &EvalOptions) -> Evaluation {
+    evaluate_with(ast, None, activation, options)
+}
+
+/// [`evaluate`] with the checker's type of each node (`Checked::types`), for the few results
+/// cel-go takes from the overload the checker chose rather than from the values (the zero of
+/// `sum()` on an empty list).
+pub fn evaluate_checked(
+    ast: &Ast,
+    types: &[super::types::Type],
+    activation: &Activation<'_>,
+    options: &EvalOptions,
+) -> Evaluation {
+    evaluate_with(ast, Some(types), activation, options)
+}
+
+fn evaluate_with(
+    ast: &Ast,
+    types: Option<&[super::types::Type]>,
+    activation: &Activation<'_>,
+    options: &EvalOptions,
+) -> Evaluation {
     let _work = work::Scope::enter(work::DEFAULT_WORK_LIMIT);
     let tracker = CostTracker::new(options.cost_limit, options.allocation_limit);
     let mut interp = interp::Interp::new(ast, activation, tracker);
+    interp.types = types;
     let result = match interp.eval(ast.root) {
         Ok(Value::Error(e)) => Err((*e).clone()),
         Ok(v) => Ok(v),

@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 use crate::cel::ast::Ast;
 use crate::cel::check::check;
-use crate::cel::eval::{Activation, EvalOptions, Value, evaluate};
+use crate::cel::eval::{Activation, EvalOptions, Value, evaluate_checked};
 use crate::cel::types::Type;
 use crate::schema::SchemaTypes;
 use crate::text::TextSize;
@@ -34,6 +34,8 @@ pub struct RuleOptions {
 pub struct NodeRule {
     rule: String,
     ast: Ast,
+    /// The checker's type of each node, for results taken from the chosen overload.
+    types: Vec<Type>,
     schema: Arc<Json>,
     uses_old_self: bool,
     optional_old_self: bool,
@@ -112,6 +114,7 @@ fn compile_for(
         rule: rule.to_string(),
         uses_old_self: super::compile::uses_old_self(&parsed.ast, &checked),
         ast: parsed.ast,
+        types: checked.types,
         schema: shared,
         optional_old_self: options.optional_old_self,
     })
@@ -170,7 +173,8 @@ impl NodeRule {
         } else if let Some(old) = old {
             activation.bind("oldSelf", old);
         }
-        let evaluation = evaluate(&self.ast, &activation, &EvalOptions::default());
+        let options = EvalOptions::default();
+        let evaluation = evaluate_checked(&self.ast, &self.types, &activation, &options);
         evaluation
             .result
             .map_err(|error| self.runtime_error(&error.to_string()))

@@ -45,3 +45,24 @@ fn a_refused_find_pattern_fails_when_the_program_is_built() {
         expect!["compile error: compilation failed: ERROR: <input>:1:28: undefined field 'nope'"],
     );
 }
+
+#[test]
+fn the_sum_of_an_empty_list_is_the_zero_of_its_element_type() {
+    let lists = json!({"type": "object", "properties": {
+        "durations": {"type": "array", "items": {"type": "string", "format": "duration"}},
+        "doubles": {"type": "array", "items": {"type": "number"}},
+    }});
+    let empty = json!({"durations": [], "doubles": []});
+    check(
+        lists.clone(),
+        empty.clone(),
+        "self.durations.sum() == duration('0') && type(self.doubles.sum()) == double",
+        expect!["Ok(Pass)"],
+    );
+    check(
+        lists,
+        empty,
+        "self.durations.filter(d, d > duration('1s')).sum() == duration('0')",
+        expect!["Ok(Pass)"],
+    );
+}

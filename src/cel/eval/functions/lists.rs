@@ -154,6 +154,27 @@ fn is_sorted(l: &[Value]) -> Value {
     Value::Bool(true)
 }
 
+/// `sum()` of an empty list whose type the checker knows: the zero of its element type, as the
+/// overload it chose returns it (apiserver `pkg/cel/library/lists.go`: `sum_list_double` gives
+/// `0.0`, `sum_list_duration` `duration('0')`, `sum_list_uint` `0u`). `None`: not such a call.
+pub fn typed_sum(target: Option<&Value>, result: &crate::cel::types::Type) -> Option<Value> {
+    use crate::cel::types::Type;
+    let Some(Value::List(items)) = target else {
+        return None;
+    };
+    if !items.is_empty() {
+        return None;
+    }
+    match result {
+        Type::Double => Some(Value::Double(0.0)),
+        Type::Uint => Some(Value::Uint(0)),
+        Type::Duration => Some(Value::Duration(crate::cel::eval::value::Duration {
+            nanos: 0,
+        })),
+        _ => None,
+    }
+}
+
 fn sum(l: &[Value]) -> Value {
     let mut iter = l.iter();
     let Some(first) = iter.next() else {
