@@ -1,5 +1,6 @@
 //! The literal validators the Kubernetes environment adds from 1.29 (cel-go `cel/validator.go`):
-//! `duration('…')` and `timestamp('…')` with a literal string must parse, or the API server rejects
+//! `duration('…')` and `timestamp('…')` with a literal string must parse, and `timestamp(n)` with
+//! a literal int must be in range (the validator evaluates the call), or the API server rejects
 //! the expression with "invalid duration argument" / "invalid timestamp argument". The parsers
 //! follow Go's `time.ParseDuration` and RFC 3339 `time.Parse`, erring on the side of accepting.
 //! The third, `ValidateRegexLiterals`, compiles the first literal argument of every `matches`
@@ -31,13 +32,18 @@ pub(super) fn validate_literals(ast: &Ast, errors: &mut Vec<CheckError>) {
         let Some(arg) = args.first().map(|&a| ast.expr(a)) else {
             continue;
         };
-        let ExprKind::Literal(Literal::String(text)) = &arg.kind else {
-            continue;
-        };
-        let valid = match function.text.as_str() {
-            "duration" => parse_duration_nanos(text).is_some(),
-            "timestamp" => is_rfc3339(text),
-            "matches" => crate::cel::re2::check(text).is_ok(),
+        let valid = match (&arg.kind, function.text.as_str()) {
+            (ExprKind::Literal(Literal::String(text)), "duration") => {
+                parse_duration_nanos(text).is_some()
+            }
+            (ExprKind::Literal(Literal::String(text)), "timestamp") => is_rfc3339(text),
+            // cel-go evaluates the call: seconds outside 0001-01-01 … 9999-12-31 fail.
+            (ExprKind::Literal(Literal::Int(seconds)), "timestamp") => {
+                crate::cel::eval::Timestamp::new(*seconds, 0).is_some()
+            }
+            (ExprKind::Literal(Literal::String(text)), "matches") => {
+                crate::cel::re2::check(text).is_ok()
+            }
             _ => continue,
         };
         if !valid {

@@ -210,6 +210,25 @@ fn literal_validators_from_1_29() {
     check_errors(src, &dyn_env(29, false), expect![[r#""#]]);
 }
 
+/// The timestamp validator evaluates `timestamp(n)` on a literal int (cel-go `cel/validator.go`
+/// `evalCall`): seconds before 0001-01-01 or after 9999-12-31 fail.
+#[test]
+fn literal_timestamp_seconds_are_range_checked() {
+    let src = "timestamp(-62135596801) < timestamp(-62135596800) && timestamp(253402300800) > timestamp(0)";
+    check_errors(
+        src,
+        &dyn_env(30, false),
+        expect![[r#"
+        cel-type: invalid timestamp argument
+          | timestamp(-62135596801) < timestamp(-62135596800) && timestamp(253402300800) > timestamp(0)
+          |           ^^^^^^^^^^^^
+        cel-type: invalid timestamp argument
+          | timestamp(-62135596801) < timestamp(-62135596800) && timestamp(253402300800) > timestamp(0)
+          |                                                                ^^^^^^^^^^^^
+    "#]],
+    );
+}
+
 /// cel-go `ValidateRegexLiterals` (`cel/validator.go`): the first literal argument of `matches`
 /// must compile with Go's `regexp.Compile` (lookahead does not; `\\w` in a class does).
 #[test]
