@@ -77,7 +77,7 @@ fn digits(s: &[u8], at: usize, n: usize) -> Option<u32> {
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` into seconds and nanoseconds since the epoch.
-pub fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
+pub fn parse_rfc3339(text: &str) -> Option<(i64, u32, i32)> {
     let s = text.as_bytes();
     let year = i64::from(digits(s, 0, 4)?);
     let month = digits(s, 5, 2)?;
@@ -124,12 +124,13 @@ pub fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
     };
     let local =
         days_from_civil(year, month, day) * 86_400 + i64::from(hour * 3600 + minute * 60 + second);
-    Some((local - offset, nanos))
+    Some((local - offset, nanos, i32::try_from(offset).ok()?))
 }
 
-/// `RFC3339Nano` in UTC: fraction trimmed of trailing zeros.
-pub fn format_rfc3339(seconds: i64, nanos: u32) -> String {
-    let c = civil(seconds);
+/// `RFC3339Nano` in the zone `offset` seconds east of UTC: fraction trimmed of trailing zeros,
+/// `Z` for UTC, else `±hh:mm` as Go prints a fixed zone.
+pub fn format_rfc3339(seconds: i64, nanos: u32, offset: i32) -> String {
+    let c = civil(seconds + i64::from(offset));
     let mut out = format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
         c.year, c.month, c.day, c.hour, c.minute, c.second
@@ -139,6 +140,12 @@ pub fn format_rfc3339(seconds: i64, nanos: u32) -> String {
         out.push('.');
         out.push_str(frac.trim_end_matches('0'));
     }
-    out.push('Z');
+    if offset == 0 {
+        out.push('Z');
+    } else {
+        let sign = if offset < 0 { '-' } else { '+' };
+        let minutes = offset.unsigned_abs() / 60;
+        out.push_str(&format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60));
+    }
     out
 }

@@ -28,7 +28,7 @@ pub fn write_value(f: &mut fmt::Formatter<'_>, v: &Value) -> fmt::Result {
             f.write_str("\"")
         }
         Value::Duration(d) => write!(f, "duration({:?})", time::format_duration(*d)),
-        Value::Timestamp(t) => write!(f, "timestamp({:?})", time::format_timestamp(*t)),
+        Value::Timestamp(t) => write!(f, "timestamp({:?})", time::format_timestamp_utc(*t)),
         Value::List(items) => {
             f.write_str("[")?;
             for (i, item) in items.iter().enumerate() {

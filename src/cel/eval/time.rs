@@ -18,10 +18,14 @@ pub fn from_parts(seconds: i64, nanos: i64) -> Value {
         .unwrap_or_else(range_error)
 }
 
-/// `timestamp('2009-02-13T23:31:30Z')`: RFC 3339 as Go's `time.Parse` takes it.
+/// `timestamp('2009-02-13T23:31:30Z')`: RFC 3339 as Go's `time.Parse` takes it, keeping the
+/// offset written (`+01:00`) as Go's fixed zone.
 pub fn parse_timestamp(text: &str) -> Value {
     match civil::parse_rfc3339(text) {
-        Some((seconds, nanos)) => from_parts(seconds, i64::from(nanos)),
+        Some((seconds, nanos, offset)) => match Timestamp::new(seconds, i64::from(nanos)) {
+            Some(t) => Value::Timestamp(t.with_offset(offset)),
+            None => range_error(),
+        },
         None => Value::error(
             ErrorKind::InvalidArgument,
             format!("timestamp conversion error: cannot parse {text:?} as RFC 3339"),
@@ -29,18 +33,27 @@ pub fn parse_timestamp(text: &str) -> Value {
     }
 }
 
-/// RFC 3339 with nanoseconds trimmed of trailing zeros, as Go's `RFC3339Nano`.
+/// RFC 3339 with nanoseconds trimmed of trailing zeros, in the timestamp's zone, as Go's
+/// `t.Format(time.RFC3339Nano)` (`string(t)`).
 pub fn format_timestamp(t: Timestamp) -> String {
-    civil::format_rfc3339(t.seconds, t.nanos)
+    civil::format_rfc3339(t.seconds, t.nanos, t.offset)
 }
 
-/// `t + d` (nanoseconds), range-checked.
+/// [`format_timestamp`] in UTC, as cel-go prints a timestamp value in messages (`format`).
+pub fn format_timestamp_utc(t: Timestamp) -> String {
+    civil::format_rfc3339(t.seconds, t.nanos, 0)
+}
+
+/// `t + d` (nanoseconds), range-checked, in `t`'s zone (Go's `Time.Add` keeps the location).
 pub fn add(t: Timestamp, nanos: i64) -> Value {
     let total = t.total_nanos() + i128::from(nanos);
     let seconds = total.div_euclid(1_000_000_000);
     let sub = total.rem_euclid(1_000_000_000);
     match (i64::try_from(seconds), i64::try_from(sub)) {
-        (Ok(s), Ok(n)) => from_parts(s, n),
+        (Ok(s), Ok(n)) => match Timestamp::new(s, n) {
+            Some(sum) => Value::Timestamp(sum.with_offset(t.offset)),
+            None => range_error(),
+        },
         _ => range_error(),
     }
 }
@@ -158,10 +171,14 @@ fn zone(name: &str) -> Option<TimeZone> {
     TimeZone::get(name).ok()
 }
 
-/// A timestamp accessor (`getHours`, `getDayOfWeek`, …) in UTC or the named zone.
+/// A timestamp accessor (`getHours`, `getDayOfWeek`, …) in the timestamp's own zone (UTC unless
+/// it was written with an offset) or the named zone.
 pub fn timestamp_accessor(function: &str, t: Timestamp, tz: Option<&str>) -> Value {
     let tz = match tz {
-        None => TimeZone::UTC,
+        None => match Offset::from_seconds(t.offset) {
+            Ok(offset) => TimeZone::fixed(offset),
+            Err(_) => TimeZone::UTC,
+        },
         Some(name) => match zone(name) {
             Some(z) => z,
             None => {

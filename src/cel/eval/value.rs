@@ -7,14 +7,44 @@ use std::sync::Arc;
 use super::list::{ListKind, ListValue};
 use super::map::MapValue;
 
-/// A CEL timestamp: a UTC instant with nanosecond precision, 0001-01-01 … 9999-12-31.
-/// Ordering is chronological.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A CEL timestamp: an instant with nanosecond precision, 0001-01-01 … 9999-12-31, and the UTC
+/// offset it was written with. Like Go's `time.Time` in cel-go (`common/types/timestamp.go`), the
+/// offset only shows where the value is printed or read without a time zone (`string(t)`,
+/// `t.getHours()`); equality and ordering compare instants.
+#[derive(Clone, Copy, Debug)]
 pub struct Timestamp {
     /// Seconds since 1970-01-01T00:00:00Z.
     pub seconds: i64,
     /// Nanoseconds within the second, 0 … 999,999,999.
     pub nanos: u32,
+    /// Seconds east of UTC of the zone the timestamp is in (0: UTC).
+    pub offset: i32,
+}
+
+impl PartialEq for Timestamp {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Timestamp {}
+
+impl PartialOrd for Timestamp {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Timestamp {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.seconds, self.nanos).cmp(&(other.seconds, other.nanos))
+    }
+}
+
+impl std::hash::Hash for Timestamp {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.seconds, self.nanos).hash(state);
+    }
 }
 
 impl Timestamp {
@@ -23,13 +53,22 @@ impl Timestamp {
     /// Seconds of 9999-12-31T23:59:59Z.
     pub const MAX_SECONDS: i64 = 253_402_300_799;
 
-    /// A timestamp, if inside CEL's range (nanoseconds may be any value; they are normalised).
+    /// A UTC timestamp, if inside CEL's range (nanoseconds may be any value; they are normalised).
     pub fn new(seconds: i64, nanos: i64) -> Option<Timestamp> {
         let seconds = seconds.checked_add(nanos.div_euclid(1_000_000_000))?;
         let nanos = nanos.rem_euclid(1_000_000_000) as u32;
         (Self::MIN_SECONDS..=Self::MAX_SECONDS)
             .contains(&seconds)
-            .then_some(Timestamp { seconds, nanos })
+            .then_some(Timestamp {
+                seconds,
+                nanos,
+                offset: 0,
+            })
+    }
+
+    /// The same instant in the zone `offset` seconds east of UTC.
+    pub fn with_offset(self, offset: i32) -> Timestamp {
+        Timestamp { offset, ..self }
     }
 
     /// Nanoseconds since the epoch.

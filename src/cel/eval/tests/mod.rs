@@ -176,6 +176,11 @@ fn self_checks() {
         "string(timestamp('9999-12-31T23:59:59.999999999Z')) == '9999-12-31T23:59:59.999999999Z'",
         "timestamp('2024-12-31T12:00:00Z').getDayOfYear() == 365",
         "timestamp('2024-03-10T12:00:00+05:30') == timestamp('2024-03-10T06:30:00Z')",
+        // A timestamp keeps the offset it was written with (cel-go common/types/timestamp.go:
+        // Go's time.Time prints and reads its fields in its own zone).
+        "string(timestamp('2011-08-18T19:03:37.01+01:00')) == '2011-08-18T19:03:37.01+01:00'",
+        "timestamp('2009-02-13T23:31:30-05:30').getHours() == 23 && timestamp('2009-02-13T23:31:30-05:30').getHours('UTC') == 5",
+        "string(timestamp('2009-02-13T23:31:30+01:00') + duration('1h')) == '2009-02-14T00:31:30+01:00'",
         "timestamp('2024-07-01T12:00:00Z').getHours('Europe/Paris') == 14",
         "timestamp('2024-01-01T12:00:00Z').getHours('Europe/Paris') == 13",
         "int(timestamp('1970-01-01T00:01:00Z')) == 60 && timestamp(60) == timestamp('1970-01-01T00:01:00Z')",
@@ -250,5 +255,15 @@ fn timestamp_range_and_parsing_errors() {
         "duration('1x')",
         &[],
         expect![[r#"error (InvalidArgument): duration conversion error: invalid duration "1x""#]],
+    );
+}
+
+/// A timestamp value prints in UTC whatever its zone, as cel-go's `Timestamp.format` does.
+#[test]
+fn timestamps_print_in_utc() {
+    check_eval(
+        "timestamp('2009-02-13T23:31:30+01:00')",
+        &[],
+        expect![[r#"timestamp("2009-02-13T22:31:30Z")"#]],
     );
 }
