@@ -198,6 +198,9 @@ proptest! {
             let previous = incremental::Previous { text: &text, yaml: &yaml, pieces: &pieces };
             let (next, next_pieces) = incremental::reparse(&edited, Some(&previous));
             prop_assert_eq!(&next, &yaml::parse(&edited), "after {:?}", (start, end, inserted));
+            // Moving the trees out of an owned previous parse gives the same tree and pieces.
+            let owned = incremental::reparse_owned(&edited, &text, yaml.clone(), &pieces);
+            prop_assert_eq!(&owned, &(next.clone(), next_pieces.clone()));
             (text, yaml, pieces) = (edited, next, next_pieces);
         }
     }
@@ -240,5 +243,21 @@ fn a_document_cut_short_at_its_end_is_parsed_again_when_its_neighbour_changes() 
     assert_eq!(
         parsed, 1,
         "the first document is reused, the broken one parsed again"
+    );
+}
+
+/// A previous parse given away moves each piece's trees once: a file that now holds the same
+/// document twice parses the second copy again, and still equals a fresh parse.
+#[test]
+fn an_owned_previous_parse_reused_twice_parses_the_second_copy() {
+    let before = "a: 1\n---\nb: 2\n";
+    let after = "a: 1\n---\na: 1\n---\nb: 2\n";
+    let (yaml, pieces) = incremental::parse_with_pieces(before);
+    let (next, next_pieces) = incremental::reparse_owned(after, before, yaml, &pieces);
+    assert_eq!(next, yaml::parse(after));
+    assert_eq!(
+        (next, next_pieces),
+        incremental::parse_with_pieces(after),
+        "same tree and pieces as a fresh parse"
     );
 }

@@ -56,19 +56,15 @@ impl Analysis {
     pub(crate) fn parsed(&self, file: FileId) -> Option<Arc<Parsed>> {
         let text = self.files.get(&file)?;
         let previous = {
-            let cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
-            cache.get(&file).cloned()
+            let mut cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
+            match cache.get(&file) {
+                Some(parsed) if Arc::ptr_eq(&parsed.text, text) => return Some(parsed.clone()),
+                // Taken out so that, when nothing else holds it, its trees move to the new one.
+                _ => cache.remove(&file),
+            }
         };
-        if let Some(parsed) = previous.as_ref().filter(|p| Arc::ptr_eq(&p.text, text)) {
-            return Some(parsed.clone());
-        }
         // Parse outside the lock: another snapshot's request may be reading the cache.
-        let previous = previous.as_ref().map(|p| Previous {
-            text: &p.text,
-            yaml: &p.yaml,
-            pieces: &p.pieces,
-        });
-        let (yaml, pieces) = incremental::reparse(text, previous.as_ref());
+        let (yaml, pieces) = reparse(text, previous);
         let parsed = Arc::new(Parsed {
             text: text.clone(),
             yaml,
@@ -77,5 +73,23 @@ impl Analysis {
         let mut cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
         cache.insert(file, parsed.clone());
         Some(parsed)
+    }
+}
+
+/// The tree of `text` from the file's previous parse: moving its trees when this is the last
+/// holder of it (the usual case, an edit after the diagnostics run of the last text), copying
+/// them when a request on an older snapshot still reads it.
+fn reparse(text: &str, previous: Option<Arc<Parsed>>) -> (YamlFile, Pieces) {
+    match previous.map(Arc::try_unwrap) {
+        None => incremental::reparse(text, None),
+        Some(Ok(old)) => incremental::reparse_owned(text, &old.text, old.yaml, &old.pieces),
+        Some(Err(shared)) => {
+            let previous = Previous {
+                text: &shared.text,
+                yaml: &shared.yaml,
+                pieces: &shared.pieces,
+            };
+            incremental::reparse(text, Some(&previous))
+        }
     }
 }

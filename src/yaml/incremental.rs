@@ -53,7 +53,88 @@ pub fn reparse(text: &str, previous: Option<&Previous>) -> (YamlFile, Pieces) {
 
 /// [`reparse`], with how many pieces were parsed rather than reused (evidence for tests).
 pub fn reparse_counted(text: &str, previous: Option<&Previous>) -> (YamlFile, Pieces, usize) {
-    let old = previous.map(old_pieces).unwrap_or_default();
+    let Some(previous) = previous else {
+        return reparse_from(text, None);
+    };
+    let old = Old {
+        text: previous.text,
+        pieces: previous.pieces,
+        trees: Trees::Shared(previous.yaml),
+    };
+    reparse_from(text, Some(old))
+}
+
+/// [`reparse`] from a previous parse the caller gives away: the trees of unchanged pieces are
+/// moved into the new tree rather than copied, so an edit of a large file neither copies the
+/// thousand documents it did not touch nor holds two trees of the file at once.
+pub fn reparse_owned(
+    text: &str,
+    old_text: &str,
+    old_yaml: YamlFile,
+    old_pieces: &Pieces,
+) -> (YamlFile, Pieces) {
+    let taken = vec![false; old_pieces.pieces.len()];
+    let old = Old {
+        text: old_text,
+        pieces: old_pieces,
+        trees: Trees::Owned(old_yaml, taken),
+    };
+    let (file, pieces, _) = reparse_from(text, Some(old));
+    (file, pieces)
+}
+
+/// A previous parse, with its trees borrowed or owned.
+struct Old<'a> {
+    text: &'a str,
+    pieces: &'a Pieces,
+    trees: Trees<'a>,
+}
+
+/// The previous trees: borrowed (reused by copying) or owned (reused by moving, each piece's
+/// documents once; `taken` marks the pieces already moved).
+enum Trees<'a> {
+    Shared(&'a YamlFile),
+    Owned(YamlFile, Vec<bool>),
+}
+
+impl Trees<'_> {
+    fn file(&self) -> &YamlFile {
+        match self {
+            Trees::Shared(file) => file,
+            Trees::Owned(file, _) => file,
+        }
+    }
+
+    /// The documents of the old piece number `index`; `None` when an owned piece was already
+    /// moved (a file holding the same piece twice), which is then parsed again.
+    fn documents(&mut self, index: usize, piece: &Piece) -> Option<Vec<Document>> {
+        match self {
+            Trees::Shared(file) => file
+                .documents
+                .get(piece.documents.clone())
+                .map(<[_]>::to_vec),
+            Trees::Owned(file, taken) => {
+                let slot = taken.get_mut(index).filter(|t| !**t)?;
+                *slot = true;
+                let documents = file.documents.get_mut(piece.documents.clone())?;
+                // The husk keeps its range and flag, which `reaches_past_its_end` still reads.
+                Some(documents.iter_mut().map(take_tree).collect())
+            }
+        }
+    }
+}
+
+/// The document, leaving its range and flag behind without the tree.
+fn take_tree(document: &mut Document) -> Document {
+    Document {
+        range: document.range,
+        root: document.root.take(),
+        has_errors: document.has_errors,
+    }
+}
+
+fn reparse_from(text: &str, mut old: Option<Old>) -> (YamlFile, Pieces, usize) {
+    let by_text = old.as_ref().map(old_pieces).unwrap_or_default();
     let mut file = YamlFile {
         documents: Vec::new(),
         errors: Vec::new(),
@@ -62,17 +143,17 @@ pub fn reparse_counted(text: &str, previous: Option<&Previous>) -> (YamlFile, Pi
     let mut parsed = 0;
     for (start, end) in split_documents(text) {
         let (documents, errors) = (file.documents.len(), file.errors.len());
-        let reused = text
+        let reusable = text
             .get(start..end)
-            .and_then(|piece| old.get(piece))
-            .zip(previous)
-            .filter(|(piece, previous)| !reaches_past_its_end(previous.yaml, piece));
-        match reused {
-            Some((piece, previous)) => reuse(previous.yaml, piece, start, &mut file),
-            None => {
-                parse_piece(text, (start, end), &mut file.documents, &mut file.errors);
-                parsed += 1;
-            }
+            .and_then(|piece| by_text.get(piece))
+            .zip(old.as_mut())
+            .filter(|((_, piece), old)| !reaches_past_its_end(old.trees.file(), piece));
+        let reused = reusable.is_some_and(|((index, piece), old)| {
+            reuse(&mut old.trees, *index, piece, start, &mut file)
+        });
+        if !reused {
+            parse_piece(text, (start, end), &mut file.documents, &mut file.errors);
+            parsed += 1;
         }
         pieces.push(Piece {
             text: start..end,
@@ -83,13 +164,14 @@ pub fn reparse_counted(text: &str, previous: Option<&Previous>) -> (YamlFile, Pi
     (file, Pieces { pieces }, parsed)
 }
 
-/// The previous pieces by their text.
-fn old_pieces<'a>(previous: &'a Previous) -> HashMap<&'a str, &'a Piece> {
-    previous
-        .pieces
+/// The previous pieces by their text, each with its index.
+fn old_pieces<'a>(old: &Old<'a>) -> HashMap<&'a str, (usize, &'a Piece)> {
+    let text = old.text;
+    old.pieces
         .pieces
         .iter()
-        .filter_map(|piece| Some((previous.text.get(piece.text.clone())?, piece)))
+        .enumerate()
+        .filter_map(|(index, piece)| Some((text.get(piece.text.clone())?, (index, piece))))
         .collect()
 }
 
@@ -109,25 +191,32 @@ fn reaches_past_its_end(old: &YamlFile, piece: &Piece) -> bool {
             .any(|d| d.range.end() > end || (d.has_errors && d.range.end() >= end))
 }
 
-/// Appends the documents and errors of the old `piece` to `file`, moved to `start`.
-fn reuse(old: &YamlFile, piece: &Piece, start: usize, file: &mut YamlFile) {
+/// Appends the documents and errors of the old `piece` to `file`, moved to `start`; `false`
+/// (and nothing appended) when its documents are no longer there to reuse.
+fn reuse(old: &mut Trees, index: usize, piece: &Piece, start: usize, file: &mut YamlFile) -> bool {
+    let Some(documents) = old.documents(index, piece) else {
+        return false;
+    };
     let from = size(piece.text.start);
     let to = size(start);
-    for document in old
-        .documents
-        .get(piece.documents.clone())
-        .unwrap_or_default()
-    {
-        let mut document = document.clone();
-        move_document(&mut document, from, to);
+    for mut document in documents {
+        if from != to {
+            move_document(&mut document, from, to);
+        }
         file.documents.push(document);
     }
-    for error in old.errors.get(piece.errors.clone()).unwrap_or_default() {
+    for error in old
+        .file()
+        .errors
+        .get(piece.errors.clone())
+        .unwrap_or_default()
+    {
         file.errors.push(SyntaxError {
             range: moved_range(error.range, from, to),
             message: error.message.clone(),
         });
     }
+    true
 }
 
 fn move_document(document: &mut Document, from: TextSize, to: TextSize) {
