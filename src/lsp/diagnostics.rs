@@ -82,7 +82,7 @@ fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
     if diagnostics.is_empty() {
         return Vec::new();
     }
-    let index = LineIndex::new(&text);
+    let index = LineIndex::shared(text);
     diagnostics
         .iter()
         .map(|d| to_proto::diagnostic(&index, d, job.encoding))

@@ -33,7 +33,7 @@ impl Request {
 
     fn line_index(&self) -> Option<LineIndex> {
         let text = self.analysis.file_text(self.file)?;
-        Some(LineIndex::new(&text))
+        Some(LineIndex::shared(text))
     }
 
     /// `textDocument/hover`.
@@ -66,7 +66,7 @@ impl Request {
     fn location_link(&self, target: NavigationTarget) -> Option<lsp::LocationLink> {
         let uri = self.uris.get(&target.file)?.clone();
         let text = self.analysis.file_text(target.file)?;
-        let index = LineIndex::new(&text);
+        let index = LineIndex::shared(text);
         Some(lsp::LocationLink {
             origin_selection_range: None,
             target_uri: uri,

@@ -34,8 +34,14 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    /// Indexes `text`; the index keeps a shared copy to measure UTF-16 columns.
+    /// Indexes `text`; the index keeps a copy to measure UTF-16 columns.
     pub fn new(text: &str) -> LineIndex {
+        LineIndex::shared(text.into())
+    }
+
+    /// Indexes `text` and keeps it as it is: an editor's snapshot already holds the text in an
+    /// `Arc`, so a request on a large file need not copy its text.
+    pub fn shared(text: std::sync::Arc<str>) -> LineIndex {
         let mut line_starts = vec![TextSize::from(0)];
         let bytes = text.as_bytes();
         let mut i = 0;
@@ -51,10 +57,7 @@ impl LineIndex {
             }
             i += 1;
         }
-        LineIndex {
-            line_starts,
-            text: text.into(),
-        }
+        LineIndex { line_starts, text }
     }
 
     /// Number of lines (a text without a final line break still has its last line).
