@@ -478,6 +478,21 @@ async function quickFix(page, ws) {
   check(cleared, "the diagnostic is gone after the fix");
 }
 
+/** Accepts the simple file dialog's typed path. The dialog checks the path asynchronously and, until
+ * it has, refuses Enter with "Please enter a path that exists" (seen under load in CI): wait for the
+ * check, and press Enter again while the dialog stays open. */
+async function acceptPathDialog(page) {
+  const refusing = () => page.$eval(".quick-input-widget", (w) => w.innerText.includes("Please enter a path that exists")).catch(() => false);
+  await poll(async () => !(await refusing()), 10_000);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await sleep(500);
+    await page.keyboard.press("Enter");
+    const closed = await poll(() => page.$eval(".quick-input-widget", (w) => getComputedStyle(w).display === "none").catch(() => true), 3_000);
+    if (closed) return;
+    await poll(async () => !(await refusing()), 5_000);
+  }
+}
+
 /** The evaluate and run-tests palette commands show the server's JSON result beside the editor. */
 async function commands(page, ws) {
   await openFromExplorer(page, "replica-policy.yaml");
@@ -488,8 +503,7 @@ async function commands(page, ws) {
   const dialog = await page.waitForSelector(".quick-input-widget input", { visible: true, timeout: 10_000 });
   await dialog.evaluate((input) => input.select());
   await page.keyboard.type(path.join(ws, "object.yaml"));
-  await sleep(500);
-  await page.keyboard.press("Enter");
+  await acceptPathDialog(page);
   const evaluated = await poll(async () => (await editorTexts(page)).find((t) => t.includes('"decision": "deny"')), 20_000);
   check(Boolean(evaluated) && evaluated.includes("at most 2 replicas"), "evaluate shows the decision (deny) and the message for object.yaml", evaluated?.split("\n").slice(0, 4).join(" "));
 
