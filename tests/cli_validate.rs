@@ -159,3 +159,23 @@ fn patterns_are_go_regular_expressions() {
         "#]],
     );
 }
+
+/// How many items a list and properties an object may hold: both maxima are `field.TooMany`
+/// ("must have at most N items", apimachinery `field/errors.go`), the minima kube-openapi's
+/// "should have at least N items|properties".
+#[test]
+fn item_and_property_counts_are_bounded() {
+    let object = fixture("thing-counts.yaml");
+    let crd = fixture("things.crd.yaml");
+    check(
+        &["validate", &object, "--crd", &crd],
+        1,
+        expect![[r#"
+            Thing/t (CREATE): invalid (4 errors)
+              spec.big: Too many: 2: must have at most 1 items
+              spec.few: Invalid value: 1: spec.few in body should have at least 3 items
+              spec.many: Too many: 2: must have at most 1 items
+              spec.small: Invalid value: 1: spec.small in body should have at least 2 properties
+        "#]],
+    );
+}

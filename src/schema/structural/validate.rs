@@ -189,6 +189,34 @@ fn bound(schema: Schema, key: &str) -> Option<u64> {
     schema.0.get(key).and_then(Json::as_u64)
 }
 
+/// The `max…`/`min…` bounds on how many items a list or properties an object holds; `counted`
+/// names the two keys and what is counted. Both maxima are worded "… items", as the API server
+/// words every TooMany.
+fn count_bounds(
+    schema: Schema,
+    count: usize,
+    counted: (&str, &str, &str),
+    path: &str,
+    out: &mut Vec<FieldError>,
+) {
+    let (max_key, min_key, noun) = counted;
+    let count = count as u64;
+    if let Some(max) = bound(schema, max_key).filter(|&m| count > m) {
+        out.push(FieldError::new(
+            path,
+            "FieldValueTooMany",
+            format!("Too many: {count}: must have at most {max} items"),
+        ));
+    }
+    if let Some(min) = bound(schema, min_key).filter(|&m| count < m) {
+        out.push(FieldError::new(
+            path,
+            "FieldValueInvalid",
+            format!("Invalid value: {count}: {path} in body should have at least {min} {noun}"),
+        ));
+    }
+}
+
 fn string(schema: Schema, text: &str, path: &str, out: &mut Vec<FieldError>) {
     let length = text.chars().count() as u64;
     if let Some(max) = bound(schema, "maxLength").filter(|&m| length > m) {
@@ -297,21 +325,13 @@ fn array(
     depth: usize,
     out: &mut Vec<FieldError>,
 ) {
-    let count = items.len() as u64;
-    if let Some(max) = bound(schema, "maxItems").filter(|&m| count > m) {
-        out.push(FieldError::new(
-            path,
-            "FieldValueTooMany",
-            format!("Too many: {count}: must have at most {max} items"),
-        ));
-    }
-    if let Some(min) = bound(schema, "minItems").filter(|&m| count < m) {
-        out.push(FieldError::new(
-            path,
-            "FieldValueInvalid",
-            format!("Invalid value: {count}: {path} in body should have at least {min} items"),
-        ));
-    }
+    count_bounds(
+        schema,
+        items.len(),
+        ("maxItems", "minItems", "items"),
+        path,
+        out,
+    );
     let list_type = schema
         .0
         .get("x-kubernetes-list-type")
@@ -383,21 +403,8 @@ fn object(
     depth: usize,
     out: &mut Vec<FieldError>,
 ) {
-    let count = fields.len() as u64;
-    if let Some(max) = bound(schema, "maxProperties").filter(|&m| count > m) {
-        out.push(FieldError::new(
-            path,
-            "FieldValueTooMany",
-            format!("Too many: {count}: must have at most {max} items"),
-        ));
-    }
-    if let Some(min) = bound(schema, "minProperties").filter(|&m| count < m) {
-        out.push(FieldError::new(
-            path,
-            "FieldValueInvalid",
-            format!("Invalid value: {count}: {path} in body should have at least {min} properties"),
-        ));
-    }
+    let counted = ("maxProperties", "minProperties", "properties");
+    count_bounds(schema, fields.len(), counted, path, out);
     let values = schema.additional_properties().flatten();
     for (key, value) in fields {
         let child = schema.property(key).or(values);
