@@ -14,7 +14,7 @@ use std::sync::Arc;
 use admission_ls::cel::eval::{Activation, Duration, EvalOptions, MapValue, Value, evaluate};
 use admission_ls::cel::{ParseOptions, parse_with};
 use base64::Engine;
-use conformance_support::{against_flat_baseline, data_path, read_json};
+use conformance_support::{against_flat_baseline, array_at, crd_rule_groups, data_path, read_json};
 use serde_json::Value as Json;
 
 /// The baseline of every runner of this file.
@@ -273,11 +273,7 @@ fn cel_spec_evaluation() {
             continue;
         }
         let doc = read_json(&path);
-        let tests = doc
-            .get("tests")
-            .and_then(Json::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let tests = array_at(&doc, "tests");
         let (mut n, mut ok, mut skipped) = (0u64, 0u64, BTreeMap::<&str, u64>::new());
         for t in &tests {
             if let Some(why) = skip_reason(t) {
@@ -424,11 +420,7 @@ fn kubernetes_library_cases() {
         return;
     };
     let doc = read_json(&path);
-    let cases = doc
-        .get("cases")
-        .and_then(Json::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let cases = array_at(&doc, "cases");
     let mut per_file: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for case in &cases {
         let file = case
@@ -468,24 +460,12 @@ fn uses_self(rule: &str) -> bool {
 
 #[test]
 fn crd_rules_without_self() {
-    let Some(path) = data_path("kubernetes-cel-library/crd_validation_rules.json") else {
+    let Some(groups) = crd_rule_groups() else {
         return;
     };
-    let doc = read_json(&path);
-    let groups = doc
-        .get("groups")
-        .and_then(Json::as_array)
-        .cloned()
-        .unwrap_or_default();
     let (mut ok, mut n) = (0u64, 0u64);
     for group in &groups {
-        let rules = |key: &str| {
-            group
-                .get(key)
-                .and_then(Json::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
+        let rules = |key: &str| array_at(group, key);
         for valid in rules("valid") {
             let Some(rule) = valid
                 .get("rule")

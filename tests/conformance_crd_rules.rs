@@ -11,7 +11,7 @@ mod conformance_support;
 mod crd_rules_support;
 
 use admission_ls::policy::crd_rules::{RuleOptions, RuleOutcome, compile_node_rule};
-use conformance_support::{against_flat_baseline, data_path, read_json};
+use conformance_support::{against_flat_baseline, array_at, crd_rule_groups};
 use serde_json::Value as Json;
 
 const BASELINE: &str = "crd_rules_baseline.json";
@@ -112,25 +112,13 @@ fn score_error(group: &Group, case: &Json) -> Result<(), String> {
 
 #[test]
 fn crd_validation_rules() {
-    let Some(path) = data_path("kubernetes-cel-library/crd_validation_rules.json") else {
+    let Some(groups) = crd_rule_groups() else {
         return;
     };
-    let doc = read_json(&path);
-    let groups = doc
-        .get("groups")
-        .and_then(Json::as_array)
-        .cloned()
-        .unwrap_or_default();
     let (mut passed, mut total) = (0u64, 0u64);
     for group in &groups {
         let name = group.get("name").and_then(Json::as_str).unwrap_or("?");
-        let cases = |key: &str| {
-            group
-                .get(key)
-                .and_then(Json::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
+        let cases = |key: &str| array_at(group, key);
         let (valid, errors) = (cases("valid"), cases("errors"));
         let n = (valid.len() + errors.len()) as u64;
         total += n;

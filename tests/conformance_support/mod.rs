@@ -53,6 +53,22 @@ fn baseline(file: &str) -> Value {
     )
 }
 
+/// The array under `key` of a JSON object, empty when the key is absent or not an array.
+pub fn array_at(value: &Value, key: &str) -> Vec<Value> {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The groups of `kubernetes-cel-library/crd_validation_rules.json`, read by two runners; `None`
+/// (with the notice) when the data is absent.
+pub fn crd_rule_groups() -> Option<Vec<Value>> {
+    let path = data_path("kubernetes-cel-library/crd_validation_rules.json")?;
+    Some(array_at(&read_json(&path), "groups"))
+}
+
 /// Compares `passed` with the baseline recorded in `file` for `key`; returns a failure line if it
 /// dropped.
 pub fn against_baseline(
