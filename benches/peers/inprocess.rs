@@ -89,7 +89,7 @@ pub fn rows(add: &mut dyn FnMut(&str, String, &str)) {
         add(
             &format!("parse + typed check: `{short}`"),
             micros(checked),
-            "design target ≤ 10 µs",
+            "target ≤ 3 µs (issue 15)",
         );
         add(
             &format!("evaluate: `{short}`"),

@@ -12,7 +12,8 @@ pub fn tokenize(src: &str, errors: &mut Vec<ParseError>) -> Vec<Token> {
         src,
         bytes: src.as_bytes(),
         pos: 0,
-        tokens: Vec::new(),
+        // About a token per four bytes in typical expressions; growing the vector showed in profiles.
+        tokens: Vec::with_capacity(src.len() / 4 + 2),
         errors,
     };
     lexer.run();

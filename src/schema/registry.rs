@@ -2,8 +2,9 @@
 //! [`TypeProvider`] for the checker. Roots are registered by kind (bundled) or schema (CRDs); nested
 //! object types are converted lazily, the first time their fields are asked for, and cached.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use rustc_hash::FxHashMap;
 
 use serde_json::Value;
 
@@ -91,15 +92,19 @@ enum Entry {
 /// [`crate::schema`] for the naming scheme). Cheap to share; safe to use from several threads.
 pub struct SchemaTypes {
     minor: u32,
-    entries: Mutex<HashMap<Arc<str>, Entry>>,
+    /// A fast hash: the checker asks for a type on every field selection and dotted name, and
+    /// SipHash of the name was most of that.
+    entries: Mutex<Entries>,
 }
+
+type Entries = FxHashMap<Arc<str>, Entry>;
 
 impl SchemaTypes {
     /// An empty registry whose `$ref`s resolve against the bundled definitions of `minor`.
     pub fn new(minor: u32) -> Self {
         Self {
             minor,
-            entries: Mutex::new(HashMap::new()),
+            entries: Mutex::new(Entries::default()),
         }
     }
 
@@ -108,7 +113,7 @@ impl SchemaTypes {
         self.minor
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
+    fn lock(&self) -> MutexGuard<'_, Entries> {
         // A panic elsewhere cannot leave the map half-updated (inserts are single calls).
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -227,8 +232,11 @@ impl SchemaTypes {
     /// identifiers) walk every parent.
     fn nearest_known_ancestor<'n>(&self, name: &'n str) -> Option<(Vec<&'n str>, Option<&'n str>)> {
         let entries = self.lock();
+        if !could_be_type(&entries, name) {
+            return None;
+        }
         let mut missing = vec![name];
-        while let Some((parent, _)) = missing.last().and_then(|n| n.rsplit_once('.')) {
+        while let Some(parent) = missing.last().and_then(|n| parent_name(n)) {
             if entries.contains_key(parent) {
                 return Some((missing, Some(parent)));
             }
@@ -303,6 +311,39 @@ impl SchemaTypes {
             .filter(|e| matches!(e, Entry::Ready(_)))
             .count()
     }
+}
+
+/// `name` without its last dotted segment, if it has more than one.
+fn parent_name(name: &str) -> Option<&str> {
+    let dot = name.as_bytes().iter().rposition(|&b| b == b'.')?;
+    name.get(..dot)
+}
+
+/// Whether `name` may be a type of `entries`: it has a registered ancestor, or one of its prefixes
+/// is spelled like a bundled kind (`group.version.Kind…`, which is registered on first mention).
+/// Most names the checker asks about are neither (`object.spec`, every dotted prefix of a field
+/// selection); answering them without building the ancestor list keeps the check fast.
+fn could_be_type(entries: &Entries, name: &str) -> bool {
+    let spelled_like_kind = name
+        .split('.')
+        .skip(2)
+        .any(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()));
+    if spelled_like_kind {
+        return true;
+    }
+    let mut at = name;
+    let mut depth = 0;
+    while let Some(parent) = parent_name(at) {
+        if entries.contains_key(parent) {
+            return true;
+        }
+        depth += 1;
+        if depth > convert::MAX_DEPTH + 8 {
+            return false;
+        }
+        at = parent;
+    }
+    false
 }
 
 impl TypeProvider for SchemaTypes {

@@ -6,7 +6,7 @@ use super::format::call_signature;
 use super::{CheckErrorKind, Checker, Reference};
 use crate::cel::ast::{BinaryOp, ExprId, Name, UnaryOp};
 use crate::cel::library::{Overload, functions, lookup};
-use crate::cel::types::unify::is_assignable_list;
+use crate::cel::types::unify::{could_accept, is_assignable_list};
 use crate::cel::types::{Type, substitute};
 use crate::text::{TextRange, TextSize};
 
@@ -27,15 +27,15 @@ impl<'a> Checker<'a> {
     /// The declarations of `name` in container order (library functions and custom ones).
     pub(super) fn lookup_function(&self, name: &str) -> Option<Candidates<'a>> {
         let env = self.env;
-        env.candidates(name).into_iter().find_map(|candidate| {
-            let mut overloads: Vec<&'a Overload> = lookup(&candidate, &env.libraries)
+        env.find_candidate(name, |candidate| {
+            let mut overloads: Vec<&'a Overload> = lookup(candidate, &env.libraries)
                 .flat_map(|decl| decl.overloads.iter())
                 .collect();
             for custom in env.functions.iter().filter(|f| f.name == candidate) {
                 overloads.extend(custom.overloads.iter());
             }
-            (!overloads.is_empty()).then_some(Candidates {
-                name: candidate,
+            (!overloads.is_empty()).then(|| Candidates {
+                name: candidate.to_string(),
                 overloads,
             })
         })
@@ -235,6 +235,13 @@ impl<'a> Checker<'a> {
         let mut result: Option<Type> = None;
         let mut matched = Vec::new();
         for overload in candidates.overloads.iter().filter(|o| o.member == member) {
+            if !could_accept(&overload.params, &arg_types) {
+                // Numbered as if instantiated, as cel-go instantiates every overload it tries,
+                // so the `_varN` names in messages stay cel-go's.
+                let skipped = u32::try_from(overload.type_params.len()).unwrap_or(u32::MAX);
+                self.next_var = self.next_var.wrapping_add(skipped);
+                continue;
+            }
             let (params, ret) = overload.instantiate(&mut self.next_var);
             if !is_assignable_list(&params, &arg_types, &mut self.subst) {
                 continue;

@@ -194,6 +194,20 @@ impl Env {
         }
     }
 
+    /// The first of `name`'s candidates ([`Env::candidates`]) that `found` accepts, with what it
+    /// gave. Without a container the name is its only candidate, tried without a copy: every
+    /// identifier, selection and call asks this.
+    pub(super) fn find_candidate<T>(
+        &self,
+        name: &str,
+        mut found: impl FnMut(&str) -> Option<T>,
+    ) -> Option<T> {
+        if self.container.is_empty() {
+            return found(name.strip_prefix('.').unwrap_or(name));
+        }
+        self.candidates(name).iter().find_map(|c| found(c))
+    }
+
     /// The names a reference `name` may denote, most qualified first (cel-go's container rule).
     pub(super) fn candidates(&self, name: &str) -> Vec<String> {
         if let Some(rooted) = name.strip_prefix('.') {

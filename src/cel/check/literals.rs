@@ -118,14 +118,10 @@ impl Checker<'_> {
     /// The object type a message construction names, or `None` after reporting why not.
     fn struct_type(&mut self, id: ExprId, type_name: &Name) -> Option<StructLiteral> {
         let anchor = self.ast.expr(id).anchor;
-        let found = self
-            .env
-            .candidates(&type_name.text)
-            .into_iter()
-            .find_map(|candidate| {
-                self.find_object_type(&candidate)
-                    .or_else(|| self.type_ident(&candidate))
-            });
+        let found = self.env.find_candidate(&type_name.text, |candidate| {
+            self.find_object_type(candidate)
+                .or_else(|| self.type_ident(candidate))
+        });
         let Some(ty) = found else {
             // No suggestion: variable names would be wrong here, and type names are open-ended.
             let message = format!(
@@ -186,8 +182,23 @@ enum StructLiteral {
 /// list literal, and every key and every value of a map literal, must have the type of the first
 /// (`?e` entries compared by their inner type). Literals inside `format(...)` calls are exempt;
 /// entries already typed `error` are skipped so one mistake stays one diagnostic.
-pub(super) fn validate_homogeneous(ast: &Ast, types: &[Type], errors: &mut Vec<CheckError>) {
-    let exempt = exempt_nodes(ast);
+/// `order` is every node of `ast` in pre-order.
+pub(super) fn validate_homogeneous(
+    ast: &Ast,
+    order: &[ExprId],
+    types: &[Type],
+    errors: &mut Vec<CheckError>,
+) {
+    let is_literal = |id: &ExprId| {
+        matches!(
+            ast.expr(*id).kind,
+            ExprKind::List { .. } | ExprKind::Map { .. }
+        )
+    };
+    if !order.iter().any(is_literal) {
+        return;
+    }
+    let exempt = exempt_nodes(ast, order);
     let ty = |id: ExprId, optional: bool| {
         let t = types.get(id.index()).cloned().unwrap_or(Type::Error);
         match (optional, t) {
@@ -195,7 +206,7 @@ pub(super) fn validate_homogeneous(ast: &Ast, types: &[Type], errors: &mut Vec<C
             (_, t) => t,
         }
     };
-    for id in ast.preorder(ast.root) {
+    for &id in order {
         if exempt.get(id.index()).copied().unwrap_or(false) {
             continue;
         }
@@ -257,9 +268,9 @@ fn all_mismatches(ast: &Ast, typed: &[(ExprId, Type)]) -> Vec<CheckError> {
 }
 
 /// Nodes inside a `format(...)` call (string formatting takes mixed lists).
-fn exempt_nodes(ast: &Ast) -> Vec<bool> {
+fn exempt_nodes(ast: &Ast, order: &[ExprId]) -> Vec<bool> {
     let mut exempt = vec![false; ast.len()];
-    for id in ast.preorder(ast.root) {
+    for &id in order {
         let is_format = matches!(&ast.expr(id).kind, ExprKind::Call { function, .. } if function.text == "format");
         if is_format && !exempt.get(id.index()).copied().unwrap_or(true) {
             for inner in ast.preorder(id) {

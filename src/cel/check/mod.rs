@@ -215,15 +215,17 @@ impl<'a> Checker<'a> {
         for ty in &mut self.types {
             *ty = substitute(&self.subst, ty, true);
         }
+        // One walk of the tree for the three validators.
+        let order = self.ast.preorder(self.ast.root);
         if self.env.homogeneous_literals {
-            literals::validate_homogeneous(self.ast, &self.types, &mut self.errors);
+            literals::validate_homogeneous(self.ast, &order, &self.types, &mut self.errors);
         }
         if self.env.literal_validators {
-            validators::validate_literals(self.ast, &mut self.errors);
+            validators::validate_literals(self.ast, &order, &mut self.errors);
         }
         if crate::cel::library::is_enabled(crate::cel::library::Library::Regex, &self.env.libraries)
         {
-            validators::validate_regex_programs(self.ast, &mut self.errors);
+            validators::validate_regex_programs(self.ast, &order, &mut self.errors);
         }
         self.errors.sort_by_key(|e| (e.span.start(), e.anchor));
         let result = self

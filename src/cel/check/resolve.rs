@@ -47,9 +47,7 @@ impl Checker<'_> {
     /// A global name in container order: variables, type identifiers, provider object types.
     pub(super) fn resolve_global(&self, text: &str) -> Option<Resolved> {
         self.env
-            .candidates(text)
-            .into_iter()
-            .find_map(|candidate| self.global_candidate(&candidate))
+            .find_candidate(text, |candidate| self.global_candidate(candidate))
     }
 
     fn global_candidate(&self, name: &str) -> Option<Resolved> {

@@ -12,12 +12,13 @@
 //! pattern Go refuses fails the expression's compilation: "program instantiation failed: …".
 
 use super::{CheckError, CheckErrorKind, PROGRAM_INSTANTIATION_FAILED};
-use crate::cel::ast::{Ast, ExprKind, Literal};
+use crate::cel::ast::{Ast, ExprId, ExprKind, Literal};
 
 /// Reports literal arguments of `duration` and `timestamp` calls that would fail to convert,
 /// and literal `matches` patterns Go refuses.
-pub(super) fn validate_literals(ast: &Ast, errors: &mut Vec<CheckError>) {
-    for id in ast.preorder(ast.root) {
+/// `order` is every node of `ast` in pre-order.
+pub(super) fn validate_literals(ast: &Ast, order: &[ExprId], errors: &mut Vec<CheckError>) {
+    for &id in order {
         let ExprKind::Call {
             target,
             function,
@@ -59,8 +60,8 @@ pub(super) fn validate_literals(ast: &Ast, errors: &mut Vec<CheckError>) {
 }
 
 /// Reports literal `find` / `findAll` patterns Go's `regexp.Compile` refuses.
-pub(super) fn validate_regex_programs(ast: &Ast, errors: &mut Vec<CheckError>) {
-    for id in ast.preorder(ast.root) {
+pub(super) fn validate_regex_programs(ast: &Ast, order: &[ExprId], errors: &mut Vec<CheckError>) {
+    for &id in order {
         let ExprKind::Call {
             target: Some(_),
             function,

@@ -29,6 +29,8 @@ mod versions;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
 use crate::cel::types::Type;
@@ -94,7 +96,11 @@ impl Overload {
     /// Parameter and result types with every type parameter renamed to a fresh `_varN` (numbered
     /// from `next_var`, which is advanced), so that the parameters of different calls never meet in
     /// one substitution — the checker's instantiation step.
-    pub fn instantiate(&self, next_var: &mut u32) -> (Vec<Type>, Type) {
+    /// An overload without type parameters is returned as it is, without copying (most are).
+    pub fn instantiate(&self, next_var: &mut u32) -> (Cow<'_, [Type]>, Cow<'_, Type>) {
+        if self.type_params.is_empty() {
+            return (Cow::Borrowed(&self.params), Cow::Borrowed(&self.result));
+        }
         let fresh: Vec<(Arc<str>, Arc<str>)> = self
             .type_params
             .iter()
@@ -116,7 +122,7 @@ impl Overload {
             .map(|ty| ty.rename_params(&mut rename))
             .collect();
         let result = self.result.rename_params(&mut rename);
-        (params, result)
+        (Cow::Owned(params), Cow::Owned(result))
     }
 }
 
@@ -131,6 +137,23 @@ struct Registry {
     functions: Vec<FunctionDecl>,
     macros: Vec<MacroDecl>,
     type_idents: Vec<TypeIdent>,
+    /// Indexes into `functions` by name, in declaration order: the checker looks a name up for
+    /// every call and operator, and a scan of every declaration was a tenth of a check.
+    functions_by_name: HashMap<&'static str, Vec<usize>>,
+    /// Indexes into `type_idents` by name, likewise for every identifier the checker resolves.
+    type_idents_by_name: HashMap<&'static str, Vec<usize>>,
+}
+
+/// Positions of the items of `items` under each name, in order.
+fn index_by_name<T>(
+    items: &[T],
+    name: impl Fn(&T) -> &'static str,
+) -> HashMap<&'static str, Vec<usize>> {
+    let mut index: HashMap<&'static str, Vec<usize>> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        index.entry(name(item)).or_default().push(i);
+    }
+    index
 }
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
@@ -144,10 +167,13 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut macros = standard::macros();
     macros.extend(optional::macros());
     macros.extend(lists::macros());
+    let type_idents = idents::type_idents();
     Registry {
+        functions_by_name: index_by_name(&functions, |decl| decl.name),
+        type_idents_by_name: index_by_name(&type_idents, |ident| ident.name),
         functions,
         macros,
-        type_idents: idents::type_idents(),
+        type_idents,
     }
 });
 
@@ -177,10 +203,13 @@ pub fn is_enabled(tagged: Library, libraries: &[Library]) -> bool {
 /// The type identifier `name` if it is available with `libraries` enabled. Every identifier the
 /// checker resolves asks this, so the name is compared before the libraries are scanned.
 pub fn type_identifier(name: &str, libraries: &[Library]) -> Option<&'static TypeIdent> {
-    REGISTRY
-        .type_idents
+    let registry: &'static Registry = &REGISTRY;
+    registry
+        .type_idents_by_name
+        .get(name)?
         .iter()
-        .find(|ident| ident.name == name && is_enabled(ident.library, libraries))
+        .filter_map(|&i| registry.type_idents.get(i))
+        .find(|ident| is_enabled(ident.library, libraries))
 }
 
 /// The function declarations available with `libraries` enabled.
@@ -196,10 +225,15 @@ pub fn lookup<'a>(
     name: &'a str,
     libraries: &'a [Library],
 ) -> impl Iterator<Item = &'static FunctionDecl> + 'a {
-    // The name test first: it rejects almost every declaration without scanning `libraries`.
-    all_functions()
+    let registry: &'static Registry = &REGISTRY;
+    let found: &'static [usize] = registry
+        .functions_by_name
+        .get(name)
+        .map_or(&[], Vec::as_slice);
+    found
         .iter()
-        .filter(move |decl| decl.name == name && is_enabled(decl.library, libraries))
+        .filter_map(|&i| registry.functions.get(i))
+        .filter(move |decl| is_enabled(decl.library, libraries))
 }
 
 /// The macros available with `libraries` enabled.

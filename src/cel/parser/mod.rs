@@ -98,12 +98,14 @@ impl<'s> Parser<'s> {
         errors: Vec<ParseError>,
         options: &ParseOptions,
     ) -> Self {
+        // At most about a node per token: sized once instead of grown.
+        let nodes = tokens.len();
         Parser {
             src,
             tokens,
             pos: 0,
-            exprs: Vec::new(),
-            heights: Vec::new(),
+            exprs: Vec::with_capacity(nodes),
+            heights: Vec::with_capacity(nodes),
             errors,
             options: options.clone(),
             nesting: 0,

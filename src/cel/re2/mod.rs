@@ -35,6 +35,12 @@ pub type Regex = regex::Regex;
 /// again, and compiling dominates a `matches` call.
 const CACHE_LIMIT: usize = 64;
 
+/// Checked patterns kept per thread (a pattern and a short answer each).
+const CHECK_CACHE_LIMIT: usize = 1024;
+
+/// Longer patterns are checked each time rather than kept (a hostile file's could be megabytes).
+const CHECK_CACHE_PATTERN_LIMIT: usize = 1024;
+
 /// The `regex` crate's compiled-size budget, Go's own 128 MB. Go counts a Unicode class as one
 /// instruction where the crate compiles it to its UTF-8 byte sequences, so a pattern with several
 /// thousand repetitions of a large class (`\pL{1000}` four times) is refused here, "expression too
@@ -50,11 +56,28 @@ const NEST_LIMIT: u32 = 250;
 
 thread_local! {
     static CACHE: RefCell<HashMap<String, Arc<Regex>>> = RefCell::new(HashMap::new());
+    /// The checker's answers for literal patterns, per thread like `CACHE`: the checker validates
+    /// every literal `matches`/`find` pattern, and the policies of a file repeat the same few.
+    static CHECKED: RefCell<HashMap<String, Result<(), Error>>> = RefCell::new(HashMap::new());
 }
 
 /// Checks `pattern` as Go's `regexp.Compile` does, with Go's error text.
 pub fn check(pattern: &str) -> Result<(), Error> {
-    parse::parse(pattern).map(|_| ())
+    if let Some(known) = CHECKED.with(|c| c.borrow().get(pattern).cloned()) {
+        return known;
+    }
+    let answer = parse::parse(pattern).map(|_| ());
+    if pattern.len() > CHECK_CACHE_PATTERN_LIMIT {
+        return answer;
+    }
+    CHECKED.with(|c| {
+        let mut checked = c.borrow_mut();
+        if checked.len() >= CHECK_CACHE_LIMIT {
+            checked.clear();
+        }
+        checked.insert(pattern.to_string(), answer.clone());
+    });
+    answer
 }
 
 /// Compiles `pattern` as Go's `regexp.Compile` would (shared, not cloned: a cloned `Regex` starts

@@ -94,6 +94,30 @@ pub fn is_assignable_list(to: &[Type], from: &[Type], subst: &mut Substitution) 
     }
 }
 
+/// Whether arguments of types `from` might be assignable to parameters `to` under some binding:
+/// [`is_assignable_list`] with every type parameter taken as a wildcard, without binding or
+/// copying anything. `false` means `is_assignable_list` is `false` too, so overload resolution
+/// skips the overload before instantiating its type parameters.
+pub fn could_accept(to: &[Type], from: &[Type]) -> bool {
+    to.len() == from.len() && to.iter().zip(from).all(|(to, from)| may_assign(to, from))
+}
+
+fn may_assign(to: &Type, from: &Type) -> bool {
+    let wildcard = |t: &Type| matches!(t, Type::Param(_) | Type::Dyn | Type::Error);
+    if wildcard(to) || wildcard(from) {
+        return true;
+    }
+    match (from, to) {
+        (Type::Null, _) => to.is_nullable(),
+        (_, Type::Null) => from.is_nullable(),
+        (Type::TypeOf(_), other) => matches!(other, Type::TypeOf(_)),
+        (Type::List(a), Type::List(b)) | (Type::Optional(a), Type::Optional(b)) => may_assign(b, a),
+        (Type::Map(k1, v1), Type::Map(k2, v2)) => may_assign(k2, k1) && may_assign(v2, v1),
+        (Type::Object(a), Type::Object(b)) | (Type::Opaque(a), Type::Opaque(b)) => a == b,
+        _ => from == to && is_simple(from),
+    }
+}
+
 fn assignable(subst: &mut Substitution, t1: &Type, t2: &Type) -> bool {
     if matches!(t2, Type::Param(_)) {
         let (valid, has_binding) = valid_substitution(subst, t1, t2);
