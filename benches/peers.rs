@@ -29,6 +29,11 @@ use stats::{Stats, ms};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_admission-ls");
 
+/// The allocator of the shipped binary (`src/main.rs`), so that the in-process rows measure the
+/// checker as the server and the command line run it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The table: one row per measurement, one column per tool.
 #[derive(Default)]
 struct Table {

@@ -26,12 +26,26 @@ pub struct Decoded {
 
 /// Decodes a string literal token text (with its prefix and quotes) into a `String`.
 pub fn decode_string(text: &str) -> (String, Vec<EscapeError>) {
+    if let Some(plain) = plain_string(text) {
+        return (plain.to_string(), Vec::new());
+    }
     let decoded = decode(text, false);
     // The decoder only pushes whole UTF-8 sequences for strings, so this never loses data.
     (
         String::from_utf8_lossy(&decoded.value).into_owned(),
         decoded.errors,
     )
+}
+
+/// The content of a string literal that needs no decoding: one quote character on each side, no
+/// prefix, and nothing inside that the decoder would treat specially (a backslash, the quote, a
+/// line break). Most literals are such, and the full decoder showed in the parse profile.
+fn plain_string(text: &str) -> Option<&str> {
+    let quote = text.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let inner = text.get(1..text.len().checked_sub(1)?)?;
+    let closed = text.len() >= 2 && text.ends_with(quote);
+    let special = |c: char| c == quote || c == '\\' || c == '\n' || c == '\r';
+    (closed && !inner.contains(special)).then_some(inner)
 }
 
 /// Decodes a bytes literal token text (`b"..."`, `br'...'`, …) into its bytes.

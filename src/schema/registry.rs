@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use serde_json::Value;
 
@@ -97,7 +97,53 @@ pub struct SchemaTypes {
     entries: Mutex<Entries>,
 }
 
-type Entries = FxHashMap<Arc<str>, Entry>;
+/// The registered types, and the first dotted segment of every name ever registered.
+#[derive(Default)]
+struct Entries {
+    by_name: FxHashMap<Arc<str>, Entry>,
+    /// Never shrinks: it only rules names out (no registered name starts `object.`, so neither
+    /// `object.spec` nor any of its ancestors is a type), and a stale root only costs a walk.
+    roots: FxHashSet<Box<str>>,
+}
+
+impl Entries {
+    fn get(&self, name: &str) -> Option<&Entry> {
+        self.by_name.get(name)
+    }
+
+    fn contains_key(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// Inserts or replaces `name`.
+    fn insert(&mut self, name: Arc<str>, entry: Entry) {
+        self.note_root(&name);
+        self.by_name.insert(name, entry);
+    }
+
+    /// Inserts `name` unless it is there already.
+    fn insert_absent(&mut self, name: Arc<str>, entry: Entry) {
+        self.note_root(&name);
+        self.by_name.entry(name).or_insert(entry);
+    }
+
+    fn note_root(&mut self, name: &str) {
+        let root = first_segment(name);
+        if !self.roots.contains(root) {
+            self.roots.insert(root.into());
+        }
+    }
+
+    /// Whether some registered name starts with `name`'s first segment.
+    fn has_root_of(&self, name: &str) -> bool {
+        self.roots.contains(first_segment(name))
+    }
+}
+
+/// `name` up to its first dot.
+fn first_segment(name: &str) -> &str {
+    name.split_once('.').map_or(name, |(first, _)| first)
+}
 
 impl SchemaTypes {
     /// An empty registry whose `$ref`s resolve against the bundled definitions of `minor`.
@@ -160,7 +206,9 @@ impl SchemaTypes {
         {
             let mut entries = self.lock();
             let prefix = format!("{name}.");
-            entries.retain(|key, _| &**key != name && !key.starts_with(&prefix));
+            entries
+                .by_name
+                .retain(|key, _| &**key != name && !key.starts_with(&prefix));
         }
         self.register_at(name, Loc::root(schema), &[], resource_root)
     }
@@ -192,7 +240,7 @@ impl SchemaTypes {
                 None => Entry::Ready(Arc::new(ObjectType::default())),
             };
             // Never clobber a type another thread already converted: the result is the same.
-            entries.entry(name).or_insert(entry);
+            entries.insert_absent(name, entry);
         }
     }
 
@@ -307,6 +355,7 @@ impl SchemaTypes {
     /// How many object types have had their fields converted (for tests of laziness).
     pub fn converted_types(&self) -> usize {
         self.lock()
+            .by_name
             .values()
             .filter(|e| matches!(e, Entry::Ready(_)))
             .count()
@@ -324,12 +373,18 @@ fn parent_name(name: &str) -> Option<&str> {
 /// Most names the checker asks about are neither (`object.spec`, every dotted prefix of a field
 /// selection); answering them without building the ancestor list keeps the check fast.
 fn could_be_type(entries: &Entries, name: &str) -> bool {
-    let spelled_like_kind = name
-        .split('.')
-        .skip(2)
-        .any(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()));
+    // A segment after the second dot that starts with a capital letter.
+    let bytes = name.as_bytes();
+    let mut dots = 0;
+    let spelled_like_kind = bytes.iter().zip(bytes.iter().skip(1)).any(|(&b, next)| {
+        dots += usize::from(b == b'.');
+        b == b'.' && dots >= 2 && next.is_ascii_uppercase()
+    });
     if spelled_like_kind {
         return true;
+    }
+    if !entries.has_root_of(name) {
+        return false;
     }
     let mut at = name;
     let mut depth = 0;
@@ -371,5 +426,16 @@ impl TypeProvider for SchemaTypes {
 
     fn find_type(&self, type_name: &str) -> Option<Type> {
         self.object(type_name).map(|_| Type::object(type_name))
+    }
+
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        // As `could_be_type`, on the parts: a registered root, or a part after the second
+        // spelled like a kind (a bundled kind is registered on first mention).
+        let root = crate::cel::types::provider::root_part(parts);
+        let spelled_like_kind = parts
+            .iter()
+            .skip(2)
+            .any(|part| part.starts_with(|c: char| c.is_ascii_uppercase()));
+        spelled_like_kind || self.lock().has_root_of(root)
     }
 }

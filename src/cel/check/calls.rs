@@ -2,10 +2,11 @@
 //! does), overload resolution with fresh type parameters per call, member versus global call
 //! style and the logical operators' own rule. Version diagnostics live in `versions`.
 
+use super::env::CustomFunction;
 use super::format::call_signature;
 use super::{CheckErrorKind, Checker, Reference};
 use crate::cel::ast::{BinaryOp, ExprId, Name, UnaryOp};
-use crate::cel::library::{Overload, functions, lookup};
+use crate::cel::library::{FunctionDecl, Overload, functions, lookup};
 use crate::cel::types::unify::{could_accept, is_assignable_list};
 use crate::cel::types::{Type, substitute};
 use crate::text::{TextRange, TextSize};
@@ -17,10 +18,20 @@ pub(super) struct Site {
     pub anchor: TextSize,
 }
 
-/// The overloads of one function name.
+/// The overloads of one function name: the library declarations and custom functions that
+/// declare it (kept as declarations, not flattened: operators have dozens of overloads).
 pub(super) struct Candidates<'a> {
     pub name: String,
-    pub overloads: Vec<&'a Overload>,
+    decls: Vec<&'static FunctionDecl>,
+    custom: Vec<&'a CustomFunction>,
+}
+
+impl<'a> Candidates<'a> {
+    /// Every overload, library ones first, in declaration order.
+    pub fn overloads(&self) -> impl Iterator<Item = &'a Overload> + '_ {
+        let library = self.decls.iter().flat_map(|decl| decl.overloads.iter());
+        library.chain(self.custom.iter().flat_map(|f| f.overloads.iter()))
+    }
 }
 
 impl<'a> Checker<'a> {
@@ -28,15 +39,18 @@ impl<'a> Checker<'a> {
     pub(super) fn lookup_function(&self, name: &str) -> Option<Candidates<'a>> {
         let env = self.env;
         env.find_candidate(name, |candidate| {
-            let mut overloads: Vec<&'a Overload> = lookup(candidate, &env.libraries)
-                .flat_map(|decl| decl.overloads.iter())
+            let decls: Vec<&'static FunctionDecl> = lookup(candidate, &env.libraries)
+                .filter(|decl| !decl.overloads.is_empty())
                 .collect();
-            for custom in env.functions.iter().filter(|f| f.name == candidate) {
-                overloads.extend(custom.overloads.iter());
-            }
-            (!overloads.is_empty()).then(|| Candidates {
+            let custom: Vec<&'a CustomFunction> = env
+                .functions
+                .iter()
+                .filter(|f| f.name == candidate && !f.overloads.is_empty())
+                .collect();
+            (!decls.is_empty() || !custom.is_empty()).then(|| Candidates {
                 name: candidate.to_string(),
-                overloads,
+                decls,
+                custom,
             })
         })
     }
@@ -234,7 +248,7 @@ impl<'a> Checker<'a> {
         }
         let mut result: Option<Type> = None;
         let mut matched = Vec::new();
-        for overload in candidates.overloads.iter().filter(|o| o.member == member) {
+        for overload in candidates.overloads().filter(|o| o.member == member) {
             if !could_accept(&overload.params, &arg_types) {
                 // Numbered as if instantiated, as cel-go instantiates every overload it tries,
                 // so the `_varN` names in messages stay cel-go's.

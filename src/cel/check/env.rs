@@ -70,6 +70,10 @@ impl TypeProvider for ChainProvider {
     fn find_type(&self, type_name: &str) -> Option<Type> {
         self.providers.iter().find_map(|p| p.find_type(type_name))
     }
+
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        self.providers.iter().any(|p| p.may_name_type(parts))
+    }
 }
 
 /// Everything the checker needs to know besides the expression. Plain data: build it, clone it,

@@ -308,7 +308,7 @@ impl<'a> Checker<'a> {
 
     /// A fresh type variable, numbered like cel-go's (`_var0`, `_var1`, …).
     fn fresh_var(&mut self) -> Type {
-        let var = Type::param(&format!("_var{}", self.next_var));
+        let var = Type::fresh_var(self.next_var);
         self.next_var = self.next_var.wrapping_add(1);
         var
     }

@@ -61,4 +61,11 @@ impl TypeProvider for ObjectTypes {
             .contains_key(type_name)
             .then(|| Type::object(type_name))
     }
+
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        let root = crate::cel::types::provider::root_part(parts);
+        self.types
+            .keys()
+            .any(|name| name.split('.').next() == Some(root))
+    }
 }

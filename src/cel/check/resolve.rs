@@ -115,10 +115,31 @@ impl Checker<'_> {
                 if !rooted && self.locals.iter().any(|l| l.name == *first) {
                     return None;
                 }
+                if !self.may_name_global(parts) {
+                    return None;
+                }
                 self.resolve_global(&parts.join("."))
             }
             [] => None,
         }
+    }
+
+    /// Whether the dotted name `parts` (two parts or more) may name a variable, a type identifier
+    /// or a provider's type; `false` only when none can be, so the name is not built and looked
+    /// up. A container prefixes the names tried, so with one the answer is always `true`.
+    fn may_name_global(&self, parts: &[&str]) -> bool {
+        if !self.env.container.is_empty() {
+            return true;
+        }
+        let root = crate::cel::types::provider::root_part(parts);
+        let variable = self
+            .env
+            .variables
+            .keys()
+            .any(|name| name.split_once('.').is_some_and(|(first, _)| first == root));
+        variable
+            || crate::cel::library::is_type_identifier_root(root)
+            || self.env.providers.may_name_type(parts)
     }
 
     pub(super) fn check_select(

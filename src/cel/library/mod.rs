@@ -29,8 +29,8 @@ mod versions;
 #[cfg(test)]
 mod tests;
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
 use crate::cel::types::Type;
@@ -105,7 +105,7 @@ impl Overload {
             .type_params
             .iter()
             .map(|name| {
-                let renamed: Arc<str> = Arc::from(format!("_var{next_var}"));
+                let renamed = crate::cel::types::fresh_var_name(*next_var);
                 *next_var = next_var.wrapping_add(1);
                 (name.clone(), renamed)
             })
@@ -139,17 +139,19 @@ struct Registry {
     type_idents: Vec<TypeIdent>,
     /// Indexes into `functions` by name, in declaration order: the checker looks a name up for
     /// every call and operator, and a scan of every declaration was a tenth of a check.
-    functions_by_name: HashMap<&'static str, Vec<usize>>,
+    functions_by_name: FxHashMap<&'static str, Vec<usize>>,
     /// Indexes into `type_idents` by name, likewise for every identifier the checker resolves.
-    type_idents_by_name: HashMap<&'static str, Vec<usize>>,
+    type_idents_by_name: FxHashMap<&'static str, Vec<usize>>,
+    /// The first parts of the dotted type identifiers (`net` of `net.IP`).
+    type_ident_roots: FxHashSet<&'static str>,
 }
 
 /// Positions of the items of `items` under each name, in order.
 fn index_by_name<T>(
     items: &[T],
     name: impl Fn(&T) -> &'static str,
-) -> HashMap<&'static str, Vec<usize>> {
-    let mut index: HashMap<&'static str, Vec<usize>> = HashMap::new();
+) -> FxHashMap<&'static str, Vec<usize>> {
+    let mut index: FxHashMap<&'static str, Vec<usize>> = FxHashMap::default();
     for (i, item) in items.iter().enumerate() {
         index.entry(name(item)).or_default().push(i);
     }
@@ -171,6 +173,10 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     Registry {
         functions_by_name: index_by_name(&functions, |decl| decl.name),
         type_idents_by_name: index_by_name(&type_idents, |ident| ident.name),
+        type_ident_roots: type_idents
+            .iter()
+            .filter_map(|ident| ident.name.split_once('.').map(|(root, _)| root))
+            .collect(),
         functions,
         macros,
         type_idents,
@@ -210,6 +216,12 @@ pub fn type_identifier(name: &str, libraries: &[Library]) -> Option<&'static Typ
         .iter()
         .filter_map(|&i| registry.type_idents.get(i))
         .find(|ident| is_enabled(ident.library, libraries))
+}
+
+/// Whether some type identifier of any library is a dotted name starting with `root` (`net` for
+/// `net.IP`).
+pub fn is_type_identifier_root(root: &str) -> bool {
+    REGISTRY.type_ident_roots.contains(root)
 }
 
 /// The function declarations available with `libraries` enabled.

@@ -61,6 +61,23 @@ pub enum Type {
     Opaque(Arc<str>),
 }
 
+/// How many fresh type-variable names are made once and shared: an expression uses a few dozen,
+/// and formatting a new name for every generic overload tried showed in the checker's profile.
+const SHARED_VAR_NAMES: u32 = 512;
+
+/// The name of the `n`th fresh type variable, `_varN`.
+pub fn fresh_var_name(n: u32) -> Arc<str> {
+    static NAMES: std::sync::LazyLock<Vec<Arc<str>>> = std::sync::LazyLock::new(|| {
+        (0..SHARED_VAR_NAMES)
+            .map(|n| Arc::from(format!("_var{n}")))
+            .collect()
+    });
+    match NAMES.get(n as usize) {
+        Some(name) => name.clone(),
+        None => Arc::from(format!("_var{n}")),
+    }
+}
+
 /// Name of the Kubernetes `quantity(...)` object type.
 pub const QUANTITY: &str = "kubernetes.Quantity";
 /// Name of the Kubernetes `url(...)` object type.
@@ -112,6 +129,11 @@ impl Type {
     /// A type parameter named `name`.
     pub fn param(name: &str) -> Type {
         Type::Param(Arc::from(name))
+    }
+
+    /// The checker's `n`th fresh type variable, named as cel-go names it (`_var0`, `_var1`, …).
+    pub fn fresh_var(n: u32) -> Type {
+        Type::Param(fresh_var_name(n))
     }
 
     /// An object type named `name`.

@@ -40,6 +40,22 @@ pub trait TypeProvider {
     fn find_type(&self, type_name: &str) -> Option<Type> {
         (!self.fields(type_name).is_empty()).then(|| Type::object(type_name))
     }
+
+    /// Whether [`find_type`](Self::find_type) may know the dotted name `parts` (at least two
+    /// parts); `false` only when it surely does not. The checker tries every dotted prefix of a
+    /// field selection as a name (`object.spec.template` …), as cel-go does, and this answers most
+    /// of them without building the name.
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        let _ = parts;
+        true
+    }
+}
+
+/// The first part of a dotted name given as parts, without the leading dot of a rooted name.
+pub fn root_part<'a>(parts: &[&'a str]) -> &'a str {
+    parts
+        .first()
+        .map_or("", |p| p.strip_prefix('.').unwrap_or(p))
 }
 
 /// The object types that the admission environment declares itself.
@@ -257,5 +273,9 @@ impl TypeProvider for BuiltinProvider {
             return Some(Type::object(type_name));
         }
         None
+    }
+
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        matches!(root_part(parts), "kubernetes" | OBJECT)
     }
 }

@@ -111,4 +111,8 @@ impl TypeProvider for MutationTypes {
         }
         BuiltinProvider.find_type(type_name)
     }
+
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        BuiltinProvider.may_name_type(parts)
+    }
 }

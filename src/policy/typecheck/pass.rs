@@ -211,6 +211,10 @@ impl TypeProvider for Visible {
     fn find_type(&self, type_name: &str) -> Option<Type> {
         (type_name == VARIABLES).then(|| Type::object(VARIABLES))
     }
+
+    fn may_name_type(&self, parts: &[&str]) -> bool {
+        crate::cel::types::provider::root_part(parts) == "kubernetes"
+    }
 }
 
 fn site_env(
