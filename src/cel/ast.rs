@@ -231,8 +231,9 @@ impl Ast {
 
     /// All nodes under `root` (included) in pre-order, source order; iterative, so any depth is safe.
     pub fn preorder(&self, root: ExprId) -> Vec<ExprId> {
-        let mut order = Vec::new();
-        let mut stack = vec![root];
+        let mut order = Vec::with_capacity(self.exprs.len());
+        let mut stack = Vec::with_capacity(16);
+        stack.push(root);
         while let Some(id) = stack.pop() {
             order.push(id);
             let start = stack.len();

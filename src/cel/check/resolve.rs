@@ -8,6 +8,11 @@ use crate::cel::library::{Library, is_enabled, type_identifier};
 use crate::cel::types::provider::is_dynamic_object;
 use crate::cel::types::{FieldType, JSON_PATCH, Type, TypeProvider};
 
+/// Whether `name` is `root` followed by a dot and more.
+fn is_dotted_under(name: &str, root: &str) -> bool {
+    name.as_bytes().get(root.len()) == Some(&b'.') && name.starts_with(root)
+}
+
 /// A resolved global name.
 pub(super) struct Resolved {
     pub ty: Type,
@@ -83,7 +88,8 @@ impl Checker<'_> {
     /// The dotted name a selection chain spells (`a.b.c`), if it is one: only plain selections
     /// down to an identifier.
     pub(super) fn qualified_name(&self, id: ExprId) -> Option<Vec<&str>> {
-        let mut parts = Vec::new();
+        // Sized for the usual chain, so that it does not grow while walking.
+        let mut parts = Vec::with_capacity(8);
         let mut current = id;
         loop {
             match &self.ast.expr(current).kind {
@@ -136,7 +142,7 @@ impl Checker<'_> {
             .env
             .variables
             .keys()
-            .any(|name| name.split_once('.').is_some_and(|(first, _)| first == root));
+            .any(|name| name.len() > root.len() && is_dotted_under(name, root));
         variable
             || crate::cel::library::is_type_identifier_root(root)
             || self.env.providers.may_name_type(parts)
