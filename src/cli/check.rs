@@ -148,30 +148,23 @@ impl Summary {
     }
 }
 
-/// The file id of the `i`th input (inputs beyond `u32` are not addressable; they share the last id).
-fn file_id(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
-}
-
-/// Checks every read file in `analysis`, spread over a few threads; results come back in input
-/// order. The workspace index is built first, once, so the threads share it.
-fn check_all(
-    analysis: &Analysis,
-    files: Vec<(usize, String, String)>,
-    config: &DiagnosticsConfig,
-) -> Vec<Checked> {
-    let _ = analysis.workspace();
+/// `work` applied to every item, spread over a few threads that take the next item as they finish
+/// one; the results in input order.
+fn for_each_shared<T: Sync, R: Send + Default + Clone>(
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let n_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let n_threads = n_threads.min(MAX_THREADS).min(files.len()).max(1);
+    let n_threads = n_threads.min(MAX_THREADS).min(items.len()).max(1);
     let next = AtomicUsize::new(0);
     let worker = || {
         let mut done = Vec::new();
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some((i, _, _)) = files.get(k) else {
+            let Some(item) = items.get(k) else {
                 return done;
             };
-            done.push((k, analysis.diagnostics(FileId(file_id(*i)), config)));
+            done.push((k, work(item)));
         }
     };
     let results: Vec<_> = std::thread::scope(|scope| {
@@ -181,15 +174,38 @@ fn check_all(
             .flat_map(|handle| handle.join().unwrap_or_default())
             .collect()
     });
-    let mut by_file = vec![Vec::new(); files.len()];
-    for (k, diagnostics) in results {
-        if let Some(slot) = by_file.get_mut(k) {
-            *slot = diagnostics;
+    let mut in_order = vec![R::default(); items.len()];
+    for (k, result) in results {
+        if let Some(slot) = in_order.get_mut(k) {
+            *slot = result;
         }
     }
+    in_order
+}
+
+/// The file id of the `i`th input (inputs beyond `u32` are not addressable; they share the last id).
+fn file_id(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Checks every read file in `analysis`, spread over a few threads; results come back in input
+/// order. Each file is parsed once: a first pass reads what every file contributes from its
+/// shared tree (which the check then reuses), so the workspace index built next, once, for all
+/// threads, parses nothing again.
+fn check_all(
+    analysis: &Analysis,
+    files: Vec<(usize, String, String)>,
+    config: &DiagnosticsConfig,
+) -> Vec<Checked> {
+    let ids: Vec<FileId> = files.iter().map(|(i, _, _)| FileId(file_id(*i))).collect();
+    for_each_shared(&ids, |id| {
+        analysis.contribution(*id);
+    });
+    let _ = analysis.workspace();
+    let results = for_each_shared(&ids, |id| analysis.diagnostics(*id, config));
     files
         .into_iter()
-        .zip(by_file)
+        .zip(results)
         .map(|((_, path, text), diagnostics)| Checked {
             path,
             text,

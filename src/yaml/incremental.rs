@@ -54,7 +54,7 @@ pub fn reparse(text: &str, previous: Option<&Previous>) -> (YamlFile, Pieces) {
 /// [`reparse`], with how many pieces were parsed rather than reused (evidence for tests).
 pub fn reparse_counted(text: &str, previous: Option<&Previous>) -> (YamlFile, Pieces, usize) {
     let Some(previous) = previous else {
-        return reparse_from(text, None);
+        return parse_fresh(text);
     };
     let old = Old {
         text: previous.text,
@@ -162,6 +162,30 @@ fn reparse_from(text: &str, mut old: Option<Old>) -> (YamlFile, Pieces, usize) {
         });
     }
     (file, Pieces { pieces }, parsed)
+}
+
+/// The first parse of `text`: every piece is parsed, a large file's on several threads (an
+/// editor opening a 30,000-line file waits for this).
+fn parse_fresh(text: &str) -> (YamlFile, Pieces, usize) {
+    let mut file = YamlFile {
+        documents: Vec::new(),
+        errors: Vec::new(),
+    };
+    let ranges = split_documents(text);
+    let parsed = super::parse_pieces(text, &ranges);
+    let mut pieces = Vec::with_capacity(ranges.len());
+    for ((start, end), (mut documents, mut errors)) in ranges.iter().copied().zip(parsed) {
+        let (first_document, first_error) = (file.documents.len(), file.errors.len());
+        file.documents.append(&mut documents);
+        file.errors.append(&mut errors);
+        pieces.push(Piece {
+            text: start..end,
+            documents: first_document..file.documents.len(),
+            errors: first_error..file.errors.len(),
+        });
+    }
+    let count = pieces.len();
+    (file, Pieces { pieces }, count)
 }
 
 /// The previous pieces by their text, each with its index.

@@ -133,23 +133,30 @@ pub fn parse(text: &str) -> YamlFile {
         errors: Vec::new(),
     };
     let pieces = split::split_documents(text);
-    // Pieces are independent; a large file's are read on several threads.
+    for (mut documents, mut errors) in parse_pieces(text, &pieces) {
+        file.documents.append(&mut documents);
+        file.errors.append(&mut errors);
+    }
+    file
+}
+
+/// The documents and errors of each of `pieces` of `text`, in order. Pieces are independent; a
+/// large file's are read on several threads.
+pub(crate) fn parse_pieces(
+    text: &str,
+    pieces: &[(usize, usize)],
+) -> Vec<(Vec<Document>, Vec<SyntaxError>)> {
     let per_thread = if text.len() >= PARALLEL_BYTES {
         16
     } else {
         usize::MAX
     };
-    let parsed = crate::text::parallel::map_chunks(&pieces, per_thread, |piece| {
+    crate::text::parallel::map_chunks(pieces, per_thread, |piece| {
         let mut documents = Vec::new();
         let mut errors = Vec::new();
         build::parse_piece(text, *piece, &mut documents, &mut errors);
         (documents, errors)
-    });
-    for (mut documents, mut errors) in parsed {
-        file.documents.append(&mut documents);
-        file.errors.append(&mut errors);
-    }
-    file
+    })
 }
 
 /// Files at least this large (in bytes) are parsed on several threads when they hold many
