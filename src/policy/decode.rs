@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 /// Checks `root` against `def`; returns whether every value had the right kind.
 pub(crate) fn decode(root: &Node, def: &TypeDef, report: &mut Report) -> bool {
     let mut decoder = Decoder { report, ok: true };
-    decoder.object(root, def, "");
+    decoder.object(root, def, Path::Root);
     decoder.ok
 }
 
@@ -22,16 +22,28 @@ struct Decoder<'r, 'a> {
     ok: bool,
 }
 
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
+/// Where a value is (`spec.validations[0].expression`), spelled out only for a message: most
+/// documents have none, and formatting every field's path was a tenth of a policy's check.
+#[derive(Clone, Copy)]
+enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Key(Path::Root, key) => f.write_str(key),
+            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
     }
 }
 
 impl Decoder<'_, '_> {
-    fn value(&mut self, node: &Node, shape: Shape, path: &str) {
+    fn value(&mut self, node: &Node, shape: Shape, path: Path) {
         if node::is_null(node) {
             return; // null decodes to the zero value: absent.
         }
@@ -46,7 +58,7 @@ impl Decoder<'_, '_> {
         }
     }
 
-    fn wrong_kind(&mut self, node: &Node, path: &str, expected: &str) {
+    fn wrong_kind(&mut self, node: &Node, path: Path, expected: &str) {
         self.ok = false;
         let message = format!(
             "{path}: Invalid value: {}: expected {expected}, not {}",
@@ -56,14 +68,14 @@ impl Decoder<'_, '_> {
         self.report.other(Code::Invalid, node.range, message);
     }
 
-    fn scalar(&mut self, node: &Node, path: &str, want: Resolved, expected: &str) {
+    fn scalar(&mut self, node: &Node, path: Path, want: Resolved, expected: &str) {
         match node::scalar(node) {
             Some(s) if node::resolve(node, s) == want => {}
             _ => self.wrong_kind(node, path, expected),
         }
     }
 
-    fn object(&mut self, node: &Node, def: &TypeDef, path: &str) {
+    fn object(&mut self, node: &Node, def: &TypeDef, path: Path) {
         let Some(entries) = node::entries(node) else {
             let expected = format!("a {} object", def.name);
             return self.wrong_kind(node, path, &expected);
@@ -74,58 +86,58 @@ impl Decoder<'_, '_> {
                 self.wrong_kind(&entry.key, path, "a string key");
                 continue;
             };
-            let field_path = child(path, key);
+            let field_path = Path::Key(&path, key);
             if !seen.insert(key) {
-                let message = format!("duplicate field {}", quote(&field_path));
+                let message = format!("duplicate field {}", quote(&field_path.to_string()));
                 self.report.other(Code::Duplicate, entry.key.range, message);
             }
             match def.field(key) {
-                Some(shape) => self.value(&entry.value, shape, &field_path),
-                None => self.unknown(entry.key.range, &field_path, key, def),
+                Some(shape) => self.value(&entry.value, shape, field_path),
+                None => self.unknown(entry.key.range, field_path, key, def),
             }
         }
     }
 
-    fn unknown(&mut self, range: crate::text::TextRange, path: &str, key: &str, def: &TypeDef) {
-        let mut message = format!("unknown field {}", quote(path));
+    fn unknown(&mut self, range: crate::text::TextRange, path: Path, key: &str, def: &TypeDef) {
+        let mut message = format!("unknown field {}", quote(&path.to_string()));
         if let Some(best) = suggestion(key, def) {
             message.push_str(&format!(" (did you mean {}?)", quote(best)));
         }
         self.report.other(Code::UnknownField, range, message);
     }
 
-    fn object_list(&mut self, node: &Node, def: &TypeDef, path: &str) {
+    fn object_list(&mut self, node: &Node, def: &TypeDef, path: Path) {
         let NodeKind::Sequence(items) = &node.kind else {
             let expected = format!("a list of {}", def.name);
             return self.wrong_kind(node, path, &expected);
         };
         for (i, item) in items.iter().enumerate() {
-            self.value(item, Shape::Object(def.clone()), &format!("{path}[{i}]"));
+            self.value(item, Shape::Object(def.clone()), Path::Index(&path, i));
         }
     }
 
-    fn string_list(&mut self, node: &Node, path: &str) {
+    fn string_list(&mut self, node: &Node, path: Path) {
         let NodeKind::Sequence(items) = &node.kind else {
             return self.wrong_kind(node, path, "a list of strings");
         };
         for (i, item) in items.iter().enumerate() {
-            self.value(item, Shape::String, &format!("{path}[{i}]"));
+            self.value(item, Shape::String, Path::Index(&path, i));
         }
     }
 
-    fn string_map(&mut self, node: &Node, path: &str) {
+    fn string_map(&mut self, node: &Node, path: Path) {
         let Some(entries) = node::entries(node) else {
             return self.wrong_kind(node, path, "a map of strings");
         };
         let mut seen = BTreeSet::new();
         for entry in entries {
             let key = node::key_text(entry).unwrap_or_default();
-            let field_path = child(path, key);
+            let field_path = Path::Key(&path, key);
             if !seen.insert(key) {
-                let message = format!("duplicate field {}", quote(&field_path));
+                let message = format!("duplicate field {}", quote(&field_path.to_string()));
                 self.report.other(Code::Duplicate, entry.key.range, message);
             }
-            self.value(&entry.value, Shape::String, &field_path);
+            self.value(&entry.value, Shape::String, field_path);
         }
     }
 }
