@@ -89,7 +89,11 @@ fn main() {
     let schema = serde_json::to_string_pretty(&schema::validating_admission_policy());
     std::fs::write(&schema_path, schema.expect("schema")).expect("write schema");
     let npm_dir = target.join("peers-npm");
-    let peer = servers::yaml_ls(&npm_dir, &work, &schema_path);
+    // `cargo bench --bench peers -- ours` measures admission-ls alone (quicker, for A/B runs).
+    let alone = std::env::args().any(|a| a == "ours");
+    let peer = (!alone)
+        .then(|| servers::yaml_ls(&npm_dir, &work, &schema_path))
+        .flatten();
     let ours = servers::admission_ls(BINARY);
     let mut table = Table::default();
     check_throughput(&work, &mut table);
