@@ -2,13 +2,14 @@
 //! diagnostics run: a hover after a keystroke reads the tree the run just built instead of parsing
 //! the file again. One tree per file is kept (the one of its current text), in the host, so that
 //! the snapshots of successive requests share it; a new text replaces it, re-reading only the YAML
-//! documents the edit touched (`yaml::incremental`).
+//! documents the edit touched (`yaml::incremental`). Beside the tree it keeps the model of each
+//! document a request has read (`models.rs`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::models::{Carried, DocumentModel, ModelCounts, Models};
 use super::{Analysis, FileId};
-use crate::policy::PolicyDocument;
 use crate::text::TextRange;
 use crate::yaml::YamlFile;
 use crate::yaml::incremental::{self, Pieces, Previous};
@@ -22,18 +23,28 @@ pub(crate) struct Parsed {
     pub yaml: YamlFile,
     /// Where its documents came from, for the next text's incremental parse.
     pieces: Pieces,
+    /// The model of each document, read when a request first needs it.
+    models: Models,
 }
 
 impl Parsed {
-    /// The admission documents of the file that overlap `range` (ends included): a request at a
-    /// cursor reads the document there, not the thousand others of a large file.
-    pub(crate) fn documents_in(&self, range: TextRange) -> Vec<PolicyDocument> {
-        self.yaml
-            .documents
-            .iter()
-            .filter(|d| d.range.start() <= range.end() && range.start() <= d.range.end())
-            .filter_map(crate::policy::read_document)
+    /// The models of the admission documents that overlap `range` (ends included), read once per
+    /// text and kept: a request at a cursor reads the document there, not the thousand others of
+    /// a large file, and the next request on it reads nothing.
+    pub(crate) fn models_in(&self, range: TextRange) -> Vec<&DocumentModel> {
+        let documents = self.yaml.documents.iter().enumerate();
+        documents
+            .filter(|(_, d)| d.range.start() <= range.end() && range.start() <= d.range.end())
+            .filter_map(|(index, _)| self.models.get(&self.yaml, index))
             .collect()
+    }
+
+    /// The model of every admission document of the file, for a whole-file request: the kept one
+    /// where a request has read it, else one read for this call and not kept (keeping a model per
+    /// document of a large file would cost more memory than reading them costs time).
+    pub(crate) fn all_models(&self) -> impl Iterator<Item = Arc<DocumentModel>> + '_ {
+        let indices = 0..self.yaml.documents.len();
+        indices.filter_map(|index| self.models.peek(&self.yaml, index))
     }
 
     /// The tree of `text`, this file's text with a small edit (completion tries a placeholder at
@@ -64,15 +75,32 @@ impl Analysis {
             }
         };
         // Parse outside the lock: another snapshot's request may be reading the cache.
+        let carried = previous
+            .as_ref()
+            .map(|p| p.models.carried(&p.text, &p.yaml));
         let (yaml, pieces) = reparse(text, previous);
-        let parsed = Arc::new(Parsed {
-            text: text.clone(),
-            yaml,
-            pieces,
-        });
+        let parsed = Arc::new(Parsed::new(text, yaml, pieces, carried, &self.model_counts));
         let mut cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
         cache.insert(file, parsed.clone());
         Some(parsed)
+    }
+}
+
+impl Parsed {
+    fn new(
+        text: &Arc<str>,
+        yaml: YamlFile,
+        pieces: Pieces,
+        carried: Option<Carried>,
+        counts: &Arc<ModelCounts>,
+    ) -> Parsed {
+        let models = Models::new(text, &yaml, carried, counts.clone());
+        Parsed {
+            text: text.clone(),
+            yaml,
+            pieces,
+            models,
+        }
     }
 }
 
