@@ -18,6 +18,8 @@ mod key_completion;
 mod key_hover;
 pub mod lenses;
 mod memo;
+#[cfg(test)]
+mod model_tests;
 mod models;
 mod navigation;
 mod optional_guard;
