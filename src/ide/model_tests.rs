@@ -235,3 +235,44 @@ fn a_hover_before_the_diagnostics_run_checks_the_document_under_the_cursor_only(
     assert_eq!(under.len(), 1, "{} diagnostics", diagnostics.len());
     assert!(markdown.contains(under[0]), "{markdown}");
 }
+
+/// The hover (range and text) on each document's expression of `host`'s file; every model is
+/// kept afterwards.
+fn hovers(host: &AnalysisHost, count: usize) -> Vec<Option<super::HoverResult>> {
+    let analysis = host.snapshot();
+    let text = analysis.file_text(FILE).unwrap_or_else(|| Arc::from(""));
+    let offsets = (0..count).map(|nth| after(&text, "startsW", nth));
+    offsets
+        .map(|at| analysis.hover(FILE, at, &config()))
+        .collect()
+}
+
+#[test]
+fn models_carried_over_any_one_line_edit_answer_as_a_fresh_host_does() {
+    let text = policies(3, 1, "'b'");
+    let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1));
+    let edits = line_starts.flat_map(|at| {
+        // A line inserted (what follows moves), and a character replaced in place (nothing moves).
+        let inserted = format!("{}# note\n{}", &text[..at], &text[at..]);
+        let replaced = match text[at..].chars().next() {
+            Some(c) if c.is_ascii_alphabetic() => {
+                let other = if c == 'x' { "y" } else { "x" };
+                Some(format!("{}{other}{}", &text[..at], &text[at + 1..]))
+            }
+            _ => None,
+        };
+        std::iter::once(inserted).chain(replaced)
+    });
+    let mut carried = 0;
+    for edited in edits {
+        let mut warm = host(&text);
+        hovers(&warm, 3);
+        let before = warm.snapshot().model_reads().models;
+        warm.set_file(FILE, Arc::from(edited.as_str()));
+        let answers = hovers(&warm, 3);
+        carried += 3 - (warm.snapshot().model_reads().models - before);
+        assert_eq!(answers, hovers(&host(&edited), 3), "{edited}");
+    }
+    // Edits below or beside a document, and those in place, leave its model to be carried.
+    assert!(carried > 0);
+}
