@@ -3,14 +3,14 @@
 //! the file again. One tree per file is kept (the one of its current text), in the host, so that
 //! the snapshots of successive requests share it; a new text replaces it, re-reading only the YAML
 //! documents the edit touched (`yaml::incremental`). Beside the tree it keeps the model of each
-//! document a request has read (`models.rs`).
+//! document a request has read (`models.rs`) and the text's line index.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::models::{Carried, DocumentModel, ModelCounts, Models};
 use super::{Analysis, FileId};
-use crate::text::TextRange;
+use crate::text::{LineIndex, TextRange};
 use crate::yaml::YamlFile;
 use crate::yaml::incremental::{self, Pieces, Previous};
 
@@ -25,6 +25,8 @@ pub(crate) struct Parsed {
     pieces: Pieces,
     /// The model of each document, read when a request first needs it.
     models: Models,
+    /// The line index of the text, built when a front end first converts a range of it.
+    line_index: OnceLock<Arc<LineIndex>>,
 }
 
 impl Parsed {
@@ -63,6 +65,17 @@ impl Parsed {
 pub(super) type ParseCache = BTreeMap<FileId, Arc<Parsed>>;
 
 impl Analysis {
+    /// The line index of `file`'s text, built once per text and shared by every request and
+    /// diagnostics run (indexing a 33,000-line file on every hover cost more than the hover);
+    /// `None` for a file the snapshot does not have.
+    pub fn line_index(&self, file: FileId) -> Option<Arc<LineIndex>> {
+        let parsed = self.parsed(file)?;
+        let index = parsed
+            .line_index
+            .get_or_init(|| Arc::new(LineIndex::shared(parsed.text.clone())));
+        Some(index.clone())
+    }
+
     /// The parse of `file` in this snapshot; `None` for a file the snapshot does not have.
     pub(crate) fn parsed(&self, file: FileId) -> Option<Arc<Parsed>> {
         let text = self.files.get(&file)?;
@@ -100,6 +113,7 @@ impl Parsed {
             yaml,
             pieces,
             models,
+            line_index: OnceLock::new(),
         }
     }
 }

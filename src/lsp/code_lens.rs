@@ -9,7 +9,6 @@ use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 use super::encoding::to_proto;
 use super::features::Request;
 use super::state::State;
-use crate::ide::LineIndex;
 use crate::ide::crd_lenses::AnalysisFile;
 
 /// The file path of `uri`, or the URI itself when it names no file.
@@ -39,11 +38,10 @@ pub fn workspace_files(state: &State) -> Vec<AnalysisFile> {
 /// The code lenses of the document `uri` of `request`, given the files of the workspace.
 pub fn code_lenses(uri: &Uri, request: &Request, workspace: &[AnalysisFile]) -> Vec<CodeLens> {
     let (analysis, file) = (&request.analysis, request.file);
-    let Some(text) = analysis.file_text(file) else {
+    let Some(index) = analysis.line_index(file) else {
         return Vec::new();
     };
     let path = path_of(uri);
-    let index = LineIndex::shared(text);
     let mut all = analysis.lenses(file, &path);
     all.extend(analysis.crd_lenses(file, &path, workspace));
     all.sort_by_key(|l| l.range.start());
