@@ -38,7 +38,10 @@ fn snapshots_of_the_same_text_share_one_parse() {
 fn snapshots_of_the_same_text_share_one_line_index() {
     let mut host = host(POLICY);
     let first = host.snapshot().line_index(FILE).expect("indexed");
-    assert!(Arc::ptr_eq(&first, &host.snapshot().line_index(FILE).expect("indexed")));
+    assert!(Arc::ptr_eq(
+        &first,
+        &host.snapshot().line_index(FILE).expect("indexed")
+    ));
     let line = first.line_col(TextSize::from(POLICY.len() as u32), super::Encoding::Utf8);
     assert_eq!(line.line, 6);
     host.set_file(FILE, Arc::from(POLICY.replace("== 1", "== 2")));

@@ -285,10 +285,18 @@ impl LanguageServer for Server {
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
+        let snapshot = {
+            let mut state = self.state();
+            commands::Snapshot {
+                analysis: state.workspace_request().analysis,
+                files: workspace_files(&state),
+            }
+        };
         let command = params.command.clone();
         let outcome = self
             .off_serve(&command, move |cancel| {
-                commands::execute(&params.command, &params.arguments, &open, encoding, cancel)
+                let (arguments, command) = (&params.arguments, &params.command);
+                commands::execute(command, arguments, &open, &snapshot, encoding, cancel)
             })
             .await?
             .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
