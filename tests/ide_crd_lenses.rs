@@ -7,10 +7,10 @@
 
 use std::sync::Arc;
 
-use admission_ls::ide::KubeVersion;
 use admission_ls::ide::crd_lenses::{WorkspaceFile, crd_lenses};
 use admission_ls::ide::lenses::lenses;
 use admission_ls::ide::validate::{FilesRequest, validate_files};
+use admission_ls::ide::{AnalysisHost, FileId, KubeVersion};
 use expect_test::{Expect, expect};
 
 /// The files of a fixture, split at `#- /path` headers.
@@ -168,7 +168,20 @@ fn run_lens(workspace: &[WorkspaceFile], arguments: &serde_json::Value) -> serde
         document: arguments["document"].as_u64().map(|d| d as usize),
         kube_version: KubeVersion::default(),
     };
-    validate_files(&request).unwrap_or_else(serde_json::Value::String)
+    let parsed_here = validate_files(&request).unwrap_or_else(serde_json::Value::String);
+    // The editor's command reads the files of its analysis from their shared trees: same report.
+    let mut host = AnalysisHost::new();
+    let mut files = Vec::new();
+    for (id, (path, text)) in (0u32..).zip(workspace) {
+        host.set_file(FileId(id), text.clone());
+        files.push((path.clone(), FileId(id)));
+    }
+    let shared = host.snapshot().validate_files(&request, &files);
+    assert_eq!(
+        shared.unwrap_or_else(serde_json::Value::String),
+        parsed_here
+    );
+    parsed_here
 }
 
 #[test]

@@ -42,7 +42,8 @@ impl Analysis {
         let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let diagnostics = self.shared_diagnostics(file, config).unwrap_or_default();
+        let diagnostics = self.diagnostics_around(file, range, config);
+        let diagnostics = diagnostics.unwrap_or_default();
         let mut out: Vec<CodeAction> = diagnostics
             .iter()
             .filter(|d| d.range.intersect(range).is_some())
@@ -56,8 +57,8 @@ impl Analysis {
                 })
             })
             .collect();
-        for document in parsed.documents_in(range) {
-            out.extend(message_expressions(&document, range));
+        for model in parsed.models_in(range) {
+            out.extend(message_expressions(&model.document, range));
         }
         out.extend(super::add_required::actions(
             &parsed,

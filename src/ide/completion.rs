@@ -105,7 +105,7 @@ fn in_empty_expression(context: &FileContext, offset: TextSize) -> Option<CelCur
     let (minor, workspace) = (context.minor, &context.workspace);
     let edited = format!("{before}x{after}");
     let yaml = context.parsed.edited(&edited);
-    let cursor = cel_in(&edited, &yaml, offset, minor, workspace)?;
+    let cursor = cel_in(&yaml, offset, minor, workspace)?;
     cursor.site.text.trim().eq("x").then_some(cursor)
 }
 

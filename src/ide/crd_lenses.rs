@@ -2,22 +2,29 @@
 //! workspace (command `admission-ls.validate`): "Validate against CRD <name>" on each document of
 //! the file whose `apiVersion` and `kind` a workspace CRD serves, and "Validate N custom resources
 //! in the workspace" on each CRD. Documents are read through the YAML document model (no JSON),
-//! and only files that mention a CRD's group are parsed when counting its custom resources.
+//! and only files that mention a CRD's group are read when counting its custom resources. The
+//! files of an analysis are read from the snapshot's shared trees ([`Analysis::crd_lenses`]),
+//! which the diagnostics runs have usually built already; texts of their own are parsed
+//! ([`crd_lenses`]).
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
 use super::lenses::Lens;
+use super::{Analysis, AnalysisHost, FileId};
 use crate::policy::admission::json::node_to_json;
 use crate::text::TextRange;
-use crate::yaml::{self, Node};
+use crate::yaml::Node;
 
 /// The command that validates custom resources against their CRDs.
 pub const VALIDATE_COMMAND: &str = "admission-ls.validate";
 
 /// One file of the workspace: its path and text (shared with the analysis, not copied).
 pub type WorkspaceFile = (String, Arc<str>);
+
+/// One file of the workspace in an analysis: its path and its id there.
+pub type AnalysisFile = (String, FileId);
 
 /// A CustomResourceDefinition document of the workspace: what it serves and where it is.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,57 +92,89 @@ fn served_crd(path: &str, root: &Node) -> Option<ServedCrd> {
     })
 }
 
-/// Every served CRD of the files that mention one (a cheap filter before parsing).
-fn workspace_crds(workspace: &[WorkspaceFile]) -> Vec<ServedCrd> {
-    workspace
-        .iter()
-        .filter(|(_, text)| text.contains("CustomResourceDefinition"))
-        .flat_map(|(path, text)| {
-            yaml::parse(text)
-                .documents
-                .iter()
-                .filter_map(|d| d.root.as_ref())
-                .filter_map(|root| served_crd(path, root))
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
+impl Analysis {
+    /// The validate lenses of `file`, at `path`, given every file of the workspace (this one
+    /// included) as files of this snapshot: their trees are the ones the snapshot shares.
+    pub fn crd_lenses(&self, file: FileId, path: &str, workspace: &[AnalysisFile]) -> Vec<Lens> {
+        let Some(parsed) = self.parsed(file) else {
+            return Vec::new();
+        };
+        let mut crds = self.workspace_crds(workspace);
+        // When several CRDs serve a kind, the one in this file wins, then the first by path.
+        crds.sort_by(|a, b| (a.path != path, &a.path).cmp(&(b.path != path, &b.path)));
+        let mut out = Vec::new();
+        for (index, document) in parsed.yaml.documents.iter().enumerate() {
+            let Some(root) = &document.root else { continue };
+            if let Some(crd) = crds.iter().find(|crd| crd.serves(root)) {
+                out.push(resource_lens(path, index, root.range, crd));
+            }
+        }
+        for crd in crds.iter().filter(|crd| crd.path == path) {
+            out.push(crd_lens(crd, &self.custom_resource_files(crd, workspace)));
+        }
+        out.sort_by_key(|l| l.range.start());
+        out
+    }
 
-/// The files holding custom resources of `crd`, with how many each holds, by path.
-fn custom_resource_files(crd: &ServedCrd, workspace: &[WorkspaceFile]) -> Vec<(String, usize)> {
-    let mut files: Vec<(String, usize)> = workspace
-        .iter()
-        .filter(|(_, text)| text.contains(crd.group.as_str()) && text.contains(crd.kind.as_str()))
-        .filter_map(|(path, text)| {
-            let file = yaml::parse(text);
-            let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
-            let count = roots.filter(|root| crd.serves(root)).count();
-            (count > 0).then(|| (path.clone(), count))
-        })
-        .collect();
-    files.sort();
-    files
+    /// Every served CRD of the files that mention one (a cheap filter before reading trees).
+    fn workspace_crds(&self, workspace: &[AnalysisFile]) -> Vec<ServedCrd> {
+        let mut out = Vec::new();
+        for (path, file) in workspace {
+            let mentions = self.file_text(*file);
+            if !mentions.is_some_and(|text| text.contains("CustomResourceDefinition")) {
+                continue;
+            }
+            let Some(parsed) = self.parsed(*file) else {
+                continue;
+            };
+            let roots = parsed.yaml.documents.iter().filter_map(|d| d.root.as_ref());
+            out.extend(roots.filter_map(|root| served_crd(path, root)));
+        }
+        out
+    }
+
+    /// The files holding custom resources of `crd`, with how many each holds, by path.
+    fn custom_resource_files(
+        &self,
+        crd: &ServedCrd,
+        workspace: &[AnalysisFile],
+    ) -> Vec<(String, usize)> {
+        let mentions = |text: &str| text.contains(crd.group.as_str()) && text.contains(&crd.kind);
+        let mut files: Vec<(String, usize)> = workspace
+            .iter()
+            .filter(|(_, file)| self.file_text(*file).is_some_and(|text| mentions(&text)))
+            .filter_map(|(path, file)| {
+                let parsed = self.parsed(*file)?;
+                let roots = parsed.yaml.documents.iter().filter_map(|d| d.root.as_ref());
+                let count = roots.filter(|root| crd.serves(root)).count();
+                (count > 0).then(|| (path.clone(), count))
+            })
+            .collect();
+        files.sort();
+        files
+    }
 }
 
 /// The validate lenses of the file `path` with `text`, given every file of the workspace (this
-/// one included, as the editor has it).
+/// one included, as the editor has it), outside an analysis: the texts are put in a host of their
+/// own, which parses each once, when a lens needs it.
 pub fn crd_lenses(path: &str, text: &str, workspace: &[WorkspaceFile]) -> Vec<Lens> {
-    let mut crds = workspace_crds(workspace);
-    // When several CRDs serve a kind, the one in this file wins, then the first by path.
-    crds.sort_by(|a, b| (a.path != path, &a.path).cmp(&(b.path != path, &b.path)));
-    let file = yaml::parse(text);
-    let mut out = Vec::new();
-    for (index, document) in file.documents.iter().enumerate() {
-        let Some(root) = &document.root else { continue };
-        if let Some(crd) = crds.iter().find(|crd| crd.serves(root)) {
-            out.push(resource_lens(path, index, root.range, crd));
+    let mut host = AnalysisHost::new();
+    let mut files = Vec::new();
+    for (id, (file_path, file_text)) in (0u32..).zip(workspace) {
+        host.set_file(FileId(id), file_text.clone());
+        files.push((file_path.clone(), FileId(id)));
+    }
+    // This file is usually one of the workspace's: the same text is not parsed twice.
+    let same = |(p, t): &(String, FileId)| p == path && host.file_text(*t).as_deref() == Some(text);
+    let this = match files.iter().find(|f| same(f)) {
+        Some((_, file)) => *file,
+        None => {
+            host.set_file(FileId(u32::MAX), Arc::from(text));
+            FileId(u32::MAX)
         }
-    }
-    for crd in crds.iter().filter(|crd| crd.path == path) {
-        out.push(crd_lens(crd, &custom_resource_files(crd, workspace)));
-    }
-    out.sort_by_key(|l| l.range.start());
-    out
+    };
+    host.snapshot().crd_lenses(this, path, &files)
 }
 
 fn resource_lens(path: &str, index: usize, range: TextRange, crd: &ServedCrd) -> Lens {

@@ -9,6 +9,7 @@ use crate::cel::check::{Checked, Env};
 use crate::policy::{ExpressionSite, PolicyDocument, Workspace};
 use crate::text::{TextRange, TextSize};
 
+use super::models::DocumentModel;
 use super::parsed::Parsed;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
@@ -28,8 +29,8 @@ pub(crate) struct FileContext {
 impl FileContext {
     /// The CEL expression under file offset `offset`, if the cursor is inside one.
     pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
-        let documents = self.parsed.documents_in(TextRange::empty(offset));
-        in_documents(&documents, offset, self.minor, &self.workspace)
+        let models = self.parsed.models_in(TextRange::empty(offset));
+        in_documents(models, offset, self.minor, &self.workspace)
             .or_else(|| in_crd_rule(&self.parsed.yaml, offset, self.minor))
     }
 }
@@ -99,37 +100,35 @@ impl CelCursor {
     }
 }
 
-/// The CEL expression of `text`, parsed into `yaml`, under file offset `offset`, if the cursor is
-/// inside one.
+/// The CEL expression under file offset `offset` of a text that is not the snapshot's, parsed
+/// into `yaml` (completion's text with a placeholder), if the cursor is inside one. Only the
+/// documents at the cursor are read, for this call only.
 pub(crate) fn cel_in(
-    text: &str,
     yaml: &crate::yaml::YamlFile,
     offset: TextSize,
     minor: u32,
     workspace: &Workspace,
 ) -> Option<CelCursor> {
-    in_documents(
-        &crate::policy::read_file(text, yaml),
-        offset,
-        minor,
-        workspace,
-    )
-    .or_else(|| in_crd_rule(yaml, offset, minor))
+    let models: Vec<DocumentModel> = yaml
+        .documents
+        .iter()
+        .filter(|d| d.range.contains_inclusive(offset))
+        .filter_map(DocumentModel::read)
+        .collect();
+    in_documents(models.iter(), offset, minor, workspace)
+        .or_else(|| in_crd_rule(yaml, offset, minor))
 }
 
-/// The CEL expression under `offset` in one of `documents`.
-fn in_documents(
-    documents: &[PolicyDocument],
+/// The CEL expression under `offset` in one of `models`.
+fn in_documents<'a>(
+    models: impl IntoIterator<Item = &'a DocumentModel>,
     offset: TextSize,
     minor: u32,
     workspace: &Workspace,
 ) -> Option<CelCursor> {
-    for document in documents {
-        if let Some(cursor) = in_document(document, offset, minor, workspace) {
-            return Some(cursor);
-        }
-    }
-    None
+    models
+        .into_iter()
+        .find_map(|model| in_document(model, offset, minor, workspace))
 }
 
 /// The cursor inside a CRD's `x-kubernetes-validations` rule or messageExpression.
@@ -147,35 +146,31 @@ fn in_crd_rule(yaml: &crate::yaml::YamlFile, offset: TextSize, minor: u32) -> Op
     })
 }
 
+/// The cursor in `model`'s site under `offset`, from the model's shared sites and trees; only
+/// the check in the site's environment is done per request.
 fn in_document(
-    document: &PolicyDocument,
+    model: &DocumentModel,
     offset: TextSize,
     minor: u32,
     workspace: &Workspace,
 ) -> Option<CelCursor> {
-    let sites = document.expression_sites();
+    let sites = model.sites();
     let (index, at) = sites.iter().enumerate().find_map(|(i, site)| {
         let decoded = site.source_map.to_decoded(offset)?;
         let at = decoded.checked_sub(site.offset)?;
         (usize::from(at) <= site.text.len()).then_some((i, at))
     })?;
-    // Every site gets a recovered tree: the cursor's site is usually being typed and broken.
-    let parsed: Vec<Option<Ast>> = sites
-        .iter()
-        .map(|site| Some(crate::cel::parse(&site.text).ast))
-        .collect();
-    let (env, checked) =
-        crate::policy::site_env(document, &sites, &parsed, index, minor, workspace)?;
-    let definitions = definitions(document);
-    let ast = parsed.into_iter().nth(index).flatten()?;
-    let site = sites.into_iter().nth(index)?;
+    // Recovered trees: the cursor's site is usually being typed and broken.
+    let trees = model.trees();
+    let document = &model.document;
+    let (env, checked) = crate::policy::site_env(document, sites, trees, index, minor, workspace)?;
     Some(CelCursor {
-        site,
-        ast,
+        site: sites.get(index)?.clone(),
+        ast: trees.get(index)?.clone()?,
         env,
         checked,
         offset: at,
-        definitions,
+        definitions: definitions(document),
     })
 }
 

@@ -10,11 +10,11 @@
 //! - the estimated cost of each CRD `x-kubernetes-validations` rule and messageExpression, after
 //!   it (what the API server compares with its limits when the CRD is written).
 
-use crate::cel::ast::Ast;
 use crate::cel::types::Type;
 use crate::policy::{ExpressionSite, PolicyDocument, SiteRole};
 use crate::text::{TextRange, TextSize};
 
+use super::models::DocumentModel;
 use super::{Analysis, DiagnosticsConfig, FileId};
 
 /// A hint: a label shown at an offset.
@@ -40,13 +40,8 @@ impl Analysis {
         let text = &context.text;
         let mut out = Vec::new();
         // Only the documents the client shows: a large file's others are not checked for hints.
-        for document in context.parsed.documents_in(range) {
-            out.extend(site_hints(
-                text,
-                &document,
-                context.minor,
-                &context.workspace,
-            ));
+        for model in context.parsed.models_in(range) {
+            out.extend(site_hints(text, model, context.minor, &context.workspace));
         }
         // Each CRD rule's estimated cost, as the API server estimates it on CRD write.
         for (offset, cost) in
@@ -62,22 +57,17 @@ impl Analysis {
 
 fn site_hints(
     text: &str,
-    document: &PolicyDocument,
+    model: &DocumentModel,
     minor: u32,
     workspace: &crate::policy::Workspace,
 ) -> Vec<InlayHint> {
-    let sites = document.expression_sites();
+    let (document, sites) = (&model.document, model.sites());
     if sites.is_empty() {
         return Vec::new();
     }
-    let parsed: Vec<Option<Ast>> = sites
-        .iter()
-        .map(|site| {
-            let parsed = crate::cel::parse(&site.text);
-            parsed.is_ok().then_some(parsed.ast)
-        })
-        .collect();
-    let results = crate::policy::site_results(document, &sites, &parsed, minor, workspace);
+    // Sites with syntax errors are left out, as the checker leaves them out.
+    let trees = model.clean_trees();
+    let results = crate::policy::site_results(document, sites, &trees, minor, workspace);
     let names = variable_names(document);
     let mut out = Vec::new();
     for (site, checked) in sites.iter().zip(&results) {

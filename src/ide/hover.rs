@@ -33,8 +33,11 @@ impl Analysis {
             .cel_at(offset)
             .and_then(|cursor| cel_hover(&cursor))
             .or_else(|| super::key_hover::hover(&context.parsed, offset, context.minor));
-        // The last run's diagnostics (memoized), not a new run over the whole file.
-        let diagnostics = self.shared_diagnostics(file, config).unwrap_or_default();
+        // The last run's diagnostics (memoized), else those of the document here: never a new
+        // run over the whole file.
+        let here = TextRange::empty(offset);
+        let diagnostics = self.diagnostics_around(file, here, config);
+        let diagnostics = diagnostics.unwrap_or_default();
         super::diagnostic_hover::with_diagnostics(hover.clone(), &diagnostics, offset).or(hover)
     }
 }

@@ -1,7 +1,8 @@
 //! Code lenses and test-failure problems as plain data, for the language server: a lens on each
 //! policy ("Evaluate…", command `admission-ls.evaluate`) and on each suite and test case ("Run
 //! tests", "Run case", command `admission-ls.runTests`), and each failing case as a problem at the
-//! case's range. The server turns these into LSP types.
+//! case's range. The server turns these into LSP types. A file of the analysis is read from the
+//! snapshot's shared tree ([`Analysis::lenses`]); a text of its own is parsed ([`lenses`]).
 
 use serde_json::{Value as Json, json};
 
@@ -10,7 +11,9 @@ use crate::policy::admission::view::{self, Document};
 use crate::policy::suite;
 use crate::policy::{Code, Diagnostic};
 use crate::text::TextRange;
-use crate::yaml;
+use crate::yaml::{self, YamlFile};
+
+use super::{Analysis, FileId};
 
 /// The command that evaluates a policy.
 pub const EVALUATE_COMMAND: &str = "admission-ls.evaluate";
@@ -30,9 +33,23 @@ pub struct Lens {
     pub arguments: Json,
 }
 
-/// The lenses of one file.
+/// The lenses of one file's text, which is parsed for them.
 pub fn lenses(path: &str, text: &str) -> Vec<Lens> {
-    let file = yaml::parse(text);
+    lenses_of(path, text, &yaml::parse(text))
+}
+
+impl Analysis {
+    /// The lenses of `file`, at `path`, from the tree the snapshot shares with every feature
+    /// (code lenses are asked for after every edit); empty for a file the snapshot does not have.
+    pub fn lenses(&self, file: FileId, path: &str) -> Vec<Lens> {
+        self.parsed(file)
+            .map(|parsed| lenses_of(path, &parsed.text, &parsed.yaml))
+            .unwrap_or_default()
+    }
+}
+
+/// The lenses of `text`, parsed into `file`.
+fn lenses_of(path: &str, text: &str, file: &YamlFile) -> Vec<Lens> {
     let mut out = Vec::new();
     for document in &file.documents {
         let Some(root) = &document.root else { continue };
@@ -47,7 +64,7 @@ pub fn lenses(path: &str, text: &str) -> Vec<Lens> {
             });
         }
     }
-    if let Ok(suites) = suite::read(text, path) {
+    if let Ok(suites) = suite::read_tree(text, file, path) {
         for s in &suites {
             let range = s.cases.first().map_or(TextRange::default(), |c| c.range);
             out.push(Lens {

@@ -2,12 +2,15 @@
 //! workspace fingerprint, the target minor and the disabled codes): features that read a file's
 //! diagnostics (hover on a diagnostic, quick fixes) take them from the last run instead of
 //! computing them again, and a run with unchanged inputs (a save, a re-check) answers at once.
+//! Without a fresh run they check the documents they are about only
+//! ([`Analysis::diagnostics_around`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use super::{DiagnosticsConfig, FileId};
+use super::{Analysis, DiagnosticsConfig, FileId};
 use crate::policy::{Code, Diagnostic};
+use crate::text::TextRange;
 
 /// What a file's diagnostics were computed from.
 #[derive(Debug, PartialEq, Eq)]
@@ -54,4 +57,42 @@ pub(super) fn remember(
 ) {
     let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
     memo.insert(file, (key, diagnostics));
+}
+
+impl Analysis {
+    /// The diagnostics a request about `range` of `file` shows (hover, quick fixes): the last
+    /// run's when they were computed from this snapshot's inputs, else those of the documents that
+    /// overlap `range` only, checked for this request and not kept; a hover that comes before the
+    /// run of a large file does not check its thousand other documents. `None` for an unknown
+    /// file.
+    pub(crate) fn diagnostics_around(
+        &self,
+        file: FileId,
+        range: TextRange,
+        config: &DiagnosticsConfig,
+    ) -> Option<Arc<Vec<Diagnostic>>> {
+        let parsed = self.parsed(file)?;
+        self.prime_facts(file, &parsed);
+        let index = self.index();
+        let key = Key::new(&parsed.text, index.fingerprint, config);
+        if let Some(diagnostics) = recall(&self.memo, file, &key) {
+            super::doc_cache::note_nothing_checked(&self.documents, file);
+            return Some(diagnostics);
+        }
+        let yaml = &parsed.yaml;
+        let overlapping = yaml
+            .documents
+            .iter()
+            .filter(|d| d.range.intersect(range).is_some());
+        let checked = overlapping
+            .filter_map(crate::policy::checked_root)
+            .flat_map(|root| crate::policy::check_root(root, config.minor(), &index.workspace));
+        let extra = index
+            .crd_diagnostics
+            .get(&file)
+            .cloned()
+            .unwrap_or_default();
+        let found = super::diagnostics_of(yaml, config, extra, checked.collect());
+        Some(Arc::new(found))
+    }
 }

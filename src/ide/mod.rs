@@ -18,6 +18,9 @@ mod key_completion;
 mod key_hover;
 pub mod lenses;
 mod memo;
+#[cfg(test)]
+mod model_tests;
+mod models;
 mod navigation;
 mod optional_guard;
 mod parsed;
@@ -42,6 +45,7 @@ pub use actions::{ActionKind, CodeAction};
 pub use completion::{CompletionItem, CompletionKind};
 pub use hints::InlayHint;
 pub use hover::HoverResult;
+pub use models::ModelReads;
 pub use navigation::NavigationTarget;
 pub use references::WorkspaceSymbol;
 pub use render::{RenderOptions, render_diagnostics};
@@ -88,6 +92,8 @@ pub struct AnalysisHost {
     parses: Arc<Mutex<parsed::ParseCache>>,
     /// The last diagnostics of each file, for the features that read them.
     memo: Arc<Mutex<memo::Memo>>,
+    /// How many document models the snapshots have read (`models.rs`).
+    model_counts: Arc<models::ModelCounts>,
     /// The last index built, with the facts it was built from: the snapshots of requests between
     /// two edits share it (and its converted schema types) instead of merging every file again.
     last_index: Arc<Mutex<Option<Arc<Index>>>>,
@@ -215,6 +221,7 @@ impl AnalysisHost {
             documents: self.documents.clone(),
             parses: self.parses.clone(),
             memo: self.memo.clone(),
+            model_counts: self.model_counts.clone(),
             last_index: self.last_index.clone(),
             index: Arc::new(OnceLock::new()),
         }
@@ -229,6 +236,7 @@ pub struct Analysis {
     documents: Arc<Mutex<doc_cache::DocCaches>>,
     parses: Arc<Mutex<parsed::ParseCache>>,
     memo: Arc<Mutex<memo::Memo>>,
+    model_counts: Arc<models::ModelCounts>,
     last_index: Arc<Mutex<Option<Arc<Index>>>>,
     /// The cross-file facts of this snapshot, gathered on first use and shared by every check.
     index: Arc<OnceLock<Arc<Index>>>,
@@ -377,6 +385,12 @@ impl Analysis {
     /// reused (0 when answered from the memo); `None` before the first run. For tests and benchmarks of the reuse.
     pub fn checked_documents(&self, file: FileId) -> Option<usize> {
         doc_cache::checked(&self.documents, file)
+    }
+
+    /// How many document models (and sets of their sites' CEL trees) the snapshots of this
+    /// snapshot's host have read so far. For tests and benchmarks of the sharing.
+    pub fn model_reads(&self) -> ModelReads {
+        self.model_counts.reads()
     }
 
     /// When the facts of `file` are not cached yet (a file just opened or edited), reads them from

@@ -53,9 +53,9 @@ impl Analysis {
                 .into_iter()
                 .collect();
         }
-        let documents = context.parsed.documents_in(TextRange::empty(offset));
+        let models = context.parsed.models_in(TextRange::empty(offset));
         let inside = |range: TextRange| range.contains_inclusive(offset);
-        for document in &documents {
+        for document in models.iter().map(|model| &model.document) {
             match document {
                 PolicyDocument::ValidatingBinding(_, spec)
                 | PolicyDocument::MutatingBinding(_, spec) => {
@@ -125,8 +125,8 @@ impl Analysis {
             let Some(parsed) = self.parsed(file) else {
                 continue;
             };
-            for document in crate::policy::read_file(text, &parsed.yaml) {
-                let header = document.header();
+            for model in parsed.all_models() {
+                let header = model.document.header();
                 let Some(field) = header.name() else { continue };
                 if header.kind == kind && field.value.value == name {
                     out.push(NavigationTarget {

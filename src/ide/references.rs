@@ -5,6 +5,7 @@ use crate::cel::ast::ExprKind;
 use crate::policy::PolicyDocument;
 use crate::text::{TextRange, TextSize};
 
+use super::models::DocumentModel;
 use super::navigation::NavigationTarget;
 use super::{Analysis, FileId};
 
@@ -25,8 +26,8 @@ impl Analysis {
         let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        for document in parsed.documents_in(TextRange::empty(offset)) {
-            let uses = variable_uses(&document);
+        for model in parsed.models_in(TextRange::empty(offset)) {
+            let uses = variable_uses(model);
             let hit = uses
                 .iter()
                 .find(|(_, ranges)| ranges.iter().any(|r| r.contains_inclusive(offset)));
@@ -48,8 +49,8 @@ impl Analysis {
             let Some(parsed) = self.parsed(file) else {
                 continue;
             };
-            for document in crate::policy::read_file(text, &parsed.yaml) {
-                let header = document.header();
+            for model in parsed.all_models() {
+                let header = model.document.header();
                 let Some(name) = header.name() else { continue };
                 if !name.value.value.to_lowercase().contains(&query) {
                     continue;
@@ -70,8 +71,8 @@ impl Analysis {
 }
 
 /// Each variable of a policy with the range of its name and of every `variables.<name>`.
-fn variable_uses(document: &PolicyDocument) -> Vec<(String, Vec<TextRange>)> {
-    let variables = match document {
+fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange>)> {
+    let variables = match &model.document {
         PolicyDocument::ValidatingPolicy(_, spec) => spec.value.variables.as_ref(),
         PolicyDocument::MutatingPolicy(_, spec) => spec.value.variables.as_ref(),
         _ => None,
@@ -84,8 +85,8 @@ fn variable_uses(document: &PolicyDocument) -> Vec<(String, Vec<TextRange>)> {
         .filter_map(|v| v.name.as_ref())
         .map(|name| (name.value.value.clone(), vec![name.value.range]))
         .collect();
-    for site in document.expression_sites() {
-        let ast = crate::cel::parse(&site.text).ast;
+    for (site, ast) in model.sites().iter().zip(model.trees()) {
+        let Some(ast) = ast else { continue };
         for expr in &ast.exprs {
             let ExprKind::Select { operand, field, .. } = &expr.kind else {
                 continue;

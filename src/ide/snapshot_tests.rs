@@ -35,6 +35,22 @@ fn snapshots_of_the_same_text_share_one_parse() {
 }
 
 #[test]
+fn snapshots_of_the_same_text_share_one_line_index() {
+    let mut host = host(POLICY);
+    let first = host.snapshot().line_index(FILE).expect("indexed");
+    assert!(Arc::ptr_eq(
+        &first,
+        &host.snapshot().line_index(FILE).expect("indexed")
+    ));
+    let line = first.line_col(TextSize::from(POLICY.len() as u32), super::Encoding::Utf8);
+    assert_eq!(line.line, 6);
+    host.set_file(FILE, Arc::from(POLICY.replace("== 1", "== 2")));
+    let edited = host.snapshot().line_index(FILE).expect("indexed");
+    assert!(!Arc::ptr_eq(&first, &edited));
+    assert!(host.snapshot().line_index(FileId(7)).is_none());
+}
+
+#[test]
 fn hover_and_quick_fixes_read_the_last_run_s_diagnostics() {
     let host = host(POLICY);
     let config = DiagnosticsConfig::default();

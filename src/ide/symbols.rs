@@ -41,10 +41,9 @@ impl Analysis {
         let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let (text, yaml) = (&*parsed.text, &parsed.yaml);
-        crate::policy::read_file(text, yaml)
-            .iter()
-            .map(document_symbol)
+        parsed
+            .all_models()
+            .map(|model| document_symbol(&model.document))
             .collect()
     }
 }

@@ -3,6 +3,7 @@
 //! half-typed text is highlighted too) and mapping each token back to the file.
 
 use crate::cel::token::{Token, TokenKind};
+use crate::policy::ExpressionSite;
 use crate::text::{TextRange, TextSize};
 
 use super::{Analysis, FileId};
@@ -62,25 +63,32 @@ impl Analysis {
         };
         let (text, yaml) = (&*parsed.text, &parsed.yaml);
         let mut out = Vec::new();
-        let policy_sites = crate::policy::read_file(text, yaml)
-            .into_iter()
-            .flat_map(|document| document.expression_sites());
+        // The sites of the models requests have kept; the others are read without keeping them.
+        for model in parsed.all_models() {
+            for site in model.sites() {
+                site_tokens(text, site, &mut out);
+            }
+        }
         // CRD rules are CEL too; the version only decides which schemas are bundled.
         let newest = crate::schema::KubeVersion::newest().minor();
-        let crd_sites = crate::policy::crd_rules::rule_sites(yaml, newest);
-        for site in policy_sites.chain(crd_sites) {
-            let (tokens, _) = crate::cel::tokenize(&site.text);
-            for (i, token) in tokens.iter().enumerate() {
-                let Some(kind) = classify(&site.text, &tokens, i, token) else {
-                    continue;
-                };
-                let range = site.to_file_range(token.range);
-                split_lines(text, range, kind, &mut out);
-            }
+        for site in crate::policy::crd_rules::rule_sites(yaml, newest) {
+            site_tokens(text, &site, &mut out);
         }
         out.sort_by_key(|t| (t.range.start(), t.range.end()));
         out.dedup_by_key(|t| t.range.start());
         out
+    }
+}
+
+/// Pushes the tokens of one expression site, in file ranges.
+fn site_tokens(text: &str, site: &ExpressionSite, out: &mut Vec<HighlightToken>) {
+    let (tokens, _) = crate::cel::tokenize(&site.text);
+    for (i, token) in tokens.iter().enumerate() {
+        let Some(kind) = classify(&site.text, &tokens, i, token) else {
+            continue;
+        };
+        let range = site.to_file_range(token.range);
+        split_lines(text, range, kind, out);
     }
 }
 

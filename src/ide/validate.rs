@@ -1,9 +1,15 @@
 //! `validate`: custom resources checked against their CRDs as the API server checks them on
 //! create and update ([`crate::policy::crd_rules::validate_custom_resource`]), from texts, with
-//! the JSON report the CLI prints (and an editor command could return).
+//! the JSON report the CLI prints (and an editor command could return). The editor's command reads
+//! the object files the analysis has from their shared trees ([`Analysis::validate_files`]).
+
+use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
+use super::Analysis;
+use super::crd_lenses::AnalysisFile;
+use super::parsed::Parsed;
 use crate::policy::admission::json::{documents, node_to_json};
 use crate::policy::crd_rules::validate_custom_resource;
 use crate::schema::{CrdKind, Gvk, KubeVersion, from_crd_json};
@@ -134,11 +140,54 @@ pub struct FilesRequest {
 /// served custom resource of the files validated on create; `Err` is bad input (unreadable CRDs,
 /// a chosen document that no CRD serves).
 pub fn validate_files(request: &FilesRequest) -> Result<Json, String> {
+    validate_trees(request, |_, text| Tree::Own(crate::yaml::parse(text)))
+}
+
+impl Analysis {
+    /// [`validate_files`], reading each object file that is one of `files` of this snapshot, with
+    /// the same text, from the tree the snapshot shares instead of parsing it again.
+    pub fn validate_files(
+        &self,
+        request: &FilesRequest,
+        files: &[AnalysisFile],
+    ) -> Result<Json, String> {
+        validate_trees(request, |path, text| {
+            let file = files.iter().find(|(p, _)| p == path);
+            let parsed = file.and_then(|(_, id)| self.parsed(*id));
+            match parsed.filter(|parsed| &*parsed.text == text) {
+                Some(parsed) => Tree::Shared(parsed),
+                None => Tree::Own(crate::yaml::parse(text)),
+            }
+        })
+    }
+}
+
+/// The tree of an object file: the analysis's shared one, or one parsed for the request.
+enum Tree {
+    Shared(Arc<Parsed>),
+    Own(crate::yaml::YamlFile),
+}
+
+impl Tree {
+    fn yaml(&self) -> &crate::yaml::YamlFile {
+        match self {
+            Tree::Shared(parsed) => &parsed.yaml,
+            Tree::Own(yaml) => yaml,
+        }
+    }
+}
+
+/// [`validate_files`] with the tree of each object file (path, text) from `tree_of`.
+fn validate_trees(
+    request: &FilesRequest,
+    tree_of: impl Fn(&str, &str) -> Tree,
+) -> Result<Json, String> {
     let kinds = crd_kinds_named(&request.crds, request.crd.as_deref())?;
     let minor = request.kube_version.minor();
     let mut reports = Vec::new();
     for (path, text) in &request.objects {
-        let file = crate::yaml::parse(text);
+        let tree = tree_of(path, text);
+        let file = tree.yaml();
         if let Some(error) = file.errors.first() {
             return Err(format!("{path}: YAML syntax error: {}", error.message));
         }

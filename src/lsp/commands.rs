@@ -17,14 +17,15 @@ use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::encoding::to_proto;
 use super::server::Cancel;
+use crate::ide::crd_lenses::AnalysisFile;
 use crate::ide::crd_lenses::VALIDATE_COMMAND;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
 use crate::ide::run::RunHooks;
 use crate::ide::run::{
     EvalRequest, RunOptions, evaluate, outcome_json, run_tests_with, tests_json,
 };
-use crate::ide::validate::{FilesRequest, validate_files};
-use crate::ide::{Encoding, KubeVersion, LineIndex};
+use crate::ide::validate::FilesRequest;
+use crate::ide::{Analysis, Encoding, KubeVersion, LineIndex};
 
 /// The commands the server offers.
 pub const COMMANDS: [&str; 3] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND, VALIDATE_COMMAND];
@@ -40,11 +41,21 @@ pub struct Outcome {
 /// Open documents by file path, so commands see unsaved edits.
 pub type OpenTexts = HashMap<PathBuf, String>;
 
+/// The analysis snapshot, and the paths of its files: a command reads the trees of the files it
+/// has instead of parsing them again.
+pub struct Snapshot {
+    /// The analysis.
+    pub analysis: Analysis,
+    /// Its files, by path.
+    pub files: Vec<AnalysisFile>,
+}
+
 /// Runs `command`; `Err` is a message for an invalid request.
 pub fn execute(
     command: &str,
     arguments: &[Value],
     open: &OpenTexts,
+    snapshot: &Snapshot,
     encoding: Encoding,
     cancel: &Cancel,
 ) -> Result<Outcome, String> {
@@ -52,7 +63,7 @@ pub fn execute(
     match command {
         EVALUATE_COMMAND => evaluate_command(&args, open),
         RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding, cancel),
-        VALIDATE_COMMAND => validate_command(&args, open),
+        VALIDATE_COMMAND => validate_command(&args, open, snapshot),
         other => Err(format!("unknown command {other}")),
     }
 }
@@ -165,7 +176,11 @@ fn file_list(
         .map(Some)
 }
 
-fn validate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
+fn validate_command(
+    args: &Value,
+    open: &OpenTexts,
+    snapshot: &Snapshot,
+) -> Result<Outcome, String> {
     let (path, _) = target(args)?;
     let path_text = path.display().to_string();
     let target_file = || -> Result<Vec<(String, String)>, String> {
@@ -195,7 +210,9 @@ fn validate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
         },
     };
     Ok(Outcome {
-        result: validate_files(&request)?,
+        result: snapshot
+            .analysis
+            .validate_files(&request, &snapshot.files)?,
         publish: None,
     })
 }

@@ -27,7 +27,6 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::code_lens::{code_lenses, workspace_files};
 use super::commands;
 use super::diagnostics::{self, Guard, Publish, PublishSender};
-use super::documents::Document;
 use super::features::Request;
 use super::state::State;
 use schedule::publish_loop;
@@ -130,13 +129,12 @@ impl LanguageServer for Server {
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         let uri = params.text_document.uri;
-        let (text, workspace, encoding) = {
-            let state = self.state();
-            let text = state.documents.get(&uri).map(Document::text);
-            (text, workspace_files(&state), state.encoding)
+        let (request, workspace) = {
+            let mut state = self.state();
+            (state.request(&uri), workspace_files(&state))
         };
         self.off_serve("textDocument/codeLens", move |_| {
-            text.map(|text| code_lenses(&uri, &text, &workspace, encoding))
+            request.map(|request| code_lenses(&uri, &request, &workspace))
         })
         .await
     }
@@ -287,10 +285,18 @@ impl LanguageServer for Server {
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let (open, encoding) = self.open_texts();
+        let snapshot = {
+            let mut state = self.state();
+            commands::Snapshot {
+                analysis: state.workspace_request().analysis,
+                files: workspace_files(&state),
+            }
+        };
         let command = params.command.clone();
         let outcome = self
             .off_serve(&command, move |cancel| {
-                commands::execute(&params.command, &params.arguments, &open, encoding, cancel)
+                let (arguments, command) = (&params.arguments, &params.command);
+                commands::execute(command, arguments, &open, &snapshot, encoding, cancel)
             })
             .await?
             .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;

@@ -9,6 +9,6 @@ pub mod model;
 pub mod run;
 pub mod world;
 
-pub use model::{Case, Format, Suite, read};
+pub use model::{Case, Format, Suite, read, read_tree};
 pub use run::{CaseResult, RunHooks, run_suite, run_suite_with};
 pub use world::{Loader, World, join};

@@ -142,7 +142,11 @@ pub struct Suite {
 /// looks like a suite (a `kind: PolicyTest` or kaptest line) but is not valid YAML, with the
 /// position of the first syntax error. A file of other YAML that does not parse holds no suite.
 pub fn read(text: &str, file_name: &str) -> Result<Vec<Suite>, String> {
-    let file = yaml::parse(text);
+    read_tree(text, &yaml::parse(text), file_name)
+}
+
+/// [`read`] of a text already parsed into `file` (the editor's shared tree).
+pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<Vec<Suite>, String> {
     if let Some(error) = file.errors.first() {
         if !looks_like_suite(text) {
             return Ok(Vec::new());
