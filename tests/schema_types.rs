@@ -405,3 +405,37 @@ fn crd_versions_scope_and_subresources() {
     expect![[r#"example.com/v1, Kind=Widget widgets Namespaced storage=true ["scale", "status"] schema=true"#]]
         .assert_eq(&rendered.join("\n"));
 }
+
+/// `may_name_type` answers `false` only for names `find_type` does not know: the checker skips
+/// the lookup of a dotted identifier on it (`object.spec`), so a wrong `false` would lose a type.
+#[test]
+fn may_name_type_is_true_for_every_name_find_type_knows() {
+    use admission_ls::cel::types::TypeProvider;
+    let types = SchemaTypes::new(admission_ls::schema::bundled::newest());
+    let names = [
+        "apps.v1.Deployment",
+        "apps.v1.Deployment.spec",
+        "apps.v1.Deployment.spec.template.spec",
+        "core.v1.Pod.spec",
+        "batch.v1.Job",
+        "object.spec",
+        "object.spec.template",
+        "apps.v1",
+        "apps",
+        "params.spec",
+    ];
+    let mut known = Vec::new();
+    for name in names {
+        let parts: Vec<&str> = name.split('.').collect();
+        let found = types.find_type(name).is_some();
+        if found {
+            known.push(name);
+            assert!(types.may_name_type(&parts), "{name}");
+        }
+    }
+    assert!(
+        known.contains(&"apps.v1.Deployment.spec.template.spec"),
+        "{known:?}"
+    );
+    assert!(!types.may_name_type(&["object", "spec"]));
+}

@@ -216,6 +216,39 @@ mod tests {
         assert_eq!(errs.len(), 1);
     }
 
+    /// The plain-literal shortcut gives what the decoder gives, and leaves everything else to it.
+    #[test]
+    fn plain_literals_decode_as_the_decoder_does() {
+        let literals = [
+            "'abc'",
+            "\"a b\"",
+            "''",
+            "\"\"",
+            "'é😀'",
+            "'^[a-z0-9-]+$'",
+            r"'a\nb'",
+            r"'it\'s'",
+            "\"'\"",
+            "'\"'",
+            "'''x'''",
+            "r'x'",
+            "'unterminated",
+            "'",
+            "'a\nb'",
+        ];
+        for literal in literals {
+            let full = decode(literal, false);
+            let expected = String::from_utf8_lossy(&full.value).into_owned();
+            if let Some(plain) = plain_string(literal) {
+                assert!(full.errors.is_empty(), "{literal}");
+                assert_eq!(plain, expected, "{literal}");
+            }
+            assert_eq!(decode_string(literal).0, expected, "{literal}");
+        }
+        assert_eq!(plain_string("'abc'"), Some("abc"));
+        assert_eq!(plain_string(r"'a\nb'"), None);
+    }
+
     #[test]
     fn raw_and_triple() {
         assert_eq!(decode_string(r#"r"\n""#).0, "\\n");

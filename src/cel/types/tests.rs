@@ -303,3 +303,43 @@ fn builtin_provider_knows_request_namespace_and_patch_types() {
     );
     assert_eq!(provider.find_type("Nope"), None);
 }
+
+/// `could_accept` may only rule out what `is_assignable_list` refuses: overload resolution skips
+/// an overload on its answer, so a wrong `false` would lose a match.
+#[test]
+fn could_accept_never_refuses_an_assignable_argument() {
+    use super::unify::{could_accept, is_assignable_list};
+    let param = || Type::param("A");
+    let object = || Type::object("apps.v1.Deployment");
+    let types = [
+        Type::Int,
+        Type::Uint,
+        Type::Double,
+        Type::String,
+        Type::Bool,
+        Type::Null,
+        Type::Dyn,
+        Type::Error,
+        Type::Timestamp,
+        param(),
+        object(),
+        Type::object("kubernetes.Quantity"),
+        Type::ip(),
+        Type::list(Type::Int),
+        Type::list(param()),
+        Type::list(Type::Dyn),
+        Type::map(Type::String, Type::Int),
+        Type::map(param(), Type::param("B")),
+        Type::optional(Type::String),
+        Type::optional(param()),
+        Type::type_of(Type::Int),
+        Type::TypeOf(None),
+    ];
+    for to in &types {
+        for from in &types {
+            let (to, from) = (std::slice::from_ref(to), std::slice::from_ref(from));
+            let assignable = is_assignable_list(to, from, &mut Substitution::new());
+            assert!(!assignable || could_accept(to, from), "{to:?} <- {from:?}");
+        }
+    }
+}
