@@ -155,14 +155,16 @@ impl Checker<'_> {
         field: &Name,
         optional: bool,
     ) -> Type {
-        let qualified = (!optional)
-            .then(|| self.qualified_name(id))
-            .flatten()
-            .and_then(|parts| self.resolve_qualified(&parts));
-        if let Some(resolved) = qualified {
-            self.set_ref(id, resolved.reference);
-            self.type_name_parts(operand);
-            return resolved.ty;
+        let parts = (!optional).then(|| self.qualified_name(id)).flatten();
+        if let Some(parts) = parts {
+            if parts.len() >= 2 && self.no_dotted_prefix_resolves(&parts) {
+                return self.check_field_chain(id);
+            }
+            if let Some(resolved) = self.resolve_qualified(&parts) {
+                self.set_ref(id, resolved.reference);
+                self.type_name_parts(operand);
+                return resolved.ty;
+            }
         }
         self.check_expr(operand);
         if field.is_missing() {
@@ -172,6 +174,37 @@ impl Checker<'_> {
             self.optional_syntax_error(id);
         }
         self.select_field(id, operand, field, optional)
+    }
+
+    /// Whether no dotted prefix of `parts` (two parts or more) can name anything: its first part
+    /// is a macro variable, or nothing may be named under its first part. Both hold for every
+    /// prefix alike, so the selections below need not try their own names.
+    fn no_dotted_prefix_resolves(&self, parts: &[&str]) -> bool {
+        let first = parts.first().copied().unwrap_or("");
+        let local_first = !first.starts_with('.') && self.locals.iter().any(|l| l.name == first);
+        local_first || !self.may_name_global(parts)
+    }
+
+    /// Types the plain selection chain `x.a.b…` ending at `id` as field selections, bottom up:
+    /// what the recursive check does when no dotted prefix resolves, without trying each prefix
+    /// as a name again.
+    fn check_field_chain(&mut self, id: ExprId) -> Type {
+        let ast = self.ast;
+        let mut chain = Vec::with_capacity(8);
+        let mut current = id;
+        while let ExprKind::Select { operand, field, .. } = &ast.expr(current).kind {
+            chain.push((current, *operand, field));
+            current = *operand;
+        }
+        self.check_expr(current);
+        let mut ty = Type::Error;
+        for &(select, operand, field) in chain.iter().rev() {
+            ty = self.select_field(select, operand, field, false);
+            if select != id {
+                self.set_type(select, ty.clone());
+            }
+        }
+        ty
     }
 
     /// Types the prefix nodes of a resolved dotted name: those that are names themselves get

@@ -241,6 +241,11 @@ fn not_referenced_in(subst: &Substitution, param: &Type, within: &Type) -> bool 
 /// `ty` with every bound parameter replaced by its binding; unbound parameters become `dyn` when
 /// `params_to_dyn` is set (as the checker does for the final type of an expression).
 pub fn substitute(subst: &Substitution, ty: &Type, params_to_dyn: bool) -> Type {
+    // Most types mention no parameter: shared as they are instead of rebuilt (every node's type
+    // goes through here when a check finishes).
+    if !ty.has_params() {
+        return ty.clone();
+    }
     // The occurs check keeps bindings acyclic; the budget is a second guard against a hostile chain.
     substitute_bounded(subst, ty, params_to_dyn, subst.len() + 64)
 }
