@@ -183,7 +183,7 @@ fn overload(id: String, member: bool, params: Vec<Type>, result: Type) -> Overlo
         ty.collect_params(&mut type_params);
     }
     Overload {
-        id,
+        id: id.into(),
         member,
         params,
         result,

@@ -100,7 +100,7 @@ fn field(owner: &str, name: &str, doc: Option<&str>, cursor: &CelCursor) -> Vec<
     out
 }
 
-fn function(name: &str, overloads: &[String], cursor: &CelCursor) -> Vec<String> {
+fn function(name: &str, overloads: &[std::sync::Arc<str>], cursor: &CelCursor) -> Vec<String> {
     let mut out = Vec::new();
     for decl in library::lookup(name, &cursor.env.libraries) {
         let signatures: Vec<String> = decl

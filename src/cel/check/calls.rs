@@ -2,6 +2,8 @@
 //! does), overload resolution with fresh type parameters per call, member versus global call
 //! style and the logical operators' own rule. Version diagnostics live in `versions`.
 
+use std::sync::Arc;
+
 use super::env::CustomFunction;
 use super::format::call_signature;
 use super::{CheckErrorKind, Checker, Reference};
@@ -299,7 +301,7 @@ impl<'a> Checker<'a> {
         };
         let reference = Reference::Function {
             name: name.to_string(),
-            overloads: vec![id.to_string()],
+            overloads: vec![Arc::from(id)],
         };
         self.set_ref(site.id, reference);
         Type::Bool

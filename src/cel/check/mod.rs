@@ -72,7 +72,7 @@ pub enum Reference {
         /// The resolved (possibly qualified) function name, or the operator's internal name.
         name: String,
         /// The ids of the overloads that match the argument types.
-        overloads: Vec<String>,
+        overloads: Vec<Arc<str>>,
     },
     /// A name that denotes a type (`int`, `net.IP`, `Object`).
     Type(Type),

@@ -81,7 +81,7 @@ impl FnBuilder {
             ty.collect_params(&mut type_params);
         }
         self.decl.overloads.push(Overload {
-            id: id.to_string(),
+            id: Arc::from(id),
             member,
             params,
             result,

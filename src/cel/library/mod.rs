@@ -47,7 +47,7 @@ pub const NEWEST_MINOR: u32 = 37;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Overload {
     /// cel-go / Kubernetes overload id, unique across all declarations (e.g. `add_int64`).
-    pub id: String,
+    pub id: Arc<str>,
     /// Receiver style (`x.f(y)`); cel-go matches a receiver call only against member overloads and a
     /// global call only against global ones.
     pub member: bool,
@@ -277,7 +277,7 @@ pub fn first_minor_with(name: &str, stored: bool) -> Option<u32> {
 /// (names such as `isGreaterThan` have overloads from libraries of different versions).
 pub fn first_minor_with_overload(overload_id: &str, stored: bool) -> Option<u32> {
     first_minor(stored, |libraries| {
-        functions(libraries).any(|decl| decl.overloads.iter().any(|o| o.id == overload_id))
+        functions(libraries).any(|decl| decl.overloads.iter().any(|o| *o.id == *overload_id))
     })
 }
 

@@ -15,7 +15,7 @@ fn overload_ids_are_unique() {
     let mut duplicates = Vec::new();
     for decl in all_functions() {
         for overload in &decl.overloads {
-            if !seen.insert(overload.id.as_str()) {
+            if !seen.insert(&*overload.id) {
                 duplicates.push(format!("{} ({})", overload.id, decl.name));
             }
         }
