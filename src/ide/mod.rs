@@ -334,6 +334,12 @@ impl Analysis {
         self.files.get(&file).cloned()
     }
 
+    /// The line index of a file's text, built once per text and shared by the requests on it;
+    /// `None` for a file the snapshot does not have.
+    pub fn line_index(&self, file: FileId) -> Option<Arc<LineIndex>> {
+        Some(self.parsed(file)?.line_index())
+    }
+
     /// Every diagnostic of a file, sorted by position; empty for an unknown file. Computed once
     /// per set of inputs: a second call (a hover, a quick fix) reuses the first's answer.
     pub fn diagnostics(&self, file: FileId, config: &DiagnosticsConfig) -> Vec<Diagnostic> {

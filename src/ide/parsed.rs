@@ -5,11 +5,11 @@
 //! documents the edit touched (`yaml::incremental`).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{Analysis, FileId};
 use crate::policy::PolicyDocument;
-use crate::text::TextRange;
+use crate::text::{LineIndex, TextRange};
 use crate::yaml::YamlFile;
 use crate::yaml::incremental::{self, Pieces, Previous};
 
@@ -22,6 +22,10 @@ pub(crate) struct Parsed {
     pub yaml: YamlFile,
     /// Where its documents came from, for the next text's incremental parse.
     pieces: Pieces,
+    /// The line index of the text, built on first use: the diagnostics run and every hover or
+    /// completion on this text convert ranges with one index instead of indexing a large file
+    /// each time.
+    lines: OnceLock<Arc<LineIndex>>,
 }
 
 impl Parsed {
@@ -34,6 +38,13 @@ impl Parsed {
             .filter(|d| d.range.start() <= range.end() && range.start() <= d.range.end())
             .filter_map(crate::policy::read_document)
             .collect()
+    }
+
+    /// The line index of the text.
+    pub(crate) fn line_index(&self) -> Arc<LineIndex> {
+        self.lines
+            .get_or_init(|| Arc::new(LineIndex::shared(self.text.clone())))
+            .clone()
     }
 
     /// The tree of `text`, this file's text with a small edit (completion tries a placeholder at
@@ -69,6 +80,7 @@ impl Analysis {
             text: text.clone(),
             yaml,
             pieces,
+            lines: OnceLock::new(),
         });
         let mut cache = self.parses.lock().unwrap_or_else(|e| e.into_inner());
         cache.insert(file, parsed.clone());

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use super::encoding::to_proto;
-use crate::ide::{Analysis, DiagnosticsConfig, Encoding, FileId, LineIndex};
+use crate::ide::{Analysis, DiagnosticsConfig, Encoding, FileId};
 
 /// What a diagnostics run needs: a snapshot, the files to check, and the settings.
 #[derive(Debug)]
@@ -75,14 +75,13 @@ pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
 }
 
 fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
-    let Some(text) = job.analysis.file_text(file) else {
-        return Vec::new();
-    };
     let diagnostics = job.analysis.diagnostics(file, &job.config);
     if diagnostics.is_empty() {
         return Vec::new();
     }
-    let index = LineIndex::shared(text);
+    let Some(index) = job.analysis.line_index(file) else {
+        return Vec::new();
+    };
     diagnostics
         .iter()
         .map(|d| to_proto::diagnostic(&index, d, job.encoding))

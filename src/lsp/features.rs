@@ -1,6 +1,8 @@
 //! Request handlers of the editor features, converting only: an LSP position becomes a byte
 //! offset, the `ide` answer becomes LSP types, in the negotiated encoding.
 
+use std::sync::Arc;
+
 use ropey::Rope;
 use tower_lsp_server::ls_types as lsp;
 
@@ -31,9 +33,8 @@ impl Request {
         from_proto::offset(&self.rope, position, self.encoding)
     }
 
-    fn line_index(&self) -> Option<LineIndex> {
-        let text = self.analysis.file_text(self.file)?;
-        Some(LineIndex::shared(text))
+    fn line_index(&self) -> Option<Arc<LineIndex>> {
+        self.analysis.line_index(self.file)
     }
 
     /// `textDocument/hover`.
@@ -65,8 +66,7 @@ impl Request {
 
     fn location_link(&self, target: NavigationTarget) -> Option<lsp::LocationLink> {
         let uri = self.uris.get(&target.file)?.clone();
-        let text = self.analysis.file_text(target.file)?;
-        let index = LineIndex::shared(text);
+        let index = self.analysis.line_index(target.file)?;
         Some(lsp::LocationLink {
             origin_selection_range: None,
             target_uri: uri,
