@@ -12,7 +12,7 @@
 //! a hash and compared before use: a thousand-document file's cache copies none of its text.
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasher, RandomState};
+use std::hash::Hasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -28,8 +28,6 @@ pub(super) struct DocCache {
     fingerprint: u64,
     /// The text of the run; keys are ranges of it.
     text: Arc<str>,
-    /// How key texts are hashed (kept, so that the next run's hashes match).
-    hasher: RandomState,
     /// By the hash of a document's key text: the key's range in `text` and the diagnostics, with
     /// ranges relative to the key. Of two keys with one hash only the first is kept.
     documents: HashMap<u64, (TextRange, Vec<Diagnostic>)>,
@@ -95,12 +93,11 @@ pub(super) fn check_file(
     yaml: &YamlFile,
     inputs: &Inputs,
 ) -> Vec<Diagnostic> {
-    let last = lock(caches).get(&file).cloned();
-    let hasher = last
-        .as_ref()
-        .map_or_else(RandomState::new, |c| c.hasher.clone());
-    let previous = last.filter(|c| c.minor == inputs.minor && c.fingerprint == inputs.fingerprint);
-    let mut slots = slots(text, yaml, &hasher);
+    let previous = lock(caches)
+        .get(&file)
+        .filter(|c| c.minor == inputs.minor && c.fingerprint == inputs.fingerprint)
+        .cloned();
+    let mut slots = slots(text, yaml);
     if let Some(previous) = &previous {
         for key in slots.iter_mut().filter_map(|s| s.key.as_mut()) {
             key.reused = previous.recall(key).cloned();
@@ -111,7 +108,6 @@ pub(super) fn check_file(
         minor: inputs.minor,
         fingerprint: inputs.fingerprint,
         text: text.clone(),
-        hasher,
         documents: HashMap::with_capacity(slots.len()),
         checked: AtomicUsize::new(fresh.len()),
     };
@@ -136,7 +132,7 @@ fn lock(caches: &Mutex<DocCaches>) -> std::sync::MutexGuard<'_, DocCaches> {
 }
 
 /// The checked documents of `yaml`, each with its key.
-fn slots<'a>(text: &'a str, yaml: &'a YamlFile, hasher: &RandomState) -> Vec<Slot<'a>> {
+fn slots<'a>(text: &'a str, yaml: &'a YamlFile) -> Vec<Slot<'a>> {
     let documents = &yaml.documents;
     let mut slots = Vec::new();
     for (i, document) in documents.iter().enumerate() {
@@ -153,27 +149,31 @@ fn slots<'a>(text: &'a str, yaml: &'a YamlFile, hasher: &RandomState) -> Vec<Slo
         let around = (start <= end).then(|| TextRange::new(start, end));
         slots.push(Slot {
             root,
-            key: key(text, document.range, around, hasher),
+            key: key(text, document.range, around),
         });
     }
     slots
 }
 
 /// The key of a document at `range`: the text `around` it, if that does hold the document.
-fn key<'a>(
-    text: &'a str,
-    range: TextRange,
-    around: Option<TextRange>,
-    hasher: &RandomState,
-) -> Option<Key<'a>> {
+fn key(text: &str, range: TextRange, around: Option<TextRange>) -> Option<Key<'_>> {
     let around = around.filter(|a| a.contains_range(range))?;
     let text = text.get(usize::from(around.start())..usize::from(around.end()))?;
     Some(Key {
         text,
-        hash: hasher.hash_one(text),
+        hash: hash(text),
         start: around.start(),
         reused: None,
     })
+}
+
+/// The hash of a key text. FxHash's byte hashing rather than SipHash: every run hashes the whole
+/// file (SipHash was a tenth of a keystroke's CPU time in a 33,000-line file), and a collision,
+/// even a contrived one, costs a re-check only, since a hit compares the texts.
+fn hash(text: &str) -> u64 {
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(text.as_bytes());
+    hasher.finish()
 }
 
 /// Checks the documents that have nothing to reuse, on several threads for many of them.
