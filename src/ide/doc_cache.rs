@@ -8,9 +8,11 @@
 //! included). That text is the key; the minor and a fingerprint of the workspace must match too.
 //! Diagnostics are stored with ranges relative to the start of the key, so a document that only
 //! moved (an edit above it) is reused as well. After each run a file's cache holds exactly the
-//! documents of that run.
+//! documents of that run. The keys are ranges of the run's text, which the cache shares, found by
+//! a hash and compared before use: a thousand-document file's cache copies none of its text.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::Hasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -24,8 +26,11 @@ use crate::yaml::{Node, YamlFile};
 pub(super) struct DocCache {
     minor: u32,
     fingerprint: u64,
-    /// Diagnostics by the text of their document, with ranges relative to that text.
-    documents: HashMap<Box<str>, Vec<Diagnostic>>,
+    /// The text of the run; keys are ranges of it.
+    text: Arc<str>,
+    /// By the hash of a document's key text: the key's range in `text` and the diagnostics, with
+    /// ranges relative to the key. Of two keys with one hash only the first is kept.
+    documents: HashMap<u64, (TextRange, Vec<Diagnostic>)>,
     /// How many documents the last request checked rather than reused (evidence for tests); 0
     /// when the file's diagnostics were answered from the memo without a run.
     pub(super) checked: AtomicUsize,
@@ -66,6 +71,8 @@ struct Slot<'a> {
 /// The key of a document, where it starts in the file, and what the last run left for it.
 struct Key<'a> {
     text: &'a str,
+    /// The hash of `text`.
+    hash: u64,
     start: TextSize,
     /// The relative diagnostics of the last run, reused as they are.
     reused: Option<Vec<Diagnostic>>,
@@ -82,7 +89,7 @@ impl Slot<'_> {
 pub(super) fn check_file(
     caches: &Mutex<DocCaches>,
     file: FileId,
-    text: &str,
+    text: &Arc<str>,
     yaml: &YamlFile,
     inputs: &Inputs,
 ) -> Vec<Diagnostic> {
@@ -93,13 +100,31 @@ pub(super) fn check_file(
     let mut slots = slots(text, yaml);
     if let Some(previous) = &previous {
         for key in slots.iter_mut().filter_map(|s| s.key.as_mut()) {
-            key.reused = previous.documents.get(key.text).cloned();
+            key.reused = previous.recall(key).cloned();
         }
     }
     let fresh = check_missing(&slots, inputs);
-    let (diagnostics, cache) = assemble(slots, fresh, inputs);
+    let mut cache = DocCache {
+        minor: inputs.minor,
+        fingerprint: inputs.fingerprint,
+        text: text.clone(),
+        documents: HashMap::with_capacity(slots.len()),
+        checked: AtomicUsize::new(fresh.len()),
+    };
+    let diagnostics = assemble(slots, fresh, &mut cache);
     lock(caches).insert(file, Arc::new(cache));
     diagnostics
+}
+
+impl DocCache {
+    /// The relative diagnostics the last run left for a document with the key text of `key`.
+    fn recall(&self, key: &Key) -> Option<&Vec<Diagnostic>> {
+        let (range, diagnostics) = self.documents.get(&key.hash)?;
+        let stored = self
+            .text
+            .get(usize::from(range.start())..usize::from(range.end()));
+        (stored == Some(key.text)).then_some(diagnostics)
+    }
 }
 
 fn lock(caches: &Mutex<DocCaches>) -> std::sync::MutexGuard<'_, DocCaches> {
@@ -133,11 +158,22 @@ fn slots<'a>(text: &'a str, yaml: &'a YamlFile) -> Vec<Slot<'a>> {
 /// The key of a document at `range`: the text `around` it, if that does hold the document.
 fn key(text: &str, range: TextRange, around: Option<TextRange>) -> Option<Key<'_>> {
     let around = around.filter(|a| a.contains_range(range))?;
+    let text = text.get(usize::from(around.start())..usize::from(around.end()))?;
     Some(Key {
-        text: text.get(usize::from(around.start())..usize::from(around.end()))?,
+        text,
+        hash: hash(text),
         start: around.start(),
         reused: None,
     })
+}
+
+/// The hash of a key text. FxHash's byte hashing rather than SipHash: every run hashes the whole
+/// file (SipHash was a tenth of a keystroke's CPU time in a 33,000-line file), and a collision,
+/// even a contrived one, costs a re-check only, since a hit compares the texts.
+fn hash(text: &str) -> u64 {
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(text.as_bytes());
+    hasher.finish()
 }
 
 /// Checks the documents that have nothing to reuse, on several threads for many of them.
@@ -153,19 +189,13 @@ fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<Vec<Diagnostic>> {
     })
 }
 
-/// The diagnostics of every slot in file ranges, and the cache of this run. `fresh` holds the
-/// diagnostics of the slots that reused nothing, in order.
+/// The diagnostics of every slot in file ranges, recording each slot in `cache`, the cache of
+/// this run. `fresh` holds the diagnostics of the slots that reused nothing, in order.
 fn assemble(
     slots: Vec<Slot>,
     fresh: Vec<Vec<Diagnostic>>,
-    inputs: &Inputs,
-) -> (Vec<Diagnostic>, DocCache) {
-    let mut cache = DocCache {
-        minor: inputs.minor,
-        fingerprint: inputs.fingerprint,
-        documents: HashMap::new(),
-        checked: AtomicUsize::new(fresh.len()),
-    };
+    cache: &mut DocCache,
+) -> Vec<Diagnostic> {
     let mut fresh = fresh.into_iter();
     let mut diagnostics = Vec::new();
     for slot in slots {
@@ -185,9 +215,10 @@ fn assemble(
             }
         };
         diagnostics.extend(shifted(&relative, key.start));
-        cache.documents.insert(key.text.into(), relative);
+        let range = TextRange::at(key.start, to_size(key.text.len()));
+        cache.documents.entry(key.hash).or_insert((range, relative));
     }
-    (diagnostics, cache)
+    diagnostics
 }
 
 /// `diagnostics` with ranges relative to `start`, if every one lies inside `key` placed there

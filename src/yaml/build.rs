@@ -54,18 +54,20 @@ struct Frame {
     start: usize,
     /// Whether it is a flow collection (`[…]`, `{…}`), whose end the parser reports exactly.
     flow: bool,
-    tag: Option<String>,
+    tag: Option<Box<str>>,
     anchor: usize,
     /// Its size so far.
     size: Size,
     content: FrameContent,
 }
 
-/// The children of an open collection.
+/// The children of an open collection, which wait on the builder's shared stacks until it closes
+/// (the index is where its children start there): the collection's vector is then allocated once
+/// at its final length, instead of growing by doubling with up to half of it unused in the tree.
 enum FrameContent {
-    Sequence(Vec<Node>),
-    /// Entries and the key waiting for its value.
-    Mapping(Vec<Entry>, Option<Node>),
+    Sequence(usize),
+    /// Where its entries start, and the key waiting for its value.
+    Mapping(usize, Option<Node>),
 }
 
 /// State while reading one piece.
@@ -78,6 +80,10 @@ pub(crate) struct Builder<'a> {
     pub(crate) limit: usize,
     cursor: CharCursor<'a>,
     stack: Vec<Frame>,
+    /// The items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// The entries of the open mappings, innermost last.
+    entries: Vec<Entry>,
     anchors: Anchors,
     /// Furthest file offset reached by an event of the current document.
     pub(crate) last_end: usize,
@@ -101,6 +107,8 @@ impl<'a> Builder<'a> {
             limit: base + piece.len(),
             cursor: CharCursor::new(piece),
             stack: Vec::new(),
+            items: Vec::new(),
+            entries: Vec::new(),
             anchors: Anchors::default(),
             last_end: base,
             doc_start: None,
@@ -278,9 +286,9 @@ impl<'a> Builder<'a> {
         let tag_text = super::scalar::tag_text(self.text, tag, props.as_ref());
         self.last_end = self.last_end.max(if flow { end } else { content });
         let content_kind = if mapping {
-            FrameContent::Mapping(Vec::new(), None)
+            FrameContent::Mapping(self.entries.len(), None)
         } else {
-            FrameContent::Sequence(Vec::new())
+            FrameContent::Sequence(self.items.len())
         };
         self.stack.push(Frame {
             start: content,
@@ -299,15 +307,21 @@ impl<'a> Builder<'a> {
             return;
         };
         let kind = match frame.content {
-            FrameContent::Sequence(items) => NodeKind::Sequence(items),
-            FrameContent::Mapping(mut entries, key) => {
+            FrameContent::Sequence(start) => {
+                NodeKind::Sequence(self.items.drain(start.min(self.items.len())..).collect())
+            }
+            FrameContent::Mapping(start, key) => {
                 if let Some(key) = key {
                     // A key cut short by an error: its value is missing, right after its colon.
                     let at = size(locate::after_colon(self.text, usize::from(key.range.end())));
                     let value = super::scalar::empty_scalar(at);
-                    entries.push(Entry { key, value });
+                    self.entries.push(Entry { key, value });
                 }
-                NodeKind::Mapping(entries)
+                NodeKind::Mapping(
+                    self.entries
+                        .drain(start.min(self.entries.len())..)
+                        .collect(),
+                )
             }
         };
         let last_child = match &kind {
@@ -370,9 +384,9 @@ impl<'a> Builder<'a> {
         };
         frame.size = frame.size.with_child(size);
         match &mut frame.content {
-            FrameContent::Sequence(items) => items.push(node),
-            FrameContent::Mapping(entries, key) => match key.take() {
-                Some(key) => entries.push(Entry { key, value: node }),
+            FrameContent::Sequence(_) => self.items.push(node),
+            FrameContent::Mapping(_, key) => match key.take() {
+                Some(key) => self.entries.push(Entry { key, value: node }),
                 None => *key = Some(node),
             },
         }

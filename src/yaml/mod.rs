@@ -74,8 +74,9 @@ pub struct Node {
     /// block scalar from its `|`/`>` header to the end of its last content line; for a collection,
     /// from its first to its last character (`[` to `]`, or first key to the end of the last value).
     pub range: TextRange,
-    /// An explicit tag such as `!!str`, as written.
-    pub tag: Option<String>,
+    /// An explicit tag such as `!!str`, as written (boxed: most nodes have none, and a `String`
+    /// would make every node of a large file 8 bytes larger).
+    pub tag: Option<Box<str>>,
     /// What the node holds.
     pub kind: NodeKind,
 }

@@ -190,18 +190,19 @@ pub(crate) fn tag_text(
     text: &str,
     tag: Option<&Tag>,
     props: Option<&Properties>,
-) -> Option<String> {
+) -> Option<Box<str>> {
     let tag = tag?;
     if let Some(written) = props.and_then(|p| p.tag).and_then(|(s, e)| text.get(s..e)) {
-        return Some(written.to_owned());
+        return Some(written.into());
     }
-    Some(match tag.handle.as_str() {
+    let rebuilt = match tag.handle.as_str() {
         "tag:yaml.org,2002:" => format!("!!{}", tag.suffix),
         "" if tag.suffix == "!" => "!".to_owned(),
         "" => format!("!<{}>", tag.suffix),
         handle if handle.starts_with('!') => format!("{handle}{}", tag.suffix),
         handle => format!("!<{handle}{}>", tag.suffix),
-    })
+    };
+    Some(rebuilt.into_boxed_str())
 }
 
 /// Our style for saphyr's.

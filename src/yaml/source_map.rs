@@ -25,12 +25,10 @@ pub(crate) struct Segment {
 /// For every byte offset of a decoded scalar, the file offset of the character it came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceMap {
-    /// Segments in decoded order, covering the whole value; empty for a degraded map.
+    /// Segments in decoded order, covering the whole value, or the mark of a degraded map.
     segments: Segments,
     /// File range of the scalar's content (inside quotes, after a block header).
     content: TextRange,
-    /// Whether the map is degraded (every offset maps to the content start).
-    degraded: bool,
 }
 
 impl SourceMap {
@@ -39,7 +37,6 @@ impl SourceMap {
         SourceMap {
             segments: Segments::from_vec(segments),
             content,
-            degraded: false,
         }
     }
 
@@ -47,15 +44,14 @@ impl SourceMap {
     /// correspondence is unknown, so that positions stay inside the scalar.
     pub(crate) fn degraded(content: TextRange) -> SourceMap {
         SourceMap {
-            segments: Segments::None,
+            segments: Segments::Degraded,
             content,
-            degraded: true,
         }
     }
 
     /// Whether the map is exact (built by the decoder) rather than degraded.
     pub fn is_exact(&self) -> bool {
-        !self.degraded
+        !matches!(self.segments, Segments::Degraded)
     }
 
     /// The file range of the scalar's content (without quotes or block header).
@@ -102,7 +98,7 @@ impl SourceMap {
         if !self.content.contains_inclusive(at) {
             return None;
         }
-        if self.degraded {
+        if !self.is_exact() {
             return Some(TextSize::from(0));
         }
         let at = u32::from(at);
@@ -130,7 +126,7 @@ impl SourceMap {
     /// The segments in decoded order.
     fn segments(&self) -> &[Segment] {
         match &self.segments {
-            Segments::None => &[],
+            Segments::None | Segments::Degraded => &[],
             Segments::One(segment) => std::slice::from_ref(segment),
             Segments::Many(segments) => segments,
         }
@@ -146,13 +142,16 @@ impl SourceMap {
 }
 
 /// Segments, with the common one-segment case stored without an allocation (a policy file has
-/// thousands of one-line scalars).
+/// thousands of one-line scalars). A degraded map is a variant rather than a flag beside them,
+/// which would add 8 bytes of padding to every scalar.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 enum Segments {
     #[default]
     None,
     One(Segment),
     Many(Box<[Segment]>),
+    /// A degraded map: every offset maps to the content start.
+    Degraded,
 }
 
 impl Segments {
@@ -261,7 +260,7 @@ impl SourceMap {
         let shift = |at: u32| super::incremental::moved_offset(at, from, to);
         self.content = super::incremental::moved_range(self.content, from, to);
         match &mut self.segments {
-            Segments::None => {}
+            Segments::None | Segments::Degraded => {}
             Segments::One(segment) => segment.file = shift(segment.file),
             Segments::Many(segments) => {
                 for segment in segments.iter_mut() {
