@@ -3,7 +3,6 @@
 //! notification handlers (never after an `.await`, so that edits apply in the order they arrive).
 
 use std::collections::HashMap;
-use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use ropey::Rope;
@@ -56,30 +55,13 @@ impl Document {
         self.rope.insert(start, &change.text);
     }
 
-    /// The current text as the analysis takes it, copied once into its own allocation (through
-    /// a `String`, it was two copies of a large file per keystroke, and twice the memory freed).
+    /// The current text as the analysis takes it.
     pub fn text(&self) -> Arc<str> {
-        let mut bytes: Arc<[MaybeUninit<u8>]> = Arc::new_uninit_slice(self.rope.len_bytes());
-        let mut filled = 0;
-        if let Some(out) = Arc::get_mut(&mut bytes) {
-            for chunk in self.rope.chunks() {
-                let Some(dest) = out.get_mut(filled..filled + chunk.len()) else {
-                    break;
-                };
-                for (dest, byte) in dest.iter_mut().zip(chunk.as_bytes()) {
-                    dest.write(*byte);
-                }
-                filled += chunk.len();
-            }
+        let mut text = String::with_capacity(self.rope.len_bytes());
+        for chunk in self.rope.chunks() {
+            text.push_str(chunk);
         }
-        if filled != bytes.len() {
-            // Cannot happen (a new Arc is unique, the rope's length is its chunks'); stay safe.
-            return Arc::from(self.rope.to_string());
-        }
-        // SAFETY: every byte was written above, and the bytes are the rope's chunks in order,
-        // each a `str`, so together they are valid UTF-8; `Arc<[u8]>` and `Arc<str>` have the
-        // same layout, which is how the standard library converts between them too.
-        unsafe { Arc::from_raw(Arc::into_raw(bytes.assume_init()) as *const str) }
+        Arc::from(text)
     }
 }
 
