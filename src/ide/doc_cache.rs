@@ -139,14 +139,7 @@ fn slots<'a>(text: &'a str, yaml: &'a YamlFile) -> Vec<Slot<'a>> {
         let Some(root) = crate::policy::checked_root(document) else {
             continue;
         };
-        let start = i
-            .checked_sub(1)
-            .and_then(|p| documents.get(p))
-            .map_or(TextSize::from(0), |p| p.range.end());
-        let end = documents
-            .get(i + 1)
-            .map_or(to_size(text.len()), |n| n.range.start());
-        let around = (start <= end).then(|| TextRange::new(start, end));
+        let around = super::models::key_range(text, yaml, i);
         slots.push(Slot {
             root,
             key: key(text, document.range, around),

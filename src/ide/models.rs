@@ -222,8 +222,10 @@ impl Carried {
     }
 }
 
-/// The range of the key of document `index` of `yaml` (see [`Carried`]).
-fn key_range(text: &str, yaml: &YamlFile, index: usize) -> Option<TextRange> {
+/// The range of the key of document `index` of `yaml` (see [`Carried`]): from the end of the
+/// previous document to the start of the next, the text its tree is a function of. The
+/// diagnostics cache keys documents by the same range.
+pub(super) fn key_range(text: &str, yaml: &YamlFile, index: usize) -> Option<TextRange> {
     let documents = &yaml.documents;
     let start = index
         .checked_sub(1)
