@@ -40,7 +40,7 @@ impl Analysis {
             let Some(Reference::Field { owner, name, .. }) = cursor.checked.reference(id) else {
                 return Vec::new();
             };
-            if owner != "kubernetes.variables" {
+            if &**owner != "kubernetes.variables" {
                 return Vec::new();
             }
             let definition = cursor.definitions.iter().find(|d| &d.name == name);

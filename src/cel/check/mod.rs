@@ -60,8 +60,8 @@ pub enum Reference {
     },
     /// A field of an object type.
     Field {
-        /// The object type's name.
-        owner: String,
+        /// The object type's name (shared with the type it was selected on).
+        owner: Arc<str>,
         /// The field name.
         name: String,
         /// Its documentation.

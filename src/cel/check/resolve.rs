@@ -2,6 +2,8 @@
 //! types, each tried in the container's candidate order), dotted names given as selection chains
 //! (`authorizer.requestResource`, `net.IP`), and field selection on maps, objects and `dyn`.
 
+use std::sync::Arc;
+
 use super::{CheckErrorKind, Checker, Reference, cel_go_type, closest};
 use crate::cel::ast::{ExprId, ExprKind, Name};
 use crate::cel::library::{Library, is_enabled, type_identifier};
@@ -257,13 +259,13 @@ impl Checker<'_> {
     }
 
     /// The type of field `field` of object type `owner`, or an `undefined field` error.
-    pub(super) fn object_field(&mut self, id: ExprId, owner: &str, field: &Name) -> Type {
+    pub(super) fn object_field(&mut self, id: ExprId, owner: &Arc<str>, field: &Name) -> Type {
         match self.env.providers.field(owner, &field.text) {
             Some(FieldType { ty, doc }) => {
                 self.set_ref(
                     id,
                     Reference::Field {
-                        owner: owner.to_string(),
+                        owner: owner.clone(),
                         name: field.text.clone(),
                         doc,
                     },

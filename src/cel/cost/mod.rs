@@ -164,7 +164,7 @@ pub enum PathRoot {
     /// Field `field` of the object type `owner`.
     Field {
         /// The object type's name.
-        owner: String,
+        owner: std::sync::Arc<str>,
         /// The field name.
         field: String,
     },

@@ -168,7 +168,7 @@ impl SchemaSizes<'_> {
         let PathRoot::Field { owner, field } = &path.root else {
             return None;
         };
-        if owner == VARIABLES {
+        if &**owner == VARIABLES {
             let estimate = self.variables.get(field)?;
             let size = match path.steps.len() {
                 0 => estimate.size,
@@ -262,7 +262,7 @@ fn label_bound(path: &Path) -> Option<u64> {
     let PathRoot::Field { owner, field } = &path.root else {
         return None;
     };
-    let metadata = owner.ends_with(".metadata") || owner == "kubernetes.NamespaceMetadata";
+    let metadata = owner.ends_with(".metadata") || &**owner == "kubernetes.NamespaceMetadata";
     if !metadata || field != "labels" {
         return None;
     }
