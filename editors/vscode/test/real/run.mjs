@@ -478,6 +478,26 @@ async function quickFix(page, ws) {
   check(cleared, "the diagnostic is gone after the fix");
 }
 
+/** Types `wanted` into the simple file dialog's path box, replacing what the dialog put there. The
+ * dialog fills the box with the folder's path asynchronously, so a selection made as it opens can be
+ * undone and the typed path land after the folder's (a CI run showed "Please enter a path that
+ * exists" for such a path): the box is read back, and cleared and typed again until it holds
+ * exactly `wanted`. */
+async function typeDialogPath(page, wanted) {
+  const box = ".quick-input-widget input";
+  await page.waitForSelector(box, { visible: true, timeout: 10_000 });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await sleep(300 * (attempt + 1));
+    await page.focus(box);
+    await chord(page, "Control+KeyA");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type(wanted);
+    await sleep(200);
+    const value = await page.$eval(box, (input) => input.value).catch(() => "");
+    if (value === wanted) return;
+  }
+}
+
 /** Accepts the simple file dialog's typed path. The dialog checks the path asynchronously and, until
  * it has, refuses Enter with "Please enter a path that exists" (seen under load in CI): wait for the
  * check, and press Enter again while the dialog stays open. */
@@ -500,9 +520,7 @@ async function commands(page, ws) {
   const found = await runPaletteCommand(page, "Admission Policies: Evaluate Policy at Cursor Against an Object File");
   check(found, "the palette offers Admission Policies: Evaluate Policy at Cursor Against an Object File…");
   // VS Code's simple file dialog (files.simpleDialog.enable): a path box.
-  const dialog = await page.waitForSelector(".quick-input-widget input", { visible: true, timeout: 10_000 });
-  await dialog.evaluate((input) => input.select());
-  await page.keyboard.type(path.join(ws, "object.yaml"));
+  await typeDialogPath(page, path.join(ws, "object.yaml"));
   await acceptPathDialog(page);
   const evaluated = await poll(async () => (await editorTexts(page)).find((t) => t.includes('"decision": "deny"')), 20_000);
   check(Boolean(evaluated) && evaluated.includes("at most 2 replicas"), "evaluate shows the decision (deny) and the message for object.yaml", evaluated?.split("\n").slice(0, 4).join(" "));
