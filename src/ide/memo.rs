@@ -71,14 +71,10 @@ impl Analysis {
         range: TextRange,
         config: &DiagnosticsConfig,
     ) -> Option<Arc<Vec<Diagnostic>>> {
-        let parsed = self.parsed(file)?;
-        self.prime_facts(file, &parsed);
-        let index = self.index();
-        let key = Key::new(&parsed.text, index.fingerprint, config);
-        if let Some(diagnostics) = recall(&self.memo, file, &key) {
-            super::doc_cache::note_nothing_checked(&self.documents, file);
-            return Some(diagnostics);
-        }
+        let (parsed, index) = match self.diagnosable(file, config)? {
+            super::Diagnosable::Remembered(diagnostics) => return Some(diagnostics),
+            super::Diagnosable::Fresh { parsed, index, .. } => (parsed, index),
+        };
         let yaml = &parsed.yaml;
         let overlapping = yaml
             .documents
@@ -87,11 +83,7 @@ impl Analysis {
         let checked = overlapping
             .filter_map(crate::policy::checked_root)
             .flat_map(|root| crate::policy::check_root(root, config.minor(), &index.workspace));
-        let extra = index
-            .crd_diagnostics
-            .get(&file)
-            .cloned()
-            .unwrap_or_default();
+        let extra = index.crd_diagnostics_of(file);
         let found = super::diagnostics_of(yaml, config, extra, checked.collect());
         Some(Arc::new(found))
     }

@@ -329,6 +329,25 @@ impl Index {
     }
 }
 
+impl Index {
+    /// The diagnostics of `file`'s unusable CRDs.
+    fn crd_diagnostics_of(&self, file: FileId) -> Vec<Diagnostic> {
+        self.crd_diagnostics.get(&file).cloned().unwrap_or_default()
+    }
+}
+
+/// What [`Analysis::diagnosable`] found.
+enum Diagnosable<'a> {
+    /// The last diagnostics, computed from the same inputs.
+    Remembered(Arc<Vec<Diagnostic>>),
+    /// The inputs to compute them from, and the memo key to remember them under.
+    Fresh {
+        parsed: Arc<parsed::Parsed>,
+        index: &'a Index,
+        key: memo::Key,
+    },
+}
+
 fn same_sources(a: &[(FileId, Arc<FileFacts>)], b: &[(FileId, Arc<FileFacts>)]) -> bool {
     a.len() == b.len()
         && a.iter()
@@ -356,19 +375,11 @@ impl Analysis {
         file: FileId,
         config: &DiagnosticsConfig,
     ) -> Option<Arc<Vec<Diagnostic>>> {
-        let parsed = self.parsed(file)?;
-        self.prime_facts(file, &parsed);
-        let index = self.index();
-        let key = memo::Key::new(&parsed.text, index.fingerprint, config);
-        if let Some(diagnostics) = memo::recall(&self.memo, file, &key) {
-            doc_cache::note_nothing_checked(&self.documents, file);
-            return Some(diagnostics);
-        }
-        let extra = index
-            .crd_diagnostics
-            .get(&file)
-            .cloned()
-            .unwrap_or_default();
+        let (parsed, index, key) = match self.diagnosable(file, config)? {
+            Diagnosable::Remembered(diagnostics) => return Some(diagnostics),
+            Diagnosable::Fresh { parsed, index, key } => (parsed, index, key),
+        };
+        let extra = index.crd_diagnostics_of(file);
         let inputs = doc_cache::Inputs {
             minor: config.minor(),
             workspace: &index.workspace,
@@ -379,6 +390,20 @@ impl Analysis {
         let diagnostics = Arc::new(diagnostics_of(yaml, config, extra, checked));
         memo::remember(&self.memo, file, key, diagnostics.clone());
         Some(diagnostics)
+    }
+
+    /// The inputs of `file`'s diagnostics, or the last answer when it was computed from the same
+    /// ones (then no document is checked); `None` for an unknown file.
+    fn diagnosable(&self, file: FileId, config: &DiagnosticsConfig) -> Option<Diagnosable<'_>> {
+        let parsed = self.parsed(file)?;
+        self.prime_facts(file, &parsed);
+        let index = self.index();
+        let key = memo::Key::new(&parsed.text, index.fingerprint, config);
+        if let Some(diagnostics) = memo::recall(&self.memo, file, &key) {
+            doc_cache::note_nothing_checked(&self.documents, file);
+            return Some(Diagnosable::Remembered(diagnostics));
+        }
+        Some(Diagnosable::Fresh { parsed, index, key })
     }
 
     /// How many documents of `file` the last diagnostics request of its host checked rather than

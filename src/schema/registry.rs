@@ -368,19 +368,22 @@ fn parent_name(name: &str) -> Option<&str> {
     name.get(..dot)
 }
 
+/// Whether a part after the second of a dotted name starts with a capital letter, as the kind of
+/// a bundled kind's type name does (`apps.v1.Deployment…`); split on bytes by `could_be_type`,
+/// which sees every name the checker asks about.
+fn spelled_like_kind<P: AsRef<[u8]>>(parts: impl Iterator<Item = P>) -> bool {
+    parts
+        .skip(2)
+        .any(|part| part.as_ref().first().is_some_and(u8::is_ascii_uppercase))
+}
+
 /// Whether `name` may be a type of `entries`: it has a registered ancestor, or one of its prefixes
 /// is spelled like a bundled kind (`group.version.Kind…`, which is registered on first mention).
 /// Most names the checker asks about are neither (`object.spec`, every dotted prefix of a field
 /// selection); answering them without building the ancestor list keeps the check fast.
 fn could_be_type(entries: &Entries, name: &str) -> bool {
     // A segment after the second dot that starts with a capital letter.
-    let bytes = name.as_bytes();
-    let mut dots = 0;
-    let spelled_like_kind = bytes.iter().zip(bytes.iter().skip(1)).any(|(&b, next)| {
-        dots += usize::from(b == b'.');
-        b == b'.' && dots >= 2 && next.is_ascii_uppercase()
-    });
-    if spelled_like_kind {
+    if spelled_like_kind(name.as_bytes().split(|&b| b == b'.')) {
         return true;
     }
     if !entries.has_root_of(name) {
@@ -432,10 +435,6 @@ impl TypeProvider for SchemaTypes {
         // As `could_be_type`, on the parts: a registered root, or a part after the second
         // spelled like a kind (a bundled kind is registered on first mention).
         let root = crate::cel::types::provider::root_part(parts);
-        let spelled_like_kind = parts
-            .iter()
-            .skip(2)
-            .any(|part| part.starts_with(|c: char| c.is_ascii_uppercase()));
-        spelled_like_kind || self.lock().has_root_of(root)
+        spelled_like_kind(parts.iter()) || self.lock().has_root_of(root)
     }
 }

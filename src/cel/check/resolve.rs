@@ -118,16 +118,8 @@ impl Checker<'_> {
     fn resolve_qualified(&self, parts: &[&str]) -> Option<Resolved> {
         match parts {
             [single] => self.resolve_simple(single),
-            [first, ..] => {
-                let rooted = first.starts_with('.');
-                if !rooted && self.locals.iter().any(|l| l.name == *first) {
-                    return None;
-                }
-                if !self.may_name_global(parts) {
-                    return None;
-                }
-                self.resolve_global(&parts.join("."))
-            }
+            [_, ..] if self.no_dotted_prefix_resolves(parts) => None,
+            [_, ..] => self.resolve_global(&parts.join(".")),
             [] => None,
         }
     }
