@@ -43,6 +43,7 @@ struct Shared {
     state: Mutex<State>,
     publisher: PublishSender,
     shutdown_requested: Arc<AtomicBool>,
+    long_work: isolate::LongWork,
 }
 
 impl Server {
@@ -56,6 +57,7 @@ impl Server {
             state,
             publisher,
             shutdown_requested,
+            long_work: isolate::LongWork::default(),
         });
         tokio::spawn(publish_loop(shared.clone(), results));
         Server { shared }
@@ -294,7 +296,7 @@ impl LanguageServer for Server {
         };
         let command = params.command.clone();
         let outcome = self
-            .off_serve(&command, move |cancel| {
+            .off_serve_long(&command, move |cancel| {
                 let (arguments, command) = (&params.arguments, &params.command);
                 commands::execute(command, arguments, &open, &snapshot, encoding, cancel)
             })
