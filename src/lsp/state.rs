@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::Uri;
 
 use super::diagnostics::{Guard, Job};
 use super::documents::{Document, FileIds};
-use super::workspace::{FileRole, ScannedFile};
+use super::workspace::{FileRole, ScannedFile, read_bounded};
 use crate::ide::{AnalysisHost, DiagnosticsConfig, Encoding, FileId};
 
 /// Everything the handlers share.
@@ -177,6 +177,28 @@ impl State {
             FileRole::Workspace => self.workspace.insert(uri, id),
             FileRole::Params => self.param_files.insert(uri, id),
         };
+    }
+
+    /// After `uri` was closed: its text on disk becomes the input again if it is a scanned
+    /// workspace or params file that can still be read (`true`); otherwise it leaves the analysis.
+    pub fn revert_to_disk(&mut self, uri: &Uri, file: FileId) -> bool {
+        let scanned = self.workspace.contains_key(uri) || self.param_files.contains_key(uri);
+        let saved = uri
+            .to_file_path()
+            .filter(|_| scanned)
+            .and_then(|p| read_bounded(&p));
+        match saved {
+            Some(saved) => {
+                self.host.set_file(file, Arc::from(saved.text));
+                true
+            }
+            None => {
+                self.host.remove_file(file);
+                self.workspace.remove(uri);
+                self.param_files.remove(uri);
+                false
+            }
+        }
     }
 
     /// The URI and version of every open document, sorted by URI.
