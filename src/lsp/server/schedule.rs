@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::Uri;
 
 use super::{Server, Shared};
 use crate::ide::{Contribution, FileId};
-use crate::lsp::diagnostics::{self, Guard, Job, Publish};
+use crate::lsp::diagnostics::{self, Guard, Job, Publish, PublishSender};
 use crate::lsp::state::Step;
 
 impl Server {
@@ -55,6 +55,14 @@ impl Server {
     /// Diagnostics for the scanned workspace files that are not open.
     pub(super) fn schedule_workspace(&self) {
         self.shared.queue_workspace(|_| true);
+    }
+
+    /// Diagnostics for one scanned workspace file that is not open (a document just closed).
+    pub(super) fn schedule_workspace_file(&self, uri: Uri) {
+        let file = self.state().workspace.get(&uri).copied();
+        if let Some(file) = file {
+            self.shared.queue_workspace(|f| f == file);
+        }
     }
 }
 
@@ -121,32 +129,25 @@ impl Shared {
         let pull = self.lock().pull;
         let analysis = job.analysis.clone();
         let befores: Vec<(FileId, Contribution)> = edited.iter().map(|e| (e.2, e.3)).collect();
-        let work = move || {
-            let results = if pull {
-                Vec::new()
-            } else {
-                diagnostics::compute_now(&job)
-            };
-            let changes: Vec<(Contribution, Vec<FileId>)> = befores
-                .iter()
-                .map(|(file, before)| {
-                    (
-                        analysis.contribution(*file),
-                        analysis.affected_by(*file, *before),
-                    )
-                })
-                .collect();
-            (results, changes)
-        };
-        let Ok((results, changes)) = tokio::task::spawn_blocking(work).await else {
-            eprintln!("admission-ls: a diagnostics run failed");
-            return;
-        };
         let guards: HashMap<Uri, Guard> = edited
             .iter()
             .map(|(uri, version, _, _)| (uri.clone(), Guard::OpenAt(*version)))
             .collect();
-        self.publish(results, &guards);
+        let (publisher, published) = (self.publisher.clone(), guards.clone());
+        let work = move || {
+            if !pull {
+                compute_and_publish(&job, &published, &publisher);
+            }
+            let change = |(file, before): &(FileId, Contribution)| {
+                let now = analysis.contribution(*file);
+                (now, analysis.affected_by(*file, *before))
+            };
+            befores.iter().map(change).collect::<Vec<_>>()
+        };
+        let Ok(changes) = tokio::task::spawn_blocking(work).await else {
+            eprintln!("admission-ls: a diagnostics run failed");
+            return;
+        };
         let affected = self.record_contributions(&edited, changes);
         if !affected.is_empty() {
             self.recheck_affected(&affected, &guards);
@@ -215,27 +216,28 @@ impl Shared {
     }
 
     async fn run(&self, job: Job, guards: HashMap<Uri, Guard>) {
-        let results = diagnostics::compute(job).await;
-        self.publish(results, &guards);
-    }
-
-    fn publish(
-        &self,
-        results: Vec<(Uri, Vec<tower_lsp_server::ls_types::Diagnostic>)>,
-        guards: &HashMap<Uri, Guard>,
-    ) {
-        for (uri, diagnostics) in results {
-            let Some(&guard) = guards.get(&uri) else {
-                continue;
-            };
-            // The receiver lives as long as `self`, so a send can't fail while we run.
-            let _ = self.publisher.send(Publish {
-                uri,
-                diagnostics,
-                guard,
-            });
+        let publisher = self.publisher.clone();
+        let work = move || compute_and_publish(&job, &guards, &publisher);
+        if tokio::task::spawn_blocking(work).await.is_err() {
+            eprintln!("admission-ls: a diagnostics run failed");
         }
     }
+}
+
+/// Computes the files of `job`, sending each result to the publisher under its guard as soon as
+/// it is ready.
+fn compute_and_publish(job: &Job, guards: &HashMap<Uri, Guard>, publisher: &PublishSender) {
+    diagnostics::compute_each(job, &|uri, diagnostics| {
+        let Some(&guard) = guards.get(&uri) else {
+            return;
+        };
+        // The receiver lives as long as the server, so a send can't fail while it runs.
+        let _ = publisher.send(Publish {
+            uri,
+            diagnostics,
+            guard,
+        });
+    });
 }
 
 /// Sends results in arrival order, each only if its document is still where it was computed.

@@ -80,6 +80,7 @@ impl Server {
             contributed = document.contribution != Contribution::NONE;
         }
         // Through the publisher, so that the empty list can't overtake a result already queued.
+        let uri_of_closed = uri.clone();
         let _ = self.shared.publisher.send(Publish {
             uri,
             diagnostics: Vec::new(),
@@ -89,10 +90,10 @@ impl Server {
             // Its facts left the analysis (or reverted to the saved text): re-check the others.
             let open = self.state().open_documents();
             self.recheck_open(open);
-        }
-        if contributed || on_disk {
-            // The saved text's diagnostics replace the empty list of the closed document.
             self.schedule_workspace();
+        } else if on_disk {
+            // The saved text's diagnostics replace the empty list of the closed document.
+            self.schedule_workspace_file(uri_of_closed);
         }
     }
 
