@@ -191,45 +191,6 @@ fn the_scan_reports_the_files_it_left_out() {
     );
 }
 
-/// A measurement, not a test: the scan of a workspace of `ADMISSION_LS_SCAN_FILES` (default
-/// 20,000) policy files, as the server logs it, and the time until every file's diagnostics are
-/// published. `cargo test --release --test hostile_scale -- --ignored --nocapture`.
-#[test]
-#[ignore = "a measurement: prints the scan time of a large workspace"]
-fn measure_the_scan_of_a_large_workspace() {
-    let count = std::env::var("ADMISSION_LS_SCAN_FILES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(20_000);
-    let dir = workspace(count);
-    let binary = std::env::var("ADMISSION_LS_BINARY").unwrap_or_else(|_| BINARY.to_owned());
-    let mut client = Client::spawn(&binary);
-    let root = file_uri(dir.path());
-    let start = std::time::Instant::now();
-    client.initialize(json!({}), json!(root), Value::Null);
-    let mut published = std::collections::BTreeSet::new();
-    while published.len() < count {
-        let message = client.wait_for(|m| m["method"] == "textDocument/publishDiagnostics");
-        published.insert(
-            message["params"]["uri"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned(),
-        );
-    }
-    let all = start.elapsed();
-    let log = client.stderr();
-    let scan = log
-        .lines()
-        .find(|l| l.contains("workspace scan:"))
-        .unwrap_or("no scan line");
-    println!(
-        "{count} files: {scan}; every file published after {:.2} s",
-        all.as_secs_f64()
-    );
-    answers_the_next_request(&mut client);
-}
-
 /// A document opened now gets its diagnostics, and `shutdown` is answered.
 fn answers_the_next_request(client: &mut Client) {
     let uri = "file:///tmp/hostile/next.yaml";
