@@ -459,7 +459,7 @@ fn closing_an_unsaved_workspace_file_returns_the_others_to_its_saved_text() {
         )
     };
     let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: limits-binding}\nspec:\n  policyName: limits\n  validationActions: [Deny]\n";
-    dir.write("policy.yaml", &policy("limits"));
+    dir.write("policy.yaml", policy("limits"));
     dir.write("binding.yaml", binding);
     let mut client = Client::spawn(BINARY);
     let root = file_uri(dir.path());

@@ -17,7 +17,8 @@ use crate::ide::Analysis;
 /// Directories never entered besides hidden ones.
 const SKIPPED_DIRS: &[&str] = &["node_modules", "target"];
 /// How many YAML files the walk lists at most (only YAML files count); a 20,000-file workspace
-/// scans in about a second.
+/// scans in about 0.1 s and all its diagnostics are out in about 6 s (`cargo bench --bench
+/// scale`).
 pub const MAX_FILES: usize = 50_000;
 /// How large a file the walk reads: above the largest CRD bundles projects ship in one file.
 pub const MAX_FILE_BYTES: u64 = 8 << 20;
