@@ -22,8 +22,28 @@ pub struct RunQueue {
     pub others: BTreeSet<Uri>,
     /// Workspace files, not open, whose diagnostics are to be pushed.
     pub workspace: BTreeSet<Uri>,
-    /// The runner task is working through the queue.
-    pub active: bool,
+    /// How many runner tasks are working through the queue.
+    pub runners: usize,
+}
+
+/// Runner tasks at most: a second one starts for an edit while the first is in a step, so a
+/// keystroke never waits behind a large file's step.
+pub const MAX_RUNNERS: usize = 2;
+
+impl RunQueue {
+    /// Counts a new runner if one is due: for an edit while fewer than [`MAX_RUNNERS`] run
+    /// (`for_edit`), else when none runs. The caller starts it.
+    pub fn claim_runner(&mut self, for_edit: bool) -> bool {
+        let due = if for_edit {
+            self.runners < MAX_RUNNERS
+        } else {
+            self.runners == 0
+        };
+        if due {
+            self.runners += 1;
+        }
+        due
+    }
 }
 
 /// The next step of the runner: up to this many files, on one snapshot.
@@ -153,7 +173,7 @@ impl State {
                 return Some(step);
             }
         }
-        self.queue.active = false;
+        self.queue.runners = self.queue.runners.saturating_sub(1);
         None
     }
 
@@ -335,6 +355,7 @@ mod tests {
     #[test]
     fn edited_documents_go_first_and_a_file_asked_for_twice_is_checked_once() {
         let mut state = State::new();
+        state.queue.runners = 1;
         let uris: Vec<Uri> = (0..3)
             .map(|i| format!("file:///{i}.yaml").parse().expect("uri"))
             .collect();
@@ -354,6 +375,6 @@ mod tests {
             })
             .collect();
         assert_eq!(order, ["edited 1", "others 3"]);
-        assert!(!state.queue.active);
+        assert_eq!(state.queue.runners, 0);
     }
 }

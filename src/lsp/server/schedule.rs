@@ -1,11 +1,12 @@
 //! When diagnostics run and how they reach the client. Edits, re-checks and workspace pushes go
-//! into one queue of file sets (`state::RunQueue`); one runner task works through it in steps of
-//! a few files on one snapshot each, edited documents first, so a burst of opens or keystrokes
-//! coalesces (a file asked for again before its turn is checked once) and a keystroke waits for
-//! at most one step of other work. After the step of an edited document, `ide` says whether what
-//! the document contributes to the others changed and which files that affects; those go into the
-//! queue once, not one job per file per edit. The publisher task sends each result only if its
-//! document is still at the version it was computed for.
+//! into one queue of file sets (`state::RunQueue`); a runner task works through it in steps of a
+//! few files on one snapshot each, edited documents first, so a burst of opens or keystrokes
+//! coalesces (a file asked for again before its turn is checked once). An edit starts a second
+//! runner while the first is in a step, so a keystroke never waits behind a large file. After the
+//! step of an edited document, `ide` says whether what the document contributes to the others
+//! changed and which files that affects; those go into the queue once, not one job per file per
+//! edit. The publisher task sends each result only if its document is still at the version it was
+//! computed for.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ impl Server {
         let start = {
             let mut state = self.state();
             state.queue.edited.insert(uri);
-            !std::mem::replace(&mut state.queue.active, true)
+            state.queue.claim_runner(true)
         };
         self.shared.start_runner(start);
     }
@@ -47,7 +48,7 @@ impl Server {
                 .queue
                 .others
                 .extend(open.into_iter().map(|(uri, _)| uri));
-            !std::mem::replace(&mut state.queue.active, true)
+            state.queue.claim_runner(false)
         };
         self.shared.start_runner(start);
     }
@@ -89,7 +90,7 @@ impl Shared {
                     .map(|(uri, _)| uri.clone())
                     .collect();
                 state.queue.workspace.extend(files);
-                Some(!std::mem::replace(&mut state.queue.active, true))
+                Some(state.queue.claim_runner(false))
             }
         };
         match start {
@@ -192,7 +193,7 @@ impl Shared {
                     .map(|(uri, _)| uri.clone())
                     .collect();
                 state.queue.others.extend(open);
-                Some(!std::mem::replace(&mut state.queue.active, true))
+                Some(state.queue.claim_runner(false))
             }
         };
         if let Some(start) = start {
