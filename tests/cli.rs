@@ -158,6 +158,39 @@ fn a_missing_path_is_an_io_error_but_the_rest_is_checked() {
     );
 }
 
+/// A folder with nothing to check (empty, only `.json`, only hidden folders) fails the run with
+/// status 2 and says so in every format: a CI job pointed at the wrong folder must not pass.
+#[test]
+fn a_folder_with_nothing_to_check_fails_in_every_format() {
+    let dir = TempDir::new("cli-nothing");
+    dir.write("json/a.json", "{}\n");
+    dir.write("hidden/.git/policy.yaml", POLICY);
+    std::fs::create_dir_all(dir.path().join("empty")).expect("mkdir");
+    let mut seen = String::new();
+    for folder in ["empty", "json", "hidden"] {
+        for format in ["text", "json", "sarif", "github"] {
+            let run = run(dir.path(), &["check", "--format", format, folder]);
+            assert_eq!(run.status, Some(2), "{folder} {format}: {}", run.stdout);
+            // Text says it on stderr beside its summary; the machine formats in their output too.
+            let in_output = format == "text" || run.stdout.contains("nothing to check");
+            let said = in_output && run.stderr.contains("nothing to check");
+            seen.push_str(&format!("{folder} {format}: {said}\n"));
+        }
+    }
+    assert!(!seen.contains("false"), "{seen}");
+    let run = run(dir.path(), &["check", "empty"]);
+    check_output(
+        &run,
+        2,
+        expect![[r#"
+        checked 0 files: 0 errors, 0 warnings; 1 path could not be read
+    "#]],
+        expect![[r#"
+        empty: error: nothing to check: no .yaml or .yml file in the folder (hidden folders, node_modules and target are skipped)
+    "#]],
+    );
+}
+
 #[test]
 fn a_non_utf8_file_is_an_io_error() {
     let dir = TempDir::new("cli-utf8");

@@ -95,7 +95,7 @@ fn kaptest_rejections_name_the_problem_with_its_position() {
           error: tests/kaptest_current/rejected/unknown-keys.yaml:13:5: unknown key `deniedMesage` in a test case (known: object, oldObject, param, expect, userInfo, deniedMessage); did you mean `deniedMessage`?
           error: tests/kaptest_current/rejected/unknown-keys.yaml:14:16: unknown key `user` in userInfo (known: name, groups, extra)
           ERROR widget-size: object=Widget/ →  (…ms)
-                policy 'widget-size' not found in the suite's policy files
+                the case expects nothing: it names no expected decision (nor, for a custom resource, `valid`), so it would pass whatever the policy does
           ERROR widget-size: object=Widget/huge → deny (…ms)
                 policy 'widget-size' not found in the suite's policy files
         tests/kaptest_current/rejected/unsupported-version.yaml
@@ -112,6 +112,12 @@ fn policy_test_files_with_unknown_keys_or_broken_yaml_are_errors_with_positions(
     expect![[r#"
         tests/suites/malformed/broken.test.yaml
           error: tests/suites/malformed/broken.test.yaml:7:1: YAML syntax error: while parsing a flow sequence, expected ',' or ']'
+        tests/suites/malformed/duplicate-keys.test.yaml (duplicate-keys)
+          error: tests/suites/malformed/duplicate-keys.test.yaml:24:7: duplicate key `cases[1].expect.decision` (first at tests/suites/malformed/duplicate-keys.test.yaml:23:7): YAML keeps only the last
+          error: tests/suites/malformed/duplicate-keys.test.yaml:17:13: expect.decision (or expect.valid, for a custom resource) is required (allow, deny, warn, audit, skip, error)
+          ERROR an empty expect (…ms)
+                the case expects nothing: it names no expected decision (nor, for a custom resource, `valid`), so it would pass whatever the policy does
+          ok    a decision written twice (…ms)
         tests/suites/malformed/empty.test.yaml (empty)
         tests/suites/malformed/unknown-keys.test.yaml (unknown-keys)
           error: tests/suites/malformed/unknown-keys.test.yaml:6:1: unknown key `polices` in a PolicyTest (known: apiVersion, kind, metadata, kubeVersion, defaults, policies, resources, cases); did you mean `policies`?
@@ -123,12 +129,12 @@ fn policy_test_files_with_unknown_keys_or_broken_yaml_are_errors_with_positions(
           error: tests/suites/malformed/unknown-keys.test.yaml:22:16: unknown key `user` in userInfo (known: username, groups)
           error: tests/suites/malformed/unknown-keys.test.yaml:24:17: expect.decision: unsupported value `admit`: supported values: allow, deny, warn, audit, skip, error
           ERROR a misspelt expect would check nothing (…ms)
-                policy 'require-labels' not found in the suite's policy files
+                the case expects nothing: it names no expected decision (nor, for a custom resource, `valid`), so it would pass whatever the policy does
           ERROR a misspelt decision key (…ms)
-                policy 'require-labels' not found in the suite's policy files
+                the case expects nothing: it names no expected decision (nor, for a custom resource, `valid`), so it would pass whatever the policy does
           ERROR an unsupported decision (…ms)
                 policy 'require-labels' not found in the suite's policy files
-        0 passed, 0 failed, 3 errored in …ms
+        1 passed, 0 failed, 4 errored in …ms
     "#]].assert_eq(&timeless(&stdout));
 }
 

@@ -148,7 +148,7 @@ fn the_server_scans_a_workspace_of_five_thousand_files_and_still_answers() {
     let mut client = Client::spawn(BINARY);
     let root = file_uri(dir.path());
     client.initialize(json!({}), json!(root), Value::Null);
-    // The scan is bounded (2,000 files); the first file in walk order is broken and is published.
+    // The first file in walk order is broken and is published.
     let first = format!("{root}/team-00/policy-0000.yaml");
     let published = client.diagnostics_where(&first, |p| p["version"].is_null());
     assert_eq!(
@@ -156,6 +156,39 @@ fn the_server_scans_a_workspace_of_five_thousand_files_and_still_answers() {
         "{published}"
     );
     answers_the_next_request(&mut client);
+}
+
+/// What the scan's bounds leave out is said in the log and in one `window/showMessage`: a file over
+/// the size limit, a file that is not text.
+#[test]
+fn the_scan_reports_the_files_it_left_out() {
+    let dir = workspace(3);
+    let comment = "# padding\n".repeat(900_000); // 9 MB, over the 8 MiB limit
+    let large = format!(
+        "{comment}{}",
+        policy("large", std::iter::once("true".to_string()))
+    );
+    dir.write("large/policy.yaml", large);
+    std::fs::write(dir.path().join("binary.yaml"), [0xff, 0xfe, 0x00]).expect("write");
+    let mut client = Client::spawn(BINARY);
+    let root = file_uri(dir.path());
+    client.initialize(json!({}), json!(root), Value::Null);
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = shown["params"]["message"].as_str().unwrap_or_default();
+    let message = message.replace(&dir.path().display().to_string(), "ROOT");
+    assert_eq!(
+        message,
+        "admission-ls: the workspace scan left files out (1 YAML files over 8 MiB not read \
+         (ROOT/large/policy.yaml); 1 YAML files not readable as UTF-8 text (ROOT/binary.yaml)); \
+         open a file to check it"
+    );
+    assert_eq!(shown["params"]["type"], 2, "a warning");
+    answers_the_next_request(&mut client);
+    let log = client.stderr();
+    assert!(
+        log.contains("workspace scan: 5 YAML files, 3 admission or CRD files"),
+        "{log}"
+    );
 }
 
 /// A document opened now gets its diagnostics, and `shutdown` is answered.

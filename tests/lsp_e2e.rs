@@ -448,6 +448,57 @@ fn renaming_a_policy_rechecks_the_binding_in_another_open_file() {
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
 
+/// Closing a workspace file with unsaved edits returns the analysis to the text on disk: the
+/// binding in another (closed) file that the edit left unresolved resolves again.
+#[test]
+fn closing_an_unsaved_workspace_file_returns_the_others_to_its_saved_text() {
+    let dir = TempDir::new("close-unsaved");
+    let policy = |name: &str| {
+        format!(
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {{name: {name}}}\nspec:\n  validations:\n  - expression: 'true'\n"
+        )
+    };
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: limits-binding}\nspec:\n  policyName: limits\n  validationActions: [Deny]\n";
+    dir.write("policy.yaml", policy("limits"));
+    dir.write("binding.yaml", binding);
+    let mut client = Client::spawn(BINARY);
+    let root = file_uri(dir.path());
+    client.initialize(utf16_capabilities(), json!(root), Value::Null);
+    let (policy_uri, binding_uri) = (
+        format!("{root}/policy.yaml"),
+        format!("{root}/binding.yaml"),
+    );
+    let resolved = |p: &Value| codes(p).is_empty();
+    client.diagnostics_where(&binding_uri, resolved);
+
+    open(&mut client, &policy_uri, 1, &policy("limits"));
+    change(
+        &mut client,
+        &policy_uri,
+        2,
+        json!([{"text": policy("limit")}]),
+    );
+    client.diagnostics_where(&binding_uri, |p| codes(p) == ["unresolved-reference"]);
+
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": policy_uri}}),
+    );
+    client.diagnostics_where(&binding_uri, resolved);
+    let names = client.request("workspace/symbol", json!({"query": "limit"}));
+    let names: Vec<&str> = names["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"limits") && !names.contains(&"limit"),
+        "{names:?}"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
 /// A policy whose expression follows an emoji on the same line, so UTF-16 and UTF-8 columns differ.
 const EMOJI_POLICY: &str = "\
 apiVersion: admissionregistration.k8s.io/v1

@@ -160,3 +160,80 @@ fn a_cancelled_command_stops_early_and_the_server_keeps_serving() {
     );
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// LSP's `RequestFailed`, the answer to a command beyond the long-work queue.
+const REQUEST_FAILED: i64 = -32803;
+
+/// Slots and queue of long work (`src/lsp/server/isolate.rs`).
+const LONG_WORK_SLOTS: usize = 2;
+const LONG_WORK_QUEUE: usize = 16;
+
+#[test]
+fn seven_slow_commands_leave_threads_for_a_keystroke_and_a_request() {
+    let dir = TempDir::new("isolation-seven");
+    let policy = dir.write("policy.yaml", POLICY);
+    let suite = dir.write("suite.test.yaml", SUITE);
+    let mut client = start("admission-ls.runTests=sleep:600000");
+    let (policy_uri, suite_uri) = (file_uri(&policy), file_uri(&suite));
+    open(&mut client, &policy_uri, 1, POLICY);
+    client.diagnostics_at(&policy_uri, 1);
+
+    // Before the commands had their own slots, seven of them held seven of the blocking pool's
+    // eight threads (stdin holds the eighth) and the keystroke's run and the request waited.
+    let runs: Vec<i64> = (0..7).map(|_| run_tests(&mut client, &suite_uri)).collect();
+    change(
+        &mut client,
+        &policy_uri,
+        2,
+        &POLICY.replace("<= 5", "<= 'x'"),
+    );
+    let published = client.diagnostics_at(&policy_uri, 2);
+    assert_ne!(published["diagnostics"], json!([]), "{published}");
+    assert_eq!(
+        symbols(&mut client, &policy_uri)["result"][0]["name"],
+        "small"
+    );
+
+    for run in &runs {
+        client.notify("$/cancelRequest", json!({"id": run}));
+    }
+    for run in runs {
+        assert_eq!(client.response(run)["error"]["code"], REQUEST_CANCELLED);
+    }
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_command_beyond_the_long_work_queue_is_refused_with_a_message() {
+    let dir = TempDir::new("isolation-queue");
+    let suite = dir.write("suite.test.yaml", SUITE);
+    dir.write("policy.yaml", POLICY);
+    let mut client = start("admission-ls.runTests=sleep:600000");
+    let suite_uri = file_uri(&suite);
+    let runs: Vec<i64> = (0..LONG_WORK_SLOTS + LONG_WORK_QUEUE)
+        .map(|_| run_tests(&mut client, &suite_uri))
+        .collect();
+    let over = run_tests(&mut client, &suite_uri);
+    let refused = client.response(over);
+    assert_eq!(refused["error"]["code"], REQUEST_FAILED, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("2 commands are running and 16 waiting"),
+        "{message}"
+    );
+
+    // A queued command that is cancelled leaves the queue: the next one is taken.
+    client.notify("$/cancelRequest", json!({"id": runs[LONG_WORK_SLOTS]}));
+    let cancelled = client.response(runs[LONG_WORK_SLOTS]);
+    assert_eq!(cancelled["error"]["code"], REQUEST_CANCELLED, "{cancelled}");
+    let taken = run_tests(&mut client, &suite_uri);
+    for run in runs
+        .iter()
+        .chain([&taken])
+        .filter(|&&r| r != runs[LONG_WORK_SLOTS])
+    {
+        client.notify("$/cancelRequest", json!({"id": run}));
+        assert_eq!(client.response(*run)["error"]["code"], REQUEST_CANCELLED);
+    }
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

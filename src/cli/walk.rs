@@ -1,6 +1,8 @@
 //! Finds the files `check` reads: named files as given, folders walked recursively for `*.yaml` and
 //! `*.yml` in sorted order, hidden entries, `target` and `node_modules` skipped. Problems (a missing
-//! path, an unreadable folder) are collected, not fatal, so one bad path doesn't hide the rest.
+//! path, an unreadable folder) are collected, not fatal, so one bad path doesn't hide the rest. A
+//! folder with no YAML file to read is one of them: a CI job pointed at the wrong folder fails
+//! instead of passing having checked nothing.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -23,7 +25,13 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
     let mut errors = Vec::new();
     for path in paths {
         match fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk_dir(path, &mut files, &mut errors),
+            Ok(meta) if meta.is_dir() => {
+                let before = files.len();
+                walk_dir(path, &mut files, &mut errors);
+                if files.len() == before {
+                    errors.push(nothing_to_check(path));
+                }
+            }
             Ok(_) => files.push(tidy(path)),
             Err(error) => errors.push(WalkError {
                 path: path.clone(),
@@ -32,6 +40,16 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
         }
     }
     (files, errors)
+}
+
+/// The problem of a folder where the walk found no file to check.
+fn nothing_to_check(dir: &Path) -> WalkError {
+    WalkError {
+        path: tidy(dir),
+        message: "nothing to check: no .yaml or .yml file in the folder (hidden folders, \
+                  node_modules and target are skipped)"
+            .to_owned(),
+    }
 }
 
 fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {

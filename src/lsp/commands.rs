@@ -6,7 +6,7 @@
 //! runTests, `{uri | path, crds?: [path], crd?, objects?: [path], document?, kubeVersion?}` for
 //! validate (the CRD files and the object files default to the target file; `crd` keeps one CRD's
 //! kinds, `document` one document: the arguments the validate lenses send), answering
-//! `{"reports": [...], "summary": {...}}` with `validate --format json`'s reports. All run off the serve task; a cancelled `runTests` skips its remaining cases. Open documents are read from the editor, other files from disk. Failing cases come
+//! `{"reports": [...], "summary": {...}}` with `validate --format json`'s reports. All run off the serve task, at most two at a time; a cancelled `runTests` skips its remaining cases, a cancelled `evaluate` is not evaluated after its files are read. Open documents are read from the editor, other files from disk. Failing cases come
 //! back as diagnostics on the cases, for the server to publish.
 
 use std::collections::HashMap;
@@ -61,7 +61,7 @@ pub fn execute(
 ) -> Result<Outcome, String> {
     let args = arguments.first().cloned().unwrap_or(Value::Null);
     match command {
-        EVALUATE_COMMAND => evaluate_command(&args, open),
+        EVALUATE_COMMAND => evaluate_command(&args, open, cancel),
         RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding, cancel),
         VALIDATE_COMMAND => validate_command(&args, open, snapshot),
         other => Err(format!("unknown command {other}")),
@@ -100,7 +100,7 @@ fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
     std::fs::read_to_string(&path).map_err(|e| e.to_string())
 }
 
-fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
+fn evaluate_command(args: &Value, open: &OpenTexts, cancel: &Cancel) -> Result<Outcome, String> {
     let (path, _) = target(args)?;
     let text = |key: &str| -> Result<Option<String>, String> {
         match args.get(key).and_then(Value::as_str) {
@@ -140,6 +140,11 @@ fn evaluate_command(args: &Value, open: &OpenTexts) -> Result<Outcome, String> {
         schemas: schema_files(args, open)?,
         no_defaults: args.get("defaults").and_then(Value::as_bool) == Some(false),
     };
+    // Reading the files is the part that can wait on the disk; the evaluation itself is bounded
+    // by the policy's cost budget. A request cancelled meanwhile is not evaluated.
+    if cancel.is_cancelled() {
+        return Err("cancelled".into());
+    }
     let outcome = evaluate(&request)?;
     Ok(Outcome {
         result: outcome_json(&outcome),
@@ -249,4 +254,25 @@ fn run_tests_command(
         result: tests_json(&reports),
         publish,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cancelled_evaluation_is_not_run() {
+        let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n\
+                      metadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}\n  validations:\n  - expression: 'true'\n";
+        let object = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+        let open = OpenTexts::from([
+            (PathBuf::from("/e/policy.yaml"), policy.to_owned()),
+            (PathBuf::from("/e/object.yaml"), object.to_owned()),
+        ]);
+        let args = serde_json::json!({"path": "/e/policy.yaml", "object": "/e/object.yaml"});
+        let ran = evaluate_command(&args, &open, &Cancel::default());
+        assert!(ran.is_ok(), "{:?}", ran.err());
+        let cancelled = evaluate_command(&args, &open, &Cancel::raised());
+        assert_eq!(cancelled.err().as_deref(), Some("cancelled"));
+    }
 }

@@ -47,15 +47,38 @@ pub struct Publish {
 /// Sends results to the publisher task.
 pub type PublishSender = mpsc::UnboundedSender<Publish>;
 
-/// Runs a job on the blocking pool; a file whose analysis panicked is logged and left out.
-pub async fn compute(job: Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
-    match tokio::task::spawn_blocking(move || compute_now(&job)).await {
-        Ok(results) => results,
-        Err(error) => {
-            eprintln!("admission-ls: diagnostics task failed: {error}");
-            Vec::new()
+/// Threads one step of the diagnostics runner uses: a large file in the step holds up one of them,
+/// not the others.
+const STEP_THREADS: usize = 2;
+
+/// Runs a job here on up to [`STEP_THREADS`] threads, handing each file's result to `done` as soon
+/// as it is computed (a large file does not hold up the small ones of its step). A file whose
+/// analysis panicked is logged and left out.
+pub fn compute_each(job: &Job, done: &(dyn Fn(Uri, Vec<lsp::Diagnostic>) + Sync)) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((uri, file)) = job.files.get(i) else {
+                return;
+            };
+            match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
+                Ok(diagnostics) => done(uri.clone(), diagnostics),
+                Err(panic) => eprintln!(
+                    "admission-ls: analysis of {} panicked: {}",
+                    uri.as_str(),
+                    panic_message(panic.as_ref())
+                ),
+            }
         }
-    }
+    };
+    let threads = STEP_THREADS.min(job.files.len());
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(worker);
+        }
+        worker();
+    });
 }
 
 /// Runs a job here, on the caller's thread (a request already off the serve task).

@@ -13,6 +13,7 @@ mod features;
 mod server;
 mod state;
 mod tokens;
+mod transport;
 mod workspace;
 
 use std::sync::Arc;
@@ -37,14 +38,20 @@ pub fn run_stdio() -> anyhow::Result<i32> {
     let flag = shutdown_requested.clone();
     runtime.block_on(async move {
         let (service, socket) = LspService::new(|client| server::Server::new(client, flag));
-        let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+        let transport = transport::Transport::start(tokio::io::stdin(), tokio::io::stdout());
+        let transport::Transport {
+            input,
+            output,
+            writer,
+        } = transport;
         // Handlers wait on the blocking pool rather than compute, so many may be in flight; a
         // higher limit than tower-lsp's 4 keeps slow commands from filling every slot ahead of
         // an edit.
-        tower_lsp_server::Server::new(stdin, stdout, socket)
+        tower_lsp_server::Server::new(input, output, socket)
             .concurrency_level(64)
             .serve(service)
             .await;
+        writer.flush().await;
     });
     // The stdin reader may be blocked in a read that never returns; don't wait for it.
     runtime.shutdown_background();

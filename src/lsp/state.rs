@@ -2,7 +2,7 @@
 //! table, the analysis host, the settings and the negotiated encoding. Handlers lock it briefly and
 //! never hold it across an `.await`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -10,8 +10,56 @@ use tower_lsp_server::ls_types::Uri;
 
 use super::diagnostics::{Guard, Job};
 use super::documents::{Document, FileIds};
-use super::workspace::{FileRole, ScannedFile};
-use crate::ide::{AnalysisHost, DiagnosticsConfig, Encoding, FileId};
+use super::workspace::{FileRole, ScannedFile, read_bounded};
+use crate::ide::{AnalysisHost, Contribution, DiagnosticsConfig, Encoding, FileId};
+
+/// The diagnostics runs to do, by kind; sets, so that a file asked for many times is checked once.
+#[derive(Debug, Default)]
+pub struct RunQueue {
+    /// Open documents edited (or opened) since their last run.
+    pub edited: BTreeSet<Uri>,
+    /// Open documents another file's change may affect.
+    pub others: BTreeSet<Uri>,
+    /// Workspace files, not open, whose diagnostics are to be pushed.
+    pub workspace: BTreeSet<Uri>,
+    /// How many runner tasks are working through the queue.
+    pub runners: usize,
+}
+
+/// Runner tasks at most: a second one starts for an edit while the first is in a step, so a
+/// keystroke never waits behind a large file's step.
+pub const MAX_RUNNERS: usize = 2;
+
+impl RunQueue {
+    /// Counts a new runner if one is due: for an edit while fewer than [`MAX_RUNNERS`] run
+    /// (`for_edit`), else when none runs. The caller starts it.
+    pub fn claim_runner(&mut self, for_edit: bool) -> bool {
+        let due = if for_edit {
+            self.runners < MAX_RUNNERS
+        } else {
+            self.runners == 0
+        };
+        if due {
+            self.runners += 1;
+        }
+        due
+    }
+}
+
+/// The next step of the runner: up to this many files, on one snapshot.
+pub const RUN_CHUNK: usize = 16;
+
+/// One step of the diagnostics runner, with the snapshot to compute it on.
+#[derive(Debug)]
+pub enum Step {
+    /// Edited open documents: their diagnostics, then whether what they contribute changed; each
+    /// with its version and its contribution as of its last run.
+    Edited(Job, Vec<(Uri, i32, FileId, Contribution)>),
+    /// Open documents at these versions, re-checked for another file's change.
+    Others(Job, HashMap<Uri, i32>),
+    /// Workspace files that are not open.
+    Workspace(Job),
+}
 
 /// Everything the handlers share.
 #[derive(Debug)]
@@ -45,9 +93,8 @@ pub struct State {
     pub param_files: BTreeMap<Uri, FileId>,
     /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
     pub schema_paths: Vec<PathBuf>,
-    /// The open documents whose diagnostics run now, each with whether an edit arrived during the
-    /// run (it then runs again with the newest version).
-    pub running: HashMap<Uri, bool>,
+    /// The diagnostics runs waiting for the runner (`server/schedule.rs`).
+    pub queue: RunQueue,
     /// The client can watch files for the server (dynamic registration of
     /// `workspace/didChangeWatchedFiles`).
     pub watch_files: bool,
@@ -69,21 +116,9 @@ impl State {
             workspace: BTreeMap::new(),
             param_files: BTreeMap::new(),
             schema_paths: Vec::new(),
-            running: HashMap::new(),
+            queue: RunQueue::default(),
             watch_files: false,
         }
-    }
-
-    /// A diagnostics run for an open document, if `version` is still its current version; hands the
-    /// current text to the analysis host first if it has changed since the last run.
-    pub fn job_for_document(&mut self, uri: &Uri, version: i32) -> Option<Job> {
-        let file = self
-            .documents
-            .get(uri)
-            .filter(|d| d.version == version)?
-            .file;
-        self.sync_open_documents();
-        Some(self.job(vec![(uri.clone(), file)]))
     }
 
     /// Hands every open document's current text to the host: another file's diagnostics may
@@ -124,6 +159,77 @@ impl State {
                 .map(|(file, uri)| (file, uri.clone()))
                 .collect(),
         }
+    }
+
+    /// The runner's next step: edited documents first (a keystroke waits for at most one step of
+    /// other work), then the other open documents, then the workspace files; `None` when the
+    /// queue is empty, which ends the runner.
+    pub fn next_step(&mut self) -> Option<Step> {
+        if let Some(edited) = self.take_edited() {
+            return Some(edited);
+        }
+        while !self.queue.others.is_empty() || !self.queue.workspace.is_empty() {
+            if let Some(step) = self.take_others().or_else(|| self.take_workspace()) {
+                return Some(step);
+            }
+        }
+        self.queue.runners = self.queue.runners.saturating_sub(1);
+        None
+    }
+
+    /// Up to [`RUN_CHUNK`] of the other open documents; `None` when those taken were closed.
+    fn take_others(&mut self) -> Option<Step> {
+        let others: Vec<(Uri, i32, FileId)> = take_chunk(&mut self.queue.others)
+            .into_iter()
+            .filter_map(|uri| {
+                let document = self.documents.get(&uri)?;
+                Some((uri, document.version, document.file))
+            })
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        let files = others.iter().map(|(uri, _, file)| (uri.clone(), *file));
+        let job = self.job_synced(files.collect());
+        let versions = others.into_iter().map(|(uri, version, _)| (uri, version));
+        Some(Step::Others(job, versions.collect()))
+    }
+
+    /// Up to [`RUN_CHUNK`] workspace files; `None` when those taken are open or gone.
+    fn take_workspace(&mut self) -> Option<Step> {
+        let workspace: Vec<(Uri, FileId)> = take_chunk(&mut self.queue.workspace)
+            .into_iter()
+            .filter(|uri| !self.documents.contains_key(uri))
+            .filter_map(|uri| Some((uri.clone(), *self.workspace.get(&uri)?)))
+            .collect();
+        if workspace.is_empty() {
+            return None;
+        }
+        Some(Step::Workspace(self.job_synced(workspace)))
+    }
+
+    fn take_edited(&mut self) -> Option<Step> {
+        let mut edited = Vec::new();
+        while edited.len() < RUN_CHUNK {
+            let Some(uri) = self.queue.edited.pop_first() else {
+                break;
+            };
+            if let Some(document) = self.documents.get(&uri) {
+                let (version, file) = (document.version, document.file);
+                edited.push((uri, version, file, document.contribution));
+            }
+        }
+        if edited.is_empty() {
+            return None;
+        }
+        let files = edited.iter().map(|(uri, _, file, _)| (uri.clone(), *file));
+        let job = self.job_synced(files.collect());
+        Some(Step::Edited(job, edited))
+    }
+
+    fn job_synced(&mut self, files: Vec<(Uri, FileId)>) -> Job {
+        self.sync_open_documents();
+        self.job(files)
     }
 
     /// A diagnostics run for every scanned workspace file that is not open in the editor.
@@ -179,6 +285,28 @@ impl State {
         };
     }
 
+    /// After `uri` was closed: its text on disk becomes the input again if it is a scanned
+    /// workspace or params file that can still be read (`true`); otherwise it leaves the analysis.
+    pub fn revert_to_disk(&mut self, uri: &Uri, file: FileId) -> bool {
+        let scanned = self.workspace.contains_key(uri) || self.param_files.contains_key(uri);
+        let saved = uri
+            .to_file_path()
+            .filter(|_| scanned)
+            .and_then(|p| read_bounded(&p));
+        match saved {
+            Some(saved) => {
+                self.host.set_file(file, Arc::from(saved.text));
+                true
+            }
+            None => {
+                self.host.remove_file(file);
+                self.workspace.remove(uri);
+                self.param_files.remove(uri);
+                false
+            }
+        }
+    }
+
     /// The URI and version of every open document, sorted by URI.
     pub fn open_documents(&self) -> Vec<(Uri, i32)> {
         let mut open: Vec<_> = self
@@ -189,6 +317,13 @@ impl State {
         open.sort();
         open
     }
+}
+
+/// Up to [`RUN_CHUNK`] entries taken from the front of `set`.
+fn take_chunk(set: &mut BTreeSet<Uri>) -> Vec<Uri> {
+    std::iter::from_fn(|| set.pop_first())
+        .take(RUN_CHUNK)
+        .collect()
 }
 
 #[cfg(test)]
@@ -208,8 +343,38 @@ mod tests {
         assert!(state.accepts(&uri, Guard::OpenAt(3)));
         assert!(!state.accepts(&uri, Guard::OpenAt(2)));
         assert!(!state.accepts(&uri, Guard::NotOpen));
-        assert!(state.job_for_document(&uri, 2).is_none());
-        let job = state.job_for_document(&uri, 3).expect("current version");
+        state.queue.edited.insert(uri.clone());
+        let Some(Step::Edited(job, edited)) = state.next_step() else {
+            panic!("an edited document is the first step");
+        };
         assert_eq!(job.analysis.file_text(file).as_deref(), Some("a: 1\n"));
+        assert_eq!(edited, [(uri, 3, file, Contribution::NONE)]);
+        assert!(state.next_step().is_none());
+    }
+
+    #[test]
+    fn edited_documents_go_first_and_a_file_asked_for_twice_is_checked_once() {
+        let mut state = State::new();
+        state.queue.runners = 1;
+        let uris: Vec<Uri> = (0..3)
+            .map(|i| format!("file:///{i}.yaml").parse().expect("uri"))
+            .collect();
+        for uri in &uris {
+            let file = state.file_ids.get_or_insert(uri);
+            let opened = Document::new("a: 1\n", 1, file);
+            state.documents.insert(uri.clone(), opened);
+        }
+        state.queue.others.extend(uris.iter().cloned());
+        state.queue.others.extend(uris.iter().cloned());
+        state.queue.edited.insert(uris[2].clone());
+        let order: Vec<String> = std::iter::from_fn(|| state.next_step())
+            .map(|step| match step {
+                Step::Edited(job, _) => format!("edited {}", job.files.len()),
+                Step::Others(job, _) => format!("others {}", job.files.len()),
+                Step::Workspace(job) => format!("workspace {}", job.files.len()),
+            })
+            .collect();
+        assert_eq!(order, ["edited 1", "others 3"]);
+        assert_eq!(state.queue.runners, 0);
     }
 }

@@ -20,7 +20,8 @@ pub fn index_file(yaml: &YamlFile, workspace: &mut Workspace) -> Vec<Diagnostic>
         .documents
         .iter()
         .filter(|d| !d.has_errors)
-        .filter_map(|d| d.root.as_ref());
+        .filter_map(|d| d.root.as_ref())
+        .flat_map(super::list::objects);
     for root in roots {
         if let Some(object) = object_identity(root) {
             workspace.add_object(object);

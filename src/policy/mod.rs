@@ -14,6 +14,7 @@ mod crds;
 mod decode;
 pub mod diagnostic;
 pub mod fields;
+mod list;
 pub mod model;
 pub mod model_kinds;
 pub mod names;
@@ -81,9 +82,12 @@ pub fn check_file_in(
 /// The diagnostics of one document, by the root of a document that [`checked_root`] returned.
 /// They depend on nothing but the tree under `root`, `minor` and `workspace`: the editor reuses
 /// them while these stay the same.
+/// A list document (`kind: List` with `items`) is checked item by item, as kubectl applies it.
 pub fn check_root(root: &Node, minor: u32, workspace: &Workspace) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    check_document(root, minor, workspace, &mut diagnostics);
+    for object in list::objects(root) {
+        check_document(object, minor, workspace, &mut diagnostics);
+    }
     diagnostics
 }
 

@@ -713,3 +713,56 @@ spec:
         "#]],
     );
 }
+
+/// A `kind: List` as `kubectl get -o yaml` writes it: kubectl applies each item
+/// (apimachinery unstructured/helpers.go: a document with `items` decodes as a list; cli-runtime's
+/// FlattenListVisitor visits the items), so each is checked, and the binding finds the policy in
+/// the same list.
+#[test]
+fn the_items_of_a_list_are_checked() {
+    check_diagnostics(
+        r#"
+apiVersion: v1
+kind: List
+metadata:
+  resourceVersion: ""
+items:
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingAdmissionPolicy
+  metadata: {name: listed}
+  spec:
+    failurePolicy: Sometimes
+    matchConstraints:
+      resourceRules:
+      - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+    validations:
+    - expression: object.spec.replicas <= 'five'
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingAdmissionPolicyBinding
+  metadata: {name: listed-binding}
+  spec:
+    policyName: listed
+    validationActions: [Deny]
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingAdmissionPolicyBinding
+  metadata: {name: elsewhere}
+  spec:
+    policyName: not-in-the-list
+    validationActions: [Deny]
+"#,
+        expect![[r#"
+            policy.yaml:10:20: error[not-supported]: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
+               |
+            10 |     failurePolicy: Sometimes
+               |                    ^^^^^^^^^
+            policy.yaml:15:40: error[cel-no-overload]: spec.validations[0].expression: found no matching overload for '_<=_' applied to '(int, string)' (in apps/v1, Kind=Deployment)
+               |
+            15 |     - expression: object.spec.replicas <= 'five'
+               |                                        ^^
+            policy.yaml:26:17: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'not-in-the-list' in the workspace
+               |
+            26 |     policyName: not-in-the-list
+               |                 ^^^^^^^^^^^^^^^
+        "#]],
+    );
+}

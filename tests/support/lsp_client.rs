@@ -90,6 +90,15 @@ impl Client {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
+    /// Writes bytes as they are, framing included (malformed frames, for the hostile tests).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let result = self
+            .stdin
+            .write_all(bytes)
+            .and_then(|()| self.stdin.flush());
+        result.unwrap_or_else(|e| panic!("write to server: {e}; stderr:\n{}", self.stderr()));
+    }
+
     /// Writes one framed message.
     pub fn send(&mut self, message: &Value) {
         let body = serde_json::to_vec(message).expect("serialise");

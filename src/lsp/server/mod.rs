@@ -43,6 +43,7 @@ struct Shared {
     state: Mutex<State>,
     publisher: PublishSender,
     shutdown_requested: Arc<AtomicBool>,
+    long_work: isolate::LongWork,
 }
 
 impl Server {
@@ -56,6 +57,7 @@ impl Server {
             state,
             publisher,
             shutdown_requested,
+            long_work: isolate::LongWork::default(),
         });
         tokio::spawn(publish_loop(shared.clone(), results));
         Server { shared }
@@ -199,7 +201,7 @@ impl LanguageServer for Server {
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let range = params.range;
+        let range = ordered(params.range)?;
         self.on_document(
             "textDocument/inlayHint",
             &params.text_document.uri,
@@ -210,7 +212,7 @@ impl LanguageServer for Server {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        let range = params.range;
+        let range = ordered(params.range)?;
         let target = uri.clone();
         self.on_document("textDocument/codeAction", &uri, move |r| {
             r.code_actions(&target, range)
@@ -294,7 +296,7 @@ impl LanguageServer for Server {
         };
         let command = params.command.clone();
         let outcome = self
-            .off_serve(&command, move |cancel| {
+            .off_serve_long(&command, move |cancel| {
                 let (arguments, command) = (&params.arguments, &params.command);
                 commands::execute(command, arguments, &open, &snapshot, encoding, cancel)
             })
@@ -311,6 +313,18 @@ impl LanguageServer for Server {
         }
         Ok(Some(outcome.result))
     }
+}
+
+/// `range` if its start is not after its end; else the `InvalidParams` answer (the protocol's
+/// `Range` has `start <= end`; the features below assume it).
+fn ordered(range: Range) -> Result<Range> {
+    if range.start <= range.end {
+        return Ok(range);
+    }
+    Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+        "the range's start {}:{} is after its end {}:{}",
+        range.start.line, range.start.character, range.end.line, range.end.character
+    )))
 }
 
 /// The full report of one workspace file (not open: no version).

@@ -113,20 +113,50 @@ impl Server {
             return;
         }
         let scan = move || {
+            let start = std::time::Instant::now();
             let mut scan = workspace::scan(&roots);
-            scan.files.extend(workspace::scan(&schemas).files);
-            scan
+            let schemas = workspace::scan(&schemas);
+            scan.files.extend(schemas.files);
+            scan.skipped.merge(schemas.skipped);
+            (scan, start.elapsed())
         };
-        let Ok(scan) = tokio::task::spawn_blocking(scan).await else {
+        let Ok((scan, elapsed)) = tokio::task::spawn_blocking(scan).await else {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
+        eprintln!(
+            "admission-ls: workspace scan: {} YAML files, {} admission or CRD files, in {} ms",
+            scan.yaml_files,
+            scan.files.len(),
+            elapsed.as_millis()
+        );
+        self.report_skipped(&scan.skipped).await;
         if scan.files.is_empty() {
             return;
         }
         self.load_scanned(scan.files, FileRole::Workspace);
         self.schedule_workspace();
         self.scan_param_files(scan.other_yaml).await;
+    }
+
+    /// Says what the scan's bounds left out, in the log and in one message to the user: a file
+    /// left out has no diagnostics until it is opened, which should not go unnoticed.
+    async fn report_skipped(&self, skipped: &workspace::Skipped) {
+        if skipped.is_empty() {
+            return;
+        }
+        let lines = skipped.lines();
+        for line in &lines {
+            eprintln!("admission-ls: workspace scan: {line}");
+        }
+        let message = format!(
+            "admission-ls: the workspace scan left files out ({}); open a file to check it",
+            lines.join("; ")
+        );
+        self.shared
+            .client
+            .show_message(MessageType::WARNING, message)
+            .await;
     }
 
     /// Reads the files of `paths` holding objects of the kinds the workspace's policies take as

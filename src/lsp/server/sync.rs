@@ -66,22 +66,21 @@ impl Server {
         }
     }
 
-    /// `textDocument/didClose`.
+    /// `textDocument/didClose`: a scanned workspace file goes back to its text on disk (its unsaved
+    /// edits leave the analysis with the editor's buffer), any other file leaves the analysis.
     pub(super) fn close_document(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        let contributed;
+        let (contributed, on_disk);
         {
             let mut state = self.state();
             let Some(document) = state.documents.remove(&uri) else {
                 return;
             };
-            // A scanned workspace file stays an input (its last text); others leave the analysis.
-            if !state.workspace.contains_key(&uri) && !state.param_files.contains_key(&uri) {
-                state.host.remove_file(document.file);
-            }
+            on_disk = state.revert_to_disk(&uri, document.file);
             contributed = document.contribution != Contribution::NONE;
         }
         // Through the publisher, so that the empty list can't overtake a result already queued.
+        let uri_of_closed = uri.clone();
         let _ = self.shared.publisher.send(Publish {
             uri,
             diagnostics: Vec::new(),
@@ -92,6 +91,9 @@ impl Server {
             let open = self.state().open_documents();
             self.recheck_open(open);
             self.schedule_workspace();
+        } else if on_disk {
+            // The saved text's diagnostics replace the empty list of the closed document.
+            self.schedule_workspace_file(uri_of_closed);
         }
     }
 

@@ -1,7 +1,8 @@
 //! Problems found while reading a suite file, each with its position (`file:line:col: message`),
 //! and the check that every key of a mapping is one the format has: a misspelt key is an error with a
 //! "did you mean", never a silent skip (a case whose `expect` key is misspelt would otherwise pass
-//! without checking anything).
+//! without checking anything), and that no key is written twice in a mapping (YAML keeps the
+//! last, so the first would be dropped without a word).
 
 use crate::cel::check::closest;
 use crate::text::TextRange;
@@ -68,6 +69,47 @@ impl<'t> Problems<'t> {
                     allowed.join(", ")
                 ),
             );
+        }
+    }
+
+    /// Records every key written a second time in a mapping anywhere under `node`, with its path
+    /// and where the first is, in the order of the text. The walk keeps its own stack, so a deep
+    /// document cannot overflow the thread's.
+    pub fn duplicate_keys(&mut self, node: &Node) {
+        let mut found: Vec<(TextRange, String)> = Vec::new();
+        let mut stack = vec![(node, String::new())];
+        while let Some((node, path)) = stack.pop() {
+            if let Some(items) = node.as_sequence() {
+                let items = items.iter().enumerate();
+                stack.extend(items.map(|(i, item)| (item, format!("{path}[{i}]"))));
+                continue;
+            }
+            let mut seen: Vec<(&str, TextRange)> = Vec::new();
+            for entry in node.as_mapping().unwrap_or_default() {
+                let Some(key) = entry.key.as_str() else {
+                    continue;
+                };
+                let child = if path.is_empty() {
+                    key.to_owned()
+                } else {
+                    format!("{path}.{key}")
+                };
+                match seen.iter().find(|(k, _)| *k == key) {
+                    Some((_, first)) => {
+                        let first = self.position(*first);
+                        let message = format!(
+                            "duplicate key `{child}` (first at {first}): YAML keeps only the last"
+                        );
+                        found.push((entry.key.range, message));
+                    }
+                    None => seen.push((key, entry.key.range)),
+                }
+                stack.push((&entry.value, child));
+            }
+        }
+        found.sort_by_key(|(range, _)| range.start());
+        for (range, message) in found {
+            self.add(range, message);
         }
     }
 

@@ -254,6 +254,7 @@ fn policy_test(
     problems: &mut Problems<'_>,
 ) -> Suite {
     problems.check_keys(root, "a PolicyTest", POLICY_TEST_KEYS);
+    problems.duplicate_keys(root);
     if let Some(metadata) = root.get("metadata") {
         problems.check_keys(metadata, "metadata", METADATA_KEYS);
     }

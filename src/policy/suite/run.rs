@@ -123,6 +123,13 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
     if let Some(valid) = case.expect.valid {
         return run_resource_case(world, case, valid);
     }
+    if case.expect.decision.is_empty() {
+        // `expect: {}` (or no `expect`) checks nothing: passing it would report a test that
+        // tests nothing as ok.
+        let error = "the case expects nothing: it names no expected decision (nor, for a custom \
+                     resource, `valid`), so it would pass whatever the policy does";
+        return errored(case, &case.policy, error.to_owned());
+    }
     match prepare(world, case, kaptest) {
         Err(e) => errored(case, &case.policy, e),
         Ok((policy, binding, input)) => {
@@ -399,7 +406,6 @@ fn compare(case: &Case, expected_object: Option<&Json>, outcome: &Outcome) -> Ve
         "audit" => outcome.decision == Decision::Allow && failed_audit,
         // kaptest's `mutate`: the policy applied; the object is compared below.
         "mutate" => outcome.decision == Decision::Allow,
-        "" => true,
         other => outcome.decision.as_str() == other,
     };
     if !decision_ok {
