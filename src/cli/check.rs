@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use admission_ls::ide::{
     self, Analysis, AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, RenderOptions, Severity,
 };
+use admission_ls::lsp::disk::{self, Bounds};
 
 use super::{CheckArgs, EXIT_USAGE, Format, annotations, json, out, walk};
 
@@ -215,11 +216,7 @@ fn check_all(
 }
 
 fn read_text(path: &PathBuf) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|error| walk::io_message(&error))?;
-    String::from_utf8(bytes).map_err(|error| {
-        let offset = error.utf8_error().valid_up_to();
-        format!("not valid UTF-8 (invalid byte at offset {offset})")
-    })
+    disk::read_text(path, Bounds::named()).map_err(|refused| refused.to_string())
 }
 
 fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> String {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{EvalRequest, evaluate};
+use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::json::str_at;
 use admission_ls::policy::admission::view::{self, Document};
 use admission_ls::schema::resources::{is_namespaced, resolve_resources};
@@ -109,7 +110,7 @@ pub fn run(args: &InitArgs) -> i32 {
 
 fn write_suite(policy_file: &Path) -> Result<String, String> {
     let policy_path = policy_file.display().to_string();
-    let text = std::fs::read_to_string(policy_file)
+    let text = disk::read_text(policy_file, Bounds::named())
         .map_err(|e| format!("cannot read {policy_path}: {e}"))?;
     let version = KubeVersion::newest();
     let (name, kind, object) =

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::validate::{ValidateRequest, all_valid, report_text, validate};
+use admission_ls::lsp::disk::{self, Bounds};
 
 use super::{EXIT_USAGE, out};
 
@@ -30,7 +31,8 @@ pub struct ValidateArgs {
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    disk::read_text(path, Bounds::named())
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 fn request(args: &ValidateArgs) -> Result<ValidateRequest, String> {

@@ -87,10 +87,5 @@ fn tidy(path: &Path) -> PathBuf {
 
 /// An I/O error in the lower-case style of the other messages, without the OS error number.
 pub fn io_message(error: &std::io::Error) -> String {
-    match error.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        std::io::ErrorKind::IsADirectory => "is a directory".to_owned(),
-        _ => error.to_string(),
-    }
+    admission_ls::lsp::disk::io_message(error)
 }
