@@ -88,9 +88,7 @@ pub fn read_text(path: &Path, bounds: Bounds<'_>) -> Result<String, Refused> {
 
 /// The bytes of the file at `path`, within `bounds`.
 pub fn read_bytes(path: &Path, bounds: Bounds<'_>) -> Result<Vec<u8>, Refused> {
-    if !bounds.roots.is_empty() {
-        inside_roots(path, bounds.roots)?;
-    }
+    // The type of the file opened, not of the path: a link is judged by what it opens.
     let file = open(path).map_err(|e| Refused::Io(io_message(&e)))?;
     let file_type = file
         .metadata()
@@ -98,6 +96,9 @@ pub fn read_bytes(path: &Path, bounds: Bounds<'_>) -> Result<Vec<u8>, Refused> {
         .file_type();
     if !file_type.is_file() {
         return Err(Refused::NotRegular(kind_of(&file_type)));
+    }
+    if !bounds.roots.is_empty() {
+        inside_roots(path, bounds.roots)?;
     }
     read_capped(file, bounds.cap)
 }

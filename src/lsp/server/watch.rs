@@ -14,6 +14,18 @@ use crate::lsp::diagnostics::{Guard, Publish};
 use crate::lsp::disk::local_path;
 use crate::lsp::workspace::{self, FileRole};
 
+/// The local path of a watched file's URI; another host's or scheme's is logged and not read.
+fn local_file(uri: &Uri) -> Option<PathBuf> {
+    let path = local_path(uri);
+    if path.is_none() {
+        eprintln!(
+            "admission-ls: skipped {}: not a local file (only file: URIs without a host, or with localhost, are read)",
+            uri.as_str()
+        );
+    }
+    path
+}
+
 /// The id of the watcher registration.
 const REGISTRATION_ID: &str = "admission-ls/watch-yaml";
 
@@ -61,7 +73,7 @@ impl Server {
                 .map(|event| {
                     // A deleted file is gone; a created or changed one is read as the scan reads.
                     let text = (event.typ != FileChangeType::DELETED)
-                        .then(|| local_path(&event.uri))
+                        .then(|| local_file(&event.uri))
                         .flatten()
                         .and_then(|path: PathBuf| workspace::read_bounded(&path, &roots))
                         .map(|file| file.text);
