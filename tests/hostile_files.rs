@@ -436,3 +436,39 @@ fn server_reads_no_uri_of_another_host_or_scheme() {
     );
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// A linked file in a folder that resolves outside the folder named is not read (a cloned
+/// repository's `leak.yaml -> ~/.aws/credentials` would otherwise be printed in `check`'s
+/// snippets); a link that stays inside is checked as before.
+#[test]
+fn folder_walks_read_no_link_out_of_the_folder() {
+    let dir = TempDir::new("walk-link-out");
+    let outside = TempDir::new("walk-link-outside");
+    let secret = outside.write("secret.yaml", "password: [hunter2\n");
+    dir.write("repo/policy.yaml", POLICY);
+    dir.write("repo/tests/replicas.test.yaml", SUITE);
+    symlink(&secret, dir.path().join("repo/leak.yaml")).expect("link");
+    symlink("policy.yaml", dir.path().join("repo/alias.yaml")).expect("link");
+    let (code, stdout, stderr) = run_in(dir.path(), &["check", "repo"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let real = secret.canonicalize().expect("real path");
+    let root = dir.path().join("repo").canonicalize().expect("real path");
+    assert_eq!(
+        stderr,
+        format!(
+            "repo/leak.yaml: error: is a link to {}, outside {}\n",
+            real.display(),
+            root.display()
+        )
+    );
+    assert!(!stdout.contains("hunter2"), "{stdout}");
+    assert!(stdout.contains("checked 3 files"), "{stdout}");
+
+    let (code, stdout, stderr) = run_in(dir.path(), &["test", "repo"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.starts_with("admission-ls test: warning: repo/leak.yaml: is a link to "),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("; skipped\n"), "{stderr}");
+}

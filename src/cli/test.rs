@@ -89,12 +89,12 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
     let mut files = Vec::new();
     for path in paths {
         let (found, errors) = walk::collect(std::slice::from_ref(path));
-        if let Some(error) = errors.first() {
-            return Err(format!(
-                "cannot read {}: {}",
-                error.path.display(),
-                error.message
-            ));
+        for error in &errors {
+            let message = format!("{}: {}", error.path.display(), error.message);
+            if error.path == *path {
+                return Err(format!("cannot read {message}"));
+            }
+            out::error(&format!("admission-ls test: warning: {message}; skipped"));
         }
         let named = !path.is_dir();
         for file in found {

@@ -1,6 +1,8 @@
 //! Finds the files `check` reads: named files as given, folders walked recursively for `*.yaml` and
-//! `*.yml` in sorted order, hidden entries, `target` and `node_modules` skipped. Problems (a missing
-//! path, an unreadable folder) are collected, not fatal, so one bad path doesn't hide the rest.
+//! `*.yml` in sorted order, hidden entries, `target` and `node_modules` skipped, linked folders not
+//! entered, linked files followed only when they resolve inside the folder named. Problems (a
+//! missing path, an unreadable folder, a link out of the folder) are collected, not fatal, so one
+//! bad path doesn't hide the rest.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -23,7 +25,10 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
     let mut errors = Vec::new();
     for path in paths {
         match fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk_dir(path, &mut files, &mut errors),
+            Ok(meta) if meta.is_dir() => {
+                let root = path.canonicalize().unwrap_or_else(|_| path.clone());
+                walk_dir(path, &root, &mut files, &mut errors);
+            }
             Ok(_) => files.push(tidy(path)),
             Err(error) => errors.push(WalkError {
                 path: path.clone(),
@@ -34,7 +39,7 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
     (files, errors)
 }
 
-fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
+fn walk_dir(dir: &Path, root: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) => {
@@ -60,12 +65,32 @@ fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
         let path = entry.path();
         if file_type.is_dir() {
             if !SKIPPED_DIRS.contains(&name.as_ref()) {
-                walk_dir(&path, files, errors);
+                walk_dir(&path, root, files, errors);
             }
         } else if is_yaml(&name) && (file_type.is_file() || path.is_file()) {
-            files.push(tidy(&path));
+            match link_outside(&path, file_type, root) {
+                Some(target) => errors.push(WalkError {
+                    path: tidy(&path),
+                    message: format!(
+                        "is a link to {}, outside {}",
+                        target.display(),
+                        root.display()
+                    ),
+                }),
+                None => files.push(tidy(&path)),
+            }
         }
     }
+}
+
+/// Where a linked file found in a folder really is, when that is outside the folder named (a link
+/// in a cloned repository must not make `check` print a file from elsewhere on the machine).
+fn link_outside(path: &Path, file_type: fs::FileType, root: &Path) -> Option<PathBuf> {
+    if !file_type.is_symlink() {
+        return None;
+    }
+    let target = path.canonicalize().ok()?;
+    (!target.starts_with(root)).then_some(target)
 }
 
 fn is_yaml(name: &str) -> bool {
