@@ -11,7 +11,6 @@ mod lsp_client;
 #[path = "support/tempdir.rs"]
 mod tempdir;
 
-use std::io::Read as _;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -86,15 +85,10 @@ fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let mut read = |pipe: Option<&mut dyn std::io::Read>| {
-        let mut text = String::new();
-        if let Some(pipe) = pipe {
-            let _ = pipe.read_to_string(&mut text);
-        }
-        text
-    };
-    let stdout = read(child.stdout.as_mut().map(|p| p as &mut dyn std::io::Read));
-    let stderr = read(child.stderr.as_mut().map(|p| p as &mut dyn std::io::Read));
+    // The outputs are short: the child has written them all into the pipes before it ended.
+    let output = child.wait_with_output().expect("the outputs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     (status.code().unwrap_or(-1), stdout, stderr)
 }
 

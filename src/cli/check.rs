@@ -7,7 +7,7 @@
 //! are said to.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use admission_ls::ide::{
@@ -215,7 +215,7 @@ fn check_all(
         .collect()
 }
 
-fn read_text(path: &PathBuf) -> Result<String, String> {
+fn read_text(path: &Path) -> Result<String, String> {
     disk::read_text(path, Bounds::named()).map_err(|refused| refused.to_string())
 }
 

@@ -30,7 +30,7 @@ pub struct ValidateArgs {
     pub format: super::eval::EvalFormat,
 }
 
-fn read(path: &PathBuf) -> Result<String, String> {
+fn read(path: &std::path::Path) -> Result<String, String> {
     disk::read_text(path, Bounds::named())
         .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
@@ -44,7 +44,7 @@ fn request(args: &ValidateArgs) -> Result<ValidateRequest, String> {
     Ok(ValidateRequest {
         crds,
         object: read(&args.object_file)?,
-        old_object: args.old.as_ref().map(read).transpose()?,
+        old_object: args.old.as_deref().map(read).transpose()?,
         kube_version: args.kube_version,
     })
 }
