@@ -203,7 +203,7 @@ fn eval_bad_input() {
         ],
         2,
         expect![[r#"
-            admission-ls eval: error: cannot read policy file examples/missing.yaml: No such file or directory (os error 2)
+            admission-ls eval: error: cannot read policy file examples/missing.yaml: no such file or directory
         "#]],
     );
     check(
@@ -437,8 +437,8 @@ fn test_json_and_junit() {
             <testsuites name="admission-ls test" tests="7" failures="1" errors="5" time="…">
               <testsuite name="tests/suites/bad/bad.test.yaml (bad-input)" tests="7" failures="1" errors="5" skipped="0" time="…" file="tests/suites/bad/bad.test.yaml">
                 <testcase name="tests/suites/bad/bad.test.yaml" classname="bad-input" time="…">
-                  <error message="cannot read policy file missing-policies.yaml: No such file or directory (os error 2)" type="suite">cannot read policy file missing-policies.yaml: No such file or directory (os error 2)
-            cannot read resource file missing-resources.yaml: No such file or directory (os error 2)</error>
+                  <error message="cannot read policy file missing-policies.yaml: no such file or directory" type="suite">cannot read policy file missing-policies.yaml: no such file or directory
+            cannot read resource file missing-resources.yaml: no such file or directory</error>
                 </testcase>
                 <testcase name="names a policy that does not exist" classname="nowhere" time="…">
                   <error message="policy 'nowhere' not found in the suite's policy files" type="setup">policy 'nowhere' not found in the suite's policy files</error>
@@ -612,7 +612,7 @@ fn eval_prunes_and_defaults_a_custom_resource_by_its_crd() {
         ],
         2,
         expect![[r#"
-            admission-ls eval: error: cannot read --schema tests/cli_fixtures/missing.yaml: No such file or directory (os error 2)
+            admission-ls eval: error: cannot read --schema tests/cli_fixtures/missing.yaml: no such file or directory
         "#]],
     );
 }

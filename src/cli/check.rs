@@ -7,12 +7,13 @@
 //! are said to.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use admission_ls::ide::{
     self, Analysis, AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, RenderOptions, Severity,
 };
+use admission_ls::lsp::disk::{self, Bounds};
 
 use super::{CheckArgs, EXIT_USAGE, Format, annotations, json, out, walk};
 
@@ -214,12 +215,8 @@ fn check_all(
         .collect()
 }
 
-fn read_text(path: &PathBuf) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|error| walk::io_message(&error))?;
-    String::from_utf8(bytes).map_err(|error| {
-        let offset = error.utf8_error().valid_up_to();
-        format!("not valid UTF-8 (invalid byte at offset {offset})")
-    })
+fn read_text(path: &Path) -> Result<String, String> {
+    disk::read_text(path, Bounds::named()).map_err(|refused| refused.to_string())
 }
 
 fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> String {

@@ -5,11 +5,11 @@
 //! evaluation ran, whatever the decision; with `--exit-code`, 1 when any decision is deny or error;
 //! 2 on bad input.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
+use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
 use serde_json::Value as Json;
@@ -85,13 +85,11 @@ pub enum EvalFormat {
 /// The text of `path`; `-` is standard input (read once: a second `-` reads nothing).
 fn read_path(path: &Path, what: &str) -> Result<String, String> {
     if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| format!("cannot read {what} from standard input: {e}"))?;
-        return Ok(text);
+        return disk::read_stream(std::io::stdin().lock(), disk::COMMAND_CAP)
+            .map_err(|e| format!("cannot read {what} from standard input: {e}"));
     }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
+    disk::read_text(path, Bounds::named())
+        .map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
 }
 
 fn read(path: &Option<PathBuf>, what: &str) -> Result<Option<String>, String> {
@@ -120,7 +118,7 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
             .iter()
             .map(|p| {
                 let path = p.display().to_string();
-                std::fs::read_to_string(p)
+                disk::read_text(p, Bounds::named())
                     .map(|text| (path.clone(), text))
                     .map_err(|e| format!("cannot read --schema {path}: {e}"))
             })

@@ -5,6 +5,7 @@ mod check;
 mod eval;
 mod explain;
 mod init;
+mod init_skeleton;
 mod json;
 mod junit;
 mod out;

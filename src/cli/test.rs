@@ -11,11 +11,12 @@ use std::time::{Duration, Instant};
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{RunOptions, SuiteReport, Tally, run_tests_with, tests_json};
+use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::suite::{Case, CaseResult, RunHooks, Suite};
 use clap::ValueEnum;
 use regex::Regex;
 
-use super::{EXIT_USAGE, junit, out};
+use super::{EXIT_USAGE, junit, out, walk};
 
 /// Arguments of `test`.
 #[derive(Debug, clap::Args)]
@@ -79,31 +80,32 @@ impl ColorChoice {
     }
 }
 
-/// Suite candidates under `path`: a named file as it is, `*.yaml`/`*.yml` files in folders.
-fn walk(path: &Path, named: bool, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for entry in entries {
-            walk(&entry, false, out)?;
-        }
-    } else if named || path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-        out.push(path.to_path_buf());
-    }
-    Ok(())
-}
-
+/// The suite candidates' paths and texts: a named file as it is, the `*.yaml`/`*.yml` files of a
+/// named folder as `check` walks it (hidden folders, `node_modules` and `target` skipped, folder
+/// symlinks not followed, so a link to a parent cannot run a suite twice). A named file that
+/// cannot be read is an error; a file found in a folder that cannot be read (a FIFO, a device, one
+/// over the size cap) is skipped with a warning.
 fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
     let mut files = Vec::new();
     for path in paths {
-        let mut found = Vec::new();
-        walk(path, true, &mut found).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let (found, errors) = walk::collect(std::slice::from_ref(path));
+        for error in &errors {
+            let message = format!("{}: {}", error.path.display(), error.message);
+            if error.path == *path {
+                return Err(format!("cannot read {message}"));
+            }
+            out::error(&format!("admission-ls test: warning: {message}; skipped"));
+        }
+        let named = !path.is_dir();
         for file in found {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            files.push((file.display().to_string(), text));
+            match disk::read_text(&file, Bounds::named()) {
+                Ok(text) => files.push((file.display().to_string(), text)),
+                Err(e) if named => return Err(format!("cannot read {}: {e}", file.display())),
+                Err(e) => out::error(&format!(
+                    "admission-ls test: warning: {}: {e}; skipped",
+                    file.display()
+                )),
+            }
         }
     }
     Ok(files)
@@ -123,7 +125,7 @@ pub fn run(args: &TestArgs) -> i32 {
         Ok(files) => files,
         Err(message) => return usage(message),
     };
-    let load = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+    let load = |p: &str| disk::read_text(Path::new(p), Bounds::named()).map_err(|e| e.to_string());
     let start = Instant::now();
     let clock = || start.elapsed();
     let select = |path: &str, suite: &Suite, case: &Case| {

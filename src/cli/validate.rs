@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::validate::{ValidateRequest, all_valid, report_text, validate};
+use admission_ls::lsp::disk::{self, Bounds};
 
 use super::{EXIT_USAGE, out};
 
@@ -29,8 +30,9 @@ pub struct ValidateArgs {
     pub format: super::eval::EvalFormat,
 }
 
-fn read(path: &PathBuf) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+fn read(path: &std::path::Path) -> Result<String, String> {
+    disk::read_text(path, Bounds::named())
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 fn request(args: &ValidateArgs) -> Result<ValidateRequest, String> {
@@ -42,7 +44,7 @@ fn request(args: &ValidateArgs) -> Result<ValidateRequest, String> {
     Ok(ValidateRequest {
         crds,
         object: read(&args.object_file)?,
-        old_object: args.old.as_ref().map(read).transpose()?,
+        old_object: args.old.as_deref().map(read).transpose()?,
         kube_version: args.kube_version,
     })
 }

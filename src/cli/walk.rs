@@ -1,8 +1,9 @@
 //! Finds the files `check` reads: named files as given, folders walked recursively for `*.yaml` and
-//! `*.yml` in sorted order, hidden entries, `target` and `node_modules` skipped. Problems (a missing
-//! path, an unreadable folder) are collected, not fatal, so one bad path doesn't hide the rest. A
-//! folder with no YAML file to read is one of them: a CI job pointed at the wrong folder fails
-//! instead of passing having checked nothing.
+//! `*.yml` in sorted order, hidden entries, `target` and `node_modules` skipped, linked folders not
+//! entered, linked files followed only when they resolve inside the folder named. Problems (a
+//! missing path, an unreadable folder, a link out of the folder) are collected, not fatal, so one
+//! bad path doesn't hide the rest. A folder with no YAML file to read is one of them: a CI job
+//! pointed at the wrong folder fails instead of passing having checked nothing.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -26,8 +27,9 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
     for path in paths {
         match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
+                let root = path.canonicalize().unwrap_or_else(|_| path.clone());
                 let before = files.len();
-                walk_dir(path, &mut files, &mut errors);
+                walk_dir(path, &root, &mut files, &mut errors);
                 if files.len() == before {
                     errors.push(nothing_to_check(path));
                 }
@@ -52,7 +54,7 @@ fn nothing_to_check(dir: &Path) -> WalkError {
     }
 }
 
-fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
+fn walk_dir(dir: &Path, root: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) => {
@@ -78,12 +80,32 @@ fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
         let path = entry.path();
         if file_type.is_dir() {
             if !SKIPPED_DIRS.contains(&name.as_ref()) {
-                walk_dir(&path, files, errors);
+                walk_dir(&path, root, files, errors);
             }
         } else if is_yaml(&name) && (file_type.is_file() || path.is_file()) {
-            files.push(tidy(&path));
+            match link_outside(&path, file_type, root) {
+                Some(target) => errors.push(WalkError {
+                    path: tidy(&path),
+                    message: format!(
+                        "is a link to {}, outside {}",
+                        target.display(),
+                        root.display()
+                    ),
+                }),
+                None => files.push(tidy(&path)),
+            }
         }
     }
+}
+
+/// Where a linked file found in a folder really is, when that is outside the folder named (a link
+/// in a cloned repository must not make `check` print a file from elsewhere on the machine).
+fn link_outside(path: &Path, file_type: fs::FileType, root: &Path) -> Option<PathBuf> {
+    if !file_type.is_symlink() {
+        return None;
+    }
+    let target = path.canonicalize().ok()?;
+    (!target.starts_with(root)).then_some(target)
 }
 
 fn is_yaml(name: &str) -> bool {
@@ -105,10 +127,5 @@ fn tidy(path: &Path) -> PathBuf {
 
 /// An I/O error in the lower-case style of the other messages, without the OS error number.
 pub fn io_message(error: &std::io::Error) -> String {
-    match error.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        std::io::ErrorKind::IsADirectory => "is a directory".to_owned(),
-        _ => error.to_string(),
-    }
+    admission_ls::lsp::disk::io_message(error)
 }

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
+use super::disk::{self, Bounds, local_path};
 use super::encoding::to_proto;
 use super::server::Cancel;
 use crate::ide::crd_lenses::AnalysisFile;
@@ -73,31 +74,41 @@ fn target(args: &Value) -> Result<(PathBuf, Option<Uri>), String> {
         .get("uri")
         .and_then(Value::as_str)
         .and_then(|u| u.parse::<Uri>().ok());
-    let from_uri = uri
-        .as_ref()
-        .and_then(|u| u.to_file_path())
-        .map(|p| p.into_owned());
+    let from_uri = match &uri {
+        Some(u) => Some(local_path(u).ok_or_else(|| not_local(u.as_str()))?),
+        None => None,
+    };
     let path = from_uri
         .or_else(|| args.get("path").and_then(Value::as_str).map(PathBuf::from))
         .ok_or("the command needs a `uri` or `path` argument")?;
     Ok((path, uri))
 }
 
-/// A file argument as a path: clients send either a plain path or a `file:` URI.
-fn file_path(arg: &str) -> PathBuf {
-    arg.parse::<Uri>()
-        .ok()
-        .filter(|uri| arg.starts_with("file:") && uri.scheme().as_str() == "file")
-        .and_then(|uri| uri.to_file_path().map(|p| p.into_owned()))
-        .unwrap_or_else(|| PathBuf::from(arg))
+/// A file argument as a path: clients send either a plain path or a `file:` URI. A URI of another
+/// scheme, or a `file:` URI naming another host, names no local file (a one-letter "scheme" is a
+/// Windows drive).
+fn file_path(arg: &str) -> Result<PathBuf, String> {
+    match arg.parse::<Uri>() {
+        Ok(uri) if uri.scheme().as_str().len() > 1 => {
+            local_path(&uri).ok_or_else(|| not_local(arg))
+        }
+        _ => Ok(PathBuf::from(arg)),
+    }
+}
+
+fn not_local(uri: &str) -> String {
+    format!(
+        "{uri} is not a local file (only file: URIs without a host, or with localhost, are read)"
+    )
 }
 
 fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
-    let path = file_path(path);
+    let path = file_path(path)?;
     if let Some(text) = open.get(&path) {
         return Ok(text.clone());
     }
-    std::fs::read_to_string(&path).map_err(|e| e.to_string())
+    let bounds = Bounds::named();
+    disk::read_text(&path, bounds).map_err(|e| e.to_string())
 }
 
 fn evaluate_command(args: &Value, open: &OpenTexts, cancel: &Cancel) -> Result<Outcome, String> {

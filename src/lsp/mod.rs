@@ -6,6 +6,7 @@ mod code_lens;
 mod commands;
 pub mod config;
 mod diagnostics;
+pub mod disk;
 mod documents;
 pub mod encoding;
 mod fault;

@@ -289,10 +289,9 @@ impl State {
     /// workspace or params file that can still be read (`true`); otherwise it leaves the analysis.
     pub fn revert_to_disk(&mut self, uri: &Uri, file: FileId) -> bool {
         let scanned = self.workspace.contains_key(uri) || self.param_files.contains_key(uri);
-        let saved = uri
-            .to_file_path()
+        let saved = crate::lsp::disk::local_path(uri)
             .filter(|_| scanned)
-            .and_then(|p| read_bounded(&p));
+            .and_then(|p| read_bounded(&p, &self.roots));
         match saved {
             Some(saved) => {
                 self.host.set_file(file, Arc::from(saved.text));

@@ -12,6 +12,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::disk::{self, Bounds, Refused};
 use crate::ide::Analysis;
 
 /// Directories never entered besides hidden ones.
@@ -174,18 +175,22 @@ pub fn scan_within(roots: &[PathBuf], limits: Limits) -> Scan {
         found: Vec::new(),
         skipped: Skipped::default(),
     };
+    let mut named = Vec::new();
     for root in roots {
         if root.is_file() {
-            walk.found.push(root.clone());
+            // A file named by a setting is read wherever it is (still bounded).
+            named.push(root.clone());
         } else {
             walk.dir(root, 0);
         }
     }
     let yaml_paths = walk.found;
     scan.skipped = walk.skipped;
-    scan.yaml_files = yaml_paths.len();
-    for path in yaml_paths {
-        match read_bounded(&path) {
+    scan.yaml_files = yaml_paths.len() + named.len();
+    let walked = yaml_paths.into_iter().map(|path| (path, roots));
+    let named = named.into_iter().map(|path| (path, &[][..]));
+    for (path, inside) in named.chain(walked) {
+        match read_bounded(&path, inside) {
             Some(file) if is_admission_text(&file.text) => scan.files.push(file),
             Some(_) => scan.other_yaml.push(path),
             None => not_read(path, &mut scan.skipped),
@@ -207,13 +212,13 @@ fn not_read(path: PathBuf, skipped: &mut Skipped) {
 /// The files of `paths` that hold an object of one of `kinds` (a `kind:` line with that value):
 /// the param objects that bindings' `paramRef`s name, so that they resolve and can be navigated
 /// to before they are opened.
-pub fn read_params(paths: &[PathBuf], kinds: &[String]) -> Vec<ScannedFile> {
+pub fn read_params(paths: &[PathBuf], kinds: &[String], roots: &[PathBuf]) -> Vec<ScannedFile> {
     if kinds.is_empty() {
         return Vec::new();
     }
     paths
         .iter()
-        .filter_map(|path| read_bounded(path))
+        .filter_map(|path| read_bounded(path, roots))
         .filter(|file| names_a_kind(&file.text, kinds))
         .collect()
 }
@@ -303,17 +308,24 @@ fn is_admission_text(text: &str) -> bool {
     MARKERS.iter().any(|m| text.contains(m))
 }
 
-/// The file at `path` if it is within the size bound and is text.
-pub fn read_bounded(path: &Path) -> Option<ScannedFile> {
-    let size = fs::metadata(path).ok()?.len();
-    if size > MAX_FILE_BYTES {
-        return None;
+/// The file at `path` if it is a regular file within the size bound, is text, and (when `roots`
+/// are given) is really inside one of them; otherwise the reason is logged and the file skipped.
+pub fn read_bounded(path: &Path, roots: &[PathBuf]) -> Option<ScannedFile> {
+    let bounds = Bounds {
+        cap: MAX_FILE_BYTES,
+        roots,
+    };
+    match disk::read_text(path, bounds) {
+        Ok(text) => Some(ScannedFile {
+            path: path.to_owned(),
+            text,
+        }),
+        Err(Refused::Io(_)) => None,
+        Err(refused) => {
+            eprintln!("admission-ls: skipped {}: {refused}", path.display());
+            None
+        }
     }
-    let text = fs::read_to_string(path).ok()?;
-    Some(ScannedFile {
-        path: path.to_owned(),
-        text,
-    })
 }
 
 #[cfg(test)]

@@ -100,6 +100,27 @@
              "and the cel-syntax diagnostic on line 19"))
           (eglot-shutdown server))))))
 
+(defun admission-ls-test--dir-locals ()
+  "A cloned repository's .dir-locals.el cannot choose the program eglot runs."
+  (let* ((dir (make-temp-file "admission-ls-dir-locals" t))
+         (file (expand-file-name "policy.yaml" dir))
+         (global admission-ls-program))
+    (with-temp-file (expand-file-name ".dir-locals.el" dir)
+      (insert "((nil . ((admission-ls-program . \"./evil\"))))\n"))
+    (copy-file (expand-file-name "replica-policy.yaml" admission-ls-test--testdata) file)
+    (let ((enable-local-variables t))
+      (with-current-buffer (find-file-noselect file)
+        (admission-ls-test--check (equal admission-ls-program global)
+                                  "a .dir-locals.el does not set admission-ls-program"
+                                  admission-ls-program)
+        (admission-ls-test--check (equal (car (admission-ls--command)) global)
+                                  "and the server command is the user's program")
+        (kill-buffer)))
+    (delete-directory dir t)))
+
+(condition-case err
+    (admission-ls-test--dir-locals)
+  (error (admission-ls-test--check nil (format "error: %S" err))))
 (condition-case err
     (admission-ls-test--run)
   (error (admission-ls-test--check nil (format "error: %S" err))))

@@ -302,6 +302,29 @@ local function run()
   check(#ours == 1 and ours[1]:find(script, 1, true) ~= nil and ours[1]:find("code 3", 1, true) ~= nil,
     "crash reported once with the command and exit code: " .. table.concat(messages, " | "))
 
+  -- 7. a command's answer is shown without running anything from the working directory: a
+  -- workspace with a `json/` package (which `python3 -m json.tool` imported from the cwd) runs nothing.
+  local hostile = vim.fn.tempname()
+  vim.fn.mkdir(hostile .. "/json", "p")
+  local marker = hostile .. "/ran"
+  local payload = { "open(" .. vim.fn.string(marker) .. ", 'w').write('ran')" }
+  vim.fn.writefile(payload, hostile .. "/json/__init__.py")
+  vim.fn.writefile(payload, hostile .. "/json/tool.py")
+  local cwd = vim.fn.getcwd()
+  vim.cmd("cd " .. vim.fn.fnameescape(hostile))
+  local commands = require("admission-ls.commands")
+  commands.show_result("admission-ls.evaluate", { decision = "deny", messages = { "a \"quoted\", {text}: [x]" }, warnings = {} })
+  local shown = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  vim.cmd("bwipeout!")
+  vim.cmd("cd " .. vim.fn.fnameescape(cwd))
+  check(vim.fn.filereadable(marker) == 0, "showing a result runs no program from the working directory")
+  local expected = vim.fn.json_decode(table.concat(shown, "\n"))
+  check(#shown == 7 and shown[1] == "{" and shown[#shown] == "}" and expected.decision == "deny"
+    and expected.messages[1] == 'a "quoted", {text}: [x]',
+    "the result is laid out one value a line and reads back: " .. table.concat(shown, " / "))
+  check(commands.pretty_json('{"a":[],"b":{},"c":[1,{"d":"x,y"}]}')
+    == '{\n    "a": [],\n    "b": {},\n    "c": [\n        1,\n        {\n            "d": "x,y"\n        }\n    ]\n}',
+    "pretty_json keeps empty containers and string punctuation")
 end
 
 harness.finish("nvim", run)

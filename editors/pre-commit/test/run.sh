@@ -54,6 +54,14 @@ check "$status" "a clean policy with a passing suite is committed" "$output"
 grep -q "admission-ls check.*Passed" <<<"$output" && grep -q "admission-ls test.*Passed" <<<"$output"
 check $? "both hooks ran and passed" "$output"
 
+# A file name is never read as an option: pre-commit passes the staged names after the entry, so
+# without the entry's `--` a file named `--strict.yaml` was an unknown option and the hook failed.
+cp "$testdata/replica-policy.yaml" ./--strict.yaml
+git add -- --strict.yaml
+commit "a policy whose name looks like an option"
+check "$status" "a file named like an option is checked as a file" "$output"
+git rm -q --cached -- --strict.yaml && rm -- --strict.yaml
+
 cp "$testdata/typo-policy.yaml" .
 git add typo-policy.yaml
 commit "a broken policy"

@@ -69,7 +69,10 @@ export function resolveServer(input: ResolveInput): Resolution {
   const windows = input.platform === "win32";
   const separator = windows ? ";" : ":";
   const names = windows ? [binaryFile(input.platform), BINARY_NAME] : [BINARY_NAME];
-  const dirs = (input.envPath ?? "").split(separator).filter((d) => d !== "");
+  // Only absolute folders: an empty or relative PATH entry ("", ".", "bin") names a folder of the
+  // working directory, which can be the workspace, so a workspace could choose the program.
+  const isAbsolute = windows ? path.win32.isAbsolute : path.posix.isAbsolute;
+  const dirs = (input.envPath ?? "").split(separator).filter((d) => d !== "" && isAbsolute(d));
   for (const dir of dirs) {
     for (const name of names) {
       const file = path.join(dir, name);

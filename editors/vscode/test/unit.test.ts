@@ -72,6 +72,17 @@ test("without a configured path the first admission-ls on PATH is used", () => {
   assert.match(win.command ?? "", /admission-ls\.exe$/);
 });
 
+test("relative PATH entries, which name folders of the working directory (maybe the workspace), are not searched", () => {
+  const everywhere = () => true;
+  const found = resolveServer({ configuredPath: "", envPath: ".:bin:./node_modules/.bin:/usr/bin", platform: "linux", isExecutable: everywhere });
+  assert.equal(found.command, "/usr/bin/admission-ls");
+  const none = resolveServer({ configuredPath: "", envPath: ".:bin", platform: "linux", isExecutable: everywhere });
+  assert.equal(none.command, undefined);
+  assert.match(none.tried, /admission-ls on PATH \(0 folders searched\)/);
+  const win = resolveServer({ configuredPath: "", envPath: ".;tools;C:\\bin", platform: "win32", isExecutable: everywhere });
+  assert.match(win.command ?? "", /^C:\\bin.admission-ls\.exe$/);
+});
+
 test("detection: policies, bindings, webhook configurations, PolicyTest, CRDs; not other YAML", () => {
   const cases = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "testdata", "detection.json"), "utf8")).cases as Array<{ name: string; text: string; attach: boolean }>;
   assert.ok(cases.length >= 10);

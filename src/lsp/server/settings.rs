@@ -9,6 +9,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::Server;
 use crate::lsp::capabilities::initialize_result;
+use crate::lsp::disk::local_path;
 use crate::lsp::workspace::{FileRole, ScannedFile};
 use crate::lsp::{config, encoding, workspace};
 
@@ -162,8 +163,20 @@ impl Server {
     /// Reads the files of `paths` holding objects of the kinds the workspace's policies take as
     /// params (worked out off the state lock: it parses every file's facts once).
     async fn scan_param_files(&self, paths: Vec<PathBuf>) {
-        let analysis = self.state().host.snapshot();
-        let read = move || workspace::read_params(&paths, &workspace::param_kind_names(&analysis));
+        let (analysis, folders) = {
+            let state = self.state();
+            let folders: Vec<PathBuf> = state
+                .roots
+                .iter()
+                .chain(&state.schema_paths)
+                .cloned()
+                .collect();
+            (state.host.snapshot(), folders)
+        };
+        let read = move || {
+            let kinds = workspace::param_kind_names(&analysis);
+            workspace::read_params(&paths, &kinds, &folders)
+        };
         let Ok(files) = tokio::task::spawn_blocking(read).await else {
             return;
         };
@@ -209,7 +222,5 @@ fn workspace_roots(params: &InitializeParams) -> Vec<PathBuf> {
     } else {
         root.collect()
     };
-    uris.into_iter()
-        .filter_map(|uri| uri.to_file_path().map(|p| p.into_owned()))
-        .collect()
+    uris.into_iter().filter_map(local_path).collect()
 }

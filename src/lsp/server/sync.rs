@@ -104,7 +104,7 @@ impl Server {
             .documents
             .iter()
             .filter_map(|(uri, doc)| {
-                let path = uri.to_file_path()?.into_owned();
+                let path = crate::lsp::disk::local_path(uri)?;
                 Some((path, doc.text().to_string()))
             })
             .collect();

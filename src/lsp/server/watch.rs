@@ -11,7 +11,20 @@ use tower_lsp_server::ls_types::*;
 
 use super::Server;
 use crate::lsp::diagnostics::{Guard, Publish};
+use crate::lsp::disk::local_path;
 use crate::lsp::workspace::{self, FileRole};
+
+/// The local path of a watched file's URI; another host's or scheme's is logged and not read.
+fn local_file(uri: &Uri) -> Option<PathBuf> {
+    let path = local_path(uri);
+    if path.is_none() {
+        eprintln!(
+            "admission-ls: skipped {}: not a local file (only file: URIs without a host, or with localhost, are read)",
+            uri.as_str()
+        );
+    }
+    path
+}
 
 /// The id of the watcher registration.
 const REGISTRATION_ID: &str = "admission-ls/watch-yaml";
@@ -46,7 +59,10 @@ impl Server {
     /// `workspace/didChangeWatchedFiles`: re-reads the changed files that are not open, then checks
     /// the open documents and the workspace files again.
     pub(super) async fn files_changed(&self, params: DidChangeWatchedFilesParams) {
-        let analysis = self.state().host.snapshot();
+        let (analysis, roots) = {
+            let state = self.state();
+            (state.host.snapshot(), state.roots.clone())
+        };
         // Reading and classifying happen off the state lock: the param kinds need every file's
         // facts.
         let read = move || {
@@ -57,9 +73,9 @@ impl Server {
                 .map(|event| {
                     // A deleted file is gone; a created or changed one is read as the scan reads.
                     let text = (event.typ != FileChangeType::DELETED)
-                        .then(|| event.uri.to_file_path().map(|p| p.into_owned()))
+                        .then(|| local_file(&event.uri))
                         .flatten()
-                        .and_then(|path: PathBuf| workspace::read_bounded(&path))
+                        .and_then(|path: PathBuf| workspace::read_bounded(&path, &roots))
                         .map(|file| file.text);
                     let input = text.and_then(|text| {
                         let role = workspace::role_of(&text, &kinds)?;

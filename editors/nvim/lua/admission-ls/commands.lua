@@ -21,10 +21,64 @@ local function advertised(client, command)
   return type(provider) == "table" and vim.tbl_contains(provider.commands or {}, command)
 end
 
-local function show_result(command, result)
+--- `text`, compact JSON, laid out one value a line with four-space indentation (the layout of
+--- `python3 -m json.tool`, which it replaces: that ran `json/` packages of the working directory, so
+--- a workspace could run code). Pure Lua on the encoded text, so key order and `{}`/`[]` stay as
+--- encoded, and it works where `vim.json` is absent (Neovim 0.7 has only vim.fn.json_encode).
+function M.pretty_json(text)
+  local out, depth, i, n = {}, 0, 1, #text
+  local in_string = false
+  local function newline()
+    out[#out + 1] = "\n" .. string.rep("    ", depth)
+  end
+  while i <= n do
+    local c = text:sub(i, i)
+    if in_string then
+      out[#out + 1] = c
+      if c == "\\" then
+        i = i + 1
+        out[#out + 1] = text:sub(i, i)
+      elseif c == '"' then
+        in_string = false
+      end
+    elseif c == '"' then
+      in_string = true
+      out[#out + 1] = c
+    elseif c == "{" or c == "[" then
+      local close = c == "{" and "}" or "]"
+      local j = i + 1
+      while text:sub(j, j):match("^%s$") do
+        j = j + 1
+      end
+      if text:sub(j, j) == close then
+        out[#out + 1] = c .. close -- an empty one stays on its line
+        i = j
+      else
+        depth = depth + 1
+        out[#out + 1] = c
+        newline()
+      end
+    elseif c == "}" or c == "]" then
+      depth = depth - 1
+      newline()
+      out[#out + 1] = c
+    elseif c == "," then
+      out[#out + 1] = ","
+      newline()
+    elseif c == ":" then
+      out[#out + 1] = ": "
+    elseif not c:match("^%s$") then
+      out[#out + 1] = c
+    end
+    i = i + 1
+  end
+  return table.concat(out)
+end
+
+--- Shows a command's answer as JSON in a scratch buffer; runs no program.
+function M.show_result(command, result)
   local text = vim.fn.json_encode(result == nil and vim.NIL or result)
-  local ok, pretty = pcall(vim.fn.system, { "python3", "-m", "json.tool" }, text)
-  local lines = vim.split((ok and vim.v.shell_error == 0) and pretty or text, "\n", { trimempty = true })
+  local lines = vim.split(M.pretty_json(text), "\n", { trimempty = true })
   vim.cmd("botright new")
   local buf = vim.api.nvim_get_current_buf()
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
@@ -56,7 +110,7 @@ function M.execute(plugin, command, arguments, done)
         notify(command .. " failed: " .. tostring(err.message), vim.log.levels.ERROR)
       end
     else
-      show_result(command, result)
+      M.show_result(command, result)
     end
     if done then
       done(err, result)
