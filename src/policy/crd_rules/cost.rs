@@ -62,14 +62,11 @@ impl SizeEstimator for RuleSizes<'_> {
     }
 }
 
-/// How many values of type `ty` fit in a request, each with a separator (`maxCardinality`).
-pub fn unbounded_cardinality(ty: &Type) -> u64 {
-    let smallest = match ty {
-        Type::Bool => 4,
-        Type::Int | Type::Uint | Type::Double => 1,
-        _ => 2,
-    };
-    MAX_REQUEST_SIZE / (smallest + 1)
+/// How many values of the schema node `schema` fit in a request, each with a separator
+/// (`maxCardinality` in apiextensions-apiserver `pkg/apiserver/schema/cel/compilation.go`, over the
+/// node's `MinSerializedSize`, which counts an object's required properties).
+pub fn unbounded_cardinality(minor: u32, schema: &Value) -> u64 {
+    MAX_REQUEST_SIZE / (crate::schema::sizes::min_serialized_size(minor, schema) + 1)
 }
 
 /// `getCostErrorMessage`: how far over `limit` a cost is, with the API server's hint.

@@ -164,7 +164,7 @@ fn check_node(
     let sizes = cost::RuleSizes::new(types, &schema_json);
     let cardinality = node
         .cardinality
-        .unwrap_or_else(|| cost::unbounded_cardinality(&node.self_type));
+        .unwrap_or_else(|| cost::unbounded_cardinality(types.minor(), &schema_json));
     let path = |i: usize| format!("{}.x-kubernetes-validations[{i}]", node.path);
     let before = out.len();
     for (i, entry) in rules.iter().enumerate() {
