@@ -436,6 +436,9 @@ spec:
 /// `pkg/apiserver/schema/cel/compilation.go`). The rule costs 28 (`@in` on a list literal is its
 /// size, cel-go `checker/cost.go`): 28 × 3 MiB / 3 = 29,360,128 for `{}` items (2.9x over), but
 /// 28 × 3 MiB / 24 = 3,670,016 when `kind` and `group` are required, which the API server accepts.
+/// Reduced from envoyproxy/gateway `charts/gateway-crds-helm/templates/generated/
+/// gateway.envoyproxy.io_securitypolicies.yaml` (`extAuth.contextExtensions[].valueRef`), which
+/// installs on real API servers and was reported 2.9x over.
 #[test]
 fn required_properties_bound_an_unbounded_item_rule() {
     check_diagnostics(
@@ -483,6 +486,57 @@ spec:
                |
             37 |                   - rule: "self.kind in ['ConfigMap','Secret'] && self.group in ['', 'v1']"
                |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// The rules of a version that is not served are compiled too: apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/validation.go` `ValidateCustomResourceDefinitionSpec`
+/// validates every entry of `spec.versions`, served or not.
+#[test]
+fn rules_of_unserved_versions_are_checked() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: false
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.replicas.size() > 0
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.replicas > 0
+"#,
+        expect![[r#"
+            policy.yaml:21:35: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: found no matching overload for 'size' applied to 'int.()'
+               |
+            21 |             - rule: self.replicas.size() > 0
+               |                                   ^^^^
         "#]],
     );
 }
