@@ -6,6 +6,7 @@
 //!   forbidden ("$ref is not supported"); `type: "null"` is forbidden;
 //! - `type` must be one of the six OpenAPI v3 types;
 //! - `items` must be one schema, not a list of schemas;
+//! - a field set to `null` is absent, as Go's JSON decoder reads it;
 //! - fields of the wrong JSON kind (`properties` that is not a map, `x-kubernetes-…` flags that are
 //!   not booleans…) are invalid: the API server fails to decode them;
 //! - an `enum` of more than [`MAX_ENUM_VALUES`] values is too many (a warning: the API server
@@ -160,6 +161,9 @@ impl Check {
             let detail = format!("Invalid value: {}: must be a schema object", short(node));
             return self.push(path, ProblemKind::Invalid, detail);
         };
+        // Go's encoding/json decodes a JSON null into a field as the field's zero value, so the
+        // API server reads `anyOf: null` (controller-gen writes it) as no `anyOf` at all.
+        object.retain(|_, value| !value.is_null());
         let keys: Vec<String> = object.keys().cloned().collect();
         for key in keys {
             let Some(value) = object.get_mut(&key) else {

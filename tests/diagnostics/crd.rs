@@ -132,3 +132,42 @@ spec:
         .collect();
     expect!["crd.yaml:21: warning[too-many]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[mode].enum: Too many: 10001: must have at most 10000 items (admission-ls's bound; the enum is ignored)"].assert_eq(&lines.join("\n"));
 }
+
+/// A schema field written as `null` is absent: Go's encoding/json leaves the field of
+/// apiextensions `JSONSchemaProps` at its zero value. Reduced from openshift/api
+/// `route/v1/zz_generated.crd-manifests/routes.crd.yaml` (`spec.port.targetPort`), which
+/// controller-gen writes with `anyOf: null` and which installs on every OpenShift cluster.
+#[test]
+fn null_schema_fields_are_absent() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: routes.example.com}
+spec:
+  group: example.com
+  names: {kind: Route, plural: routes}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              targetPort:
+                allOf:
+                - not:
+                    enum: [0]
+                - not:
+                    enum: [""]
+                anyOf: null
+                x-kubernetes-int-or-string: true
+"#,
+        expect![[r#""#]],
+    );
+}
