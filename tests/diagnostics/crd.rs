@@ -171,3 +171,52 @@ spec:
         expect![[r#""#]],
     );
 }
+
+/// `x-kubernetes-validations` inside `allOf`, `anyOf`, `oneOf` or `not` is not structural: the
+/// API server forbids it in every value validation (apiextensions-apiserver
+/// `pkg/apiserver/schema/validation.go` `validateValueValidation` turns `AllowNestedXValidations`
+/// off for them, and `ValidateStructural` never turns it on), with `must be empty to be structural`.
+#[test]
+fn rules_inside_value_validations_are_not_structural() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+            anyOf:
+            - x-kubernetes-validations:
+              - rule: self.replicas > 0
+            not:
+              properties:
+                replicas:
+                  x-kubernetes-validations:
+                  - rule: self < 100
+"#,
+        expect![[r#"
+            policy.yaml:21:15: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural
+               |
+            21 |             - x-kubernetes-validations:
+               |               ^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:26:19: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].not.properties[replicas].x-kubernetes-validations: Forbidden: must be empty to be structural
+               |
+            26 |                   x-kubernetes-validations:
+               |                   ^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
