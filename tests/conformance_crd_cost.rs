@@ -79,7 +79,10 @@ fn hinted_cost(text: &str) -> Option<u64> {
 
 #[test]
 fn crd_rule_costs_equal_the_api_servers() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance/crd_cost_cases.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/conformance/crd_cost_cases.json"
+    );
     let data: Json = serde_json::from_str(&std::fs::read_to_string(path).expect("the case file"))
         .expect("the case file is JSON");
     let cases = data["cases"].as_array().expect("a list of cases");
@@ -87,7 +90,10 @@ fn crd_rule_costs_equal_the_api_servers() {
     for case in cases {
         let runs = [
             (None, case["expectedCalcCost"].as_u64()),
-            (case["setMaxElements"].as_u64(), case["expectedSetCost"].as_u64()),
+            (
+                case["setMaxElements"].as_u64(),
+                case["expectedSetCost"].as_u64(),
+            ),
         ];
         for (max, expected) in runs {
             // Upstream checks a figure only when it is non-zero.
@@ -99,7 +105,10 @@ fn crd_rule_costs_equal_the_api_servers() {
             if actual == Some(Some(expected)) {
                 passed += 1;
             } else {
-                println!("{} (max {max:?}): expected {expected}, got {actual:?}", case["name"]);
+                println!(
+                    "{} (max {max:?}): expected {expected}, got {actual:?}",
+                    case["name"]
+                );
             }
         }
     }

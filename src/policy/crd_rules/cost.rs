@@ -48,14 +48,18 @@ impl SizeEstimator for RuleSizes<'_> {
                 .with_field(owner, field, |info| info.max_sizes.clone())?,
             PathRoot::Variable(_) => return None,
         };
-        let mut levels = levels.iter();
-        let mut max = levels.next()?.at(REQUEST_BUDGET);
+        // A node past the last sized level is a scalar or an object, whose `DeclType` has no
+        // `MaxElements`: the estimator reads 0 for it (`sizeEstimator.EstimateSize` in
+        // apiextensions-apiserver `pkg/apiserver/schema/cel/compilation.go`), so comparing two
+        // numbers costs nothing beyond reading them.
+        let mut levels = levels.iter().map(|level| level.at(REQUEST_BUDGET));
+        let mut max = levels.next().unwrap_or(0);
         for step in &path.steps {
             max = match step {
                 // Map keys are apiserver's shared `StringType`, which records no size: the
                 // estimator reads 0 for them (`SchemaDeclType` in apiserver pkg/cel/common).
                 Step::Keys => 0,
-                Step::Items | Step::Values => levels.next()?.at(REQUEST_BUDGET),
+                Step::Items | Step::Values => levels.next().unwrap_or(0),
             };
         }
         Some(Size { min: 0, max })
