@@ -89,6 +89,14 @@ fn level(minor: u32, node: &Value) -> (Option<MaxSize>, Option<Arc<Value>>) {
 }
 
 fn string_size(node: &Value) -> MaxSize {
+    // Durations, dates and date-times are bounded by their longest encoding, whatever their
+    // `maxLength` (`estimateMaxStringLengthPerRequest` in apiserver `pkg/cel/common/schemas.go`,
+    // sizes from `pkg/cel/limits.go`).
+    match node.get("format").and_then(Value::as_str) {
+        Some("duration" | "date-time") => return MaxSize::Schema(32),
+        Some("date") => return MaxSize::Schema(12),
+        _ => {}
+    }
     if let Some(n) = node.get("maxLength").and_then(Value::as_u64) {
         let per_char = if node.get("format").and_then(Value::as_str) == Some("byte") {
             1
