@@ -4,7 +4,7 @@
 //!
 //! - `$ref`, `definitions`, `patternProperties`, `dependencies`, `id`, `additionalItems` are
 //!   forbidden ("$ref is not supported"); `type: "null"` is forbidden;
-//! - `type` must be one of the six OpenAPI v3 types;
+//! - `type` must be one of the six OpenAPI v3 types, `x-kubernetes-map-type` `atomic` or `granular`;
 //! - `items` must be one schema, not a list of schemas;
 //! - a field set to `null` is absent, as Go's JSON decoder reads it;
 //! - `x-kubernetes-validations` inside `allOf`/`anyOf`/`oneOf`/`not` is not structural
@@ -229,6 +229,7 @@ impl Check {
                 path.pop();
                 self.quantifiers -= 1;
             }
+            "x-kubernetes-map-type" => self.map_type(value, path),
             "enum" => match value.as_array() {
                 Some(values) if values.len() > MAX_ENUM_VALUES => {
                     let detail = format!(
@@ -245,6 +246,28 @@ impl Check {
             },
             _ => {}
         }
+    }
+
+    /// `x-kubernetes-map-type` is `atomic` or `granular` (apiextensions-apiserver
+    /// `pkg/apis/apiextensions/validation/validation.go` `ValidateCustomResourceDefinitionOpenAPISchema`);
+    /// the API server then compiles no rule of the node, so an `oldSelf` there is never checked.
+    fn map_type(&mut self, value: &Value, path: &mut Vec<Step>) {
+        let supported = ["atomic", "granular"];
+        if value.as_str().is_some_and(|name| supported.contains(&name)) {
+            return;
+        }
+        let detail = match value.as_str() {
+            Some(name) => {
+                format!("Unsupported value: \"{name}\": supported values: \"atomic\", \"granular\"")
+            }
+            None => format!("Invalid value: {}: must be a string", short(value)),
+        };
+        let kind = if value.is_string() {
+            ProblemKind::NotSupported
+        } else {
+            ProblemKind::Invalid
+        };
+        self.at(path, "x-kubernetes-map-type", kind, detail);
     }
 
     fn type_field(&mut self, value: &Value, path: &mut Vec<Step>) {

@@ -220,3 +220,42 @@ spec:
         "#]],
     );
 }
+
+/// An `x-kubernetes-map-type` other than `atomic` or `granular` is refused (apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/validation.go`, `field.NotSupported`), and with it the node's
+/// rules are not compiled, so a transition rule there is refused through its schema.
+#[test]
+fn unrecognised_map_type_is_refused() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-map-type: foo
+            properties:
+              replicas: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.replicas >= oldSelf.replicas
+"#,
+        expect![[r#"
+            policy.yaml:18:13: error[not-supported]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-map-type: Unsupported value: "foo": supported values: "atomic", "granular"
+               |
+            18 |             x-kubernetes-map-type: foo
+               |             ^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
