@@ -540,3 +540,45 @@ spec:
         "#]],
     );
 }
+
+/// A messageExpression's estimate counts once, against the per-expression limit and in the CRD's
+/// total, however many times its node can occur: apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/validation.go` compares and observes
+/// `cr.MessageExpressionMaxCost`, where a rule's cost goes through `getExpressionCost`. Here the
+/// rule costs 2 × 1,048,576 items and the messageExpression 336, once; times the items it was
+/// reported 35.2x over the per-expression limit and the total 3.5x over.
+#[test]
+fn message_expression_cost_is_not_multiplied_by_cardinality() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              refs:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    kind: {type: string, maxLength: 100}
+                  x-kubernetes-validations:
+                  - rule: has(self.kind)
+                    messageExpression: self.kind + ' is not allowed, ' + self.kind + ' is ' + self.kind
+"#,
+        expect![[r#""#]],
+    );
+}

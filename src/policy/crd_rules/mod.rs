@@ -234,15 +234,11 @@ fn check_entry(
         let string = (&Type::String, "messageExpression must evaluate to a string");
         if let Some(compiled) = compile::compile(expression, &message_path, env, sizes, string, out)
         {
+            // A messageExpression runs only for a failing value, and the API server counts its
+            // estimate once, not times the node's cardinality (`MessageExpressionMaxCost` in
+            // apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`).
             let what = "estimated messageExpression cost";
-            observe(
-                &compiled,
-                what,
-                (&message_path, expression),
-                cardinality,
-                costs,
-                out,
-            );
+            observe(&compiled, what, (&message_path, expression), 1, costs, out);
         }
     }
 }
