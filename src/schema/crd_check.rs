@@ -4,8 +4,11 @@
 //!
 //! - `$ref`, `definitions`, `patternProperties`, `dependencies`, `id`, `additionalItems` are
 //!   forbidden ("$ref is not supported"); `type: "null"` is forbidden;
-//! - `type` must be one of the six OpenAPI v3 types;
+//! - `type` must be one of the six OpenAPI v3 types, `x-kubernetes-map-type` `atomic` or `granular`;
 //! - `items` must be one schema, not a list of schemas;
+//! - a field set to `null` is absent, as Go's JSON decoder reads it;
+//! - `x-kubernetes-validations` inside `allOf`/`anyOf`/`oneOf`/`not` is not structural
+//!   (apiextensions-apiserver `pkg/apiserver/schema/validation.go` `validateValueValidation`);
 //! - fields of the wrong JSON kind (`properties` that is not a map, `x-kubernetes-…` flags that are
 //!   not booleans…) are invalid: the API server fails to decode them;
 //! - an `enum` of more than [`MAX_ENUM_VALUES`] values is too many (a warning: the API server
@@ -82,7 +85,10 @@ pub struct SchemaProblem {
 /// The problems of every `openAPIV3Schema` of `crd` (the CRD as JSON); enums over the bound are
 /// removed from `crd`.
 pub fn check_crd_schemas(crd: &mut Value) -> Vec<SchemaProblem> {
-    let mut check = Check { out: Vec::new() };
+    let mut check = Check {
+        out: Vec::new(),
+        quantifiers: 0,
+    };
     let mut path = vec![Step::Key("spec".into())];
     if let Some(spec) = crd.get_mut("spec") {
         if let Some(schema) = spec.pointer_mut("/validation/openAPIV3Schema") {
@@ -130,6 +136,8 @@ pub fn render_path(path: &[Step]) -> String {
 
 struct Check {
     out: Vec<SchemaProblem>,
+    /// How many `allOf`/`anyOf`/`oneOf`/`not` the walk is inside.
+    quantifiers: usize,
 }
 
 impl Check {
@@ -160,6 +168,9 @@ impl Check {
             let detail = format!("Invalid value: {}: must be a schema object", short(node));
             return self.push(path, ProblemKind::Invalid, detail);
         };
+        // Go's encoding/json decodes a JSON null into a field as the field's zero value, so the
+        // API server reads `anyOf: null` (controller-gen writes it) as no `anyOf` at all.
+        object.retain(|_, value| !value.is_null());
         let keys: Vec<String> = object.keys().cloned().collect();
         for key in keys {
             let Some(value) = object.get_mut(&key) else {
@@ -185,6 +196,10 @@ impl Check {
             let detail = format!("Invalid value: {}: must be a boolean", short(value));
             return self.at(path, key, ProblemKind::Invalid, detail);
         }
+        if key == "x-kubernetes-validations" && self.quantifiers > 0 {
+            let detail = "Forbidden: must be empty to be structural".to_string();
+            return self.at(path, key, ProblemKind::Forbidden, detail);
+        }
         match key {
             "type" => self.type_field(value, path),
             "properties" => self.properties(value, path, depth),
@@ -202,12 +217,19 @@ impl Check {
                     self.at(path, key, ProblemKind::Invalid, detail);
                 }
             }
-            "allOf" | "anyOf" | "oneOf" => self.schema_list(key, value, path, depth),
+            "allOf" | "anyOf" | "oneOf" => {
+                self.quantifiers += 1;
+                self.schema_list(key, value, path, depth);
+                self.quantifiers -= 1;
+            }
             "not" => {
+                self.quantifiers += 1;
                 path.push(Step::Key(key.into()));
                 self.schema(value, path, depth + 1);
                 path.pop();
+                self.quantifiers -= 1;
             }
+            "x-kubernetes-map-type" => self.map_type(value, path),
             "enum" => match value.as_array() {
                 Some(values) if values.len() > MAX_ENUM_VALUES => {
                     let detail = format!(
@@ -224,6 +246,28 @@ impl Check {
             },
             _ => {}
         }
+    }
+
+    /// `x-kubernetes-map-type` is `atomic` or `granular` (apiextensions-apiserver
+    /// `pkg/apis/apiextensions/validation/validation.go` `ValidateCustomResourceDefinitionOpenAPISchema`);
+    /// the API server then compiles no rule of the node, so an `oldSelf` there is never checked.
+    fn map_type(&mut self, value: &Value, path: &mut Vec<Step>) {
+        let supported = ["atomic", "granular"];
+        if value.as_str().is_some_and(|name| supported.contains(&name)) {
+            return;
+        }
+        let detail = match value.as_str() {
+            Some(name) => {
+                format!("Unsupported value: \"{name}\": supported values: \"atomic\", \"granular\"")
+            }
+            None => format!("Invalid value: {}: must be a string", short(value)),
+        };
+        let kind = if value.is_string() {
+            ProblemKind::NotSupported
+        } else {
+            ProblemKind::Invalid
+        };
+        self.at(path, "x-kubernetes-map-type", kind, detail);
     }
 
     fn type_field(&mut self, value: &Value, path: &mut Vec<Step>) {

@@ -89,6 +89,14 @@ fn level(minor: u32, node: &Value) -> (Option<MaxSize>, Option<Arc<Value>>) {
 }
 
 fn string_size(node: &Value) -> MaxSize {
+    // Durations, dates and date-times are bounded by their longest encoding, whatever their
+    // `maxLength` (`estimateMaxStringLengthPerRequest` in apiserver `pkg/cel/common/schemas.go`,
+    // sizes from `pkg/cel/limits.go`).
+    match node.get("format").and_then(Value::as_str) {
+        Some("duration" | "date-time") => return MaxSize::Schema(32),
+        Some("date") => return MaxSize::Schema(12),
+        _ => {}
+    }
     if let Some(n) = node.get("maxLength").and_then(Value::as_u64) {
         let per_char = if node.get("format").and_then(Value::as_str) == Some("byte") {
             1
@@ -110,16 +118,39 @@ fn string_size(node: &Value) -> MaxSize {
     longest_enum.map_or(MaxSize::Request(1), MaxSize::Schema)
 }
 
-/// The shortest JSON encoding of a value of `node` (`estimateMinSizeJSON`): `0`, `""`, `[]`,
-/// `true`, and for objects their required properties without a default.
+/// The shortest JSON encoding of a value of the schema node `node` (its `MinSerializedSize`).
+pub fn min_serialized_size(minor: u32, node: &Value) -> u64 {
+    resolve(minor, node).map_or(1, |node| min_size(minor, &node, 0))
+}
+
+/// The shortest JSON encoding of a value of `node` (`MinSerializedSize` of apiserver
+/// `pkg/cel/common/schemas.go` `SchemaDeclType`, constants from `pkg/cel/limits.go`): `0`, `""`,
+/// `[]`, `true`, a duration `"0"`, an RFC 3339 date or date-time, and for objects (not maps)
+/// their required properties without a default.
 fn min_size(minor: u32, node: &Value, depth: usize) -> u64 {
+    if is_int_or_string(node) {
+        return 1;
+    }
     match node.get("type").and_then(Value::as_str) {
         Some("boolean") => 4,
         Some("number" | "integer") => 1,
-        Some("string" | "array") => 2,
+        Some("string") => match node.get("format").and_then(Value::as_str) {
+            Some("duration") => 3,
+            Some("date") => 12,
+            Some("date-time") => 21,
+            _ => 2,
+        },
+        Some("array") => 2,
+        Some("object") if is_map(node) => 2,
         Some("object") => 2 + required_size(minor, node, depth),
         _ => 1,
     }
+}
+
+/// An object schema that CEL sees as a map: one with `additionalProperties` (a schema or `true`).
+fn is_map(node: &Value) -> bool {
+    node.get("additionalProperties")
+        .is_some_and(|extra| extra.is_object() || extra.as_bool() == Some(true))
 }
 
 /// The smallest encoding of the required properties of an object: `"name":value,` each.
@@ -195,5 +226,20 @@ mod tests {
         );
         let choice = json!({"type": "string", "enum": ["Always", "IfNotPresent"]});
         assert_eq!(max_sizes(33, &choice), vec![MaxSize::Schema(12)]);
+    }
+
+    #[test]
+    fn smallest_encodings_follow_the_api_server_types() {
+        let size = |node: serde_json::Value| min_serialized_size(33, &node);
+        assert_eq!(size(json!({"type": "string", "format": "date-time"})), 21);
+        assert_eq!(size(json!({"type": "string", "format": "date"})), 12);
+        assert_eq!(size(json!({"type": "string", "format": "duration"})), 3);
+        assert_eq!(size(json!({"x-kubernetes-int-or-string": true})), 1);
+        let required = json!({"type": "object", "required": ["kind"],
+            "properties": {"kind": {"type": "string"}}});
+        assert_eq!(size(required), 2 + 4 + 2 + 4);
+        let map = json!({"type": "object", "required": ["kind"],
+            "additionalProperties": {"type": "string"}});
+        assert_eq!(size(map), 2);
     }
 }

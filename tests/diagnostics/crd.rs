@@ -132,3 +132,130 @@ spec:
         .collect();
     expect!["crd.yaml:21: warning[too-many]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[mode].enum: Too many: 10001: must have at most 10000 items (admission-ls's bound; the enum is ignored)"].assert_eq(&lines.join("\n"));
 }
+
+/// A schema field written as `null` is absent: Go's encoding/json leaves the field of
+/// apiextensions `JSONSchemaProps` at its zero value. Reduced from openshift/api
+/// `route/v1/zz_generated.crd-manifests/routes.crd.yaml` (`spec.port.targetPort`), which
+/// controller-gen writes with `anyOf: null` and which installs on every OpenShift cluster.
+#[test]
+fn null_schema_fields_are_absent() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: routes.example.com}
+spec:
+  group: example.com
+  names: {kind: Route, plural: routes}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              targetPort:
+                allOf:
+                - not:
+                    enum: [0]
+                - not:
+                    enum: [""]
+                anyOf: null
+                x-kubernetes-int-or-string: true
+"#,
+        expect![[r#""#]],
+    );
+}
+
+/// `x-kubernetes-validations` inside `allOf`, `anyOf`, `oneOf` or `not` is not structural: the
+/// API server forbids it in every value validation (apiextensions-apiserver
+/// `pkg/apiserver/schema/validation.go` `validateValueValidation` turns `AllowNestedXValidations`
+/// off for them, and `ValidateStructural` never turns it on), with `must be empty to be structural`.
+#[test]
+fn rules_inside_value_validations_are_not_structural() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+            anyOf:
+            - x-kubernetes-validations:
+              - rule: self.replicas > 0
+            not:
+              properties:
+                replicas:
+                  x-kubernetes-validations:
+                  - rule: self < 100
+"#,
+        expect![[r#"
+            policy.yaml:21:15: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural
+               |
+            21 |             - x-kubernetes-validations:
+               |               ^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:26:19: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].not.properties[replicas].x-kubernetes-validations: Forbidden: must be empty to be structural
+               |
+            26 |                   x-kubernetes-validations:
+               |                   ^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// An `x-kubernetes-map-type` other than `atomic` or `granular` is refused (apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/validation.go`, `field.NotSupported`), and with it the node's
+/// rules are not compiled, so a transition rule there is refused through its schema.
+#[test]
+fn unrecognised_map_type_is_refused() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-map-type: foo
+            properties:
+              replicas: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.replicas >= oldSelf.replicas
+"#,
+        expect![[r#"
+            policy.yaml:18:13: error[not-supported]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-map-type: Unsupported value: "foo": supported values: "atomic", "granular"
+               |
+            18 |             x-kubernetes-map-type: foo
+               |             ^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}

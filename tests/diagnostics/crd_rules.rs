@@ -429,3 +429,156 @@ spec:
         "#]],
     );
 }
+
+/// A rule on an item of an unbounded list runs once per item that fits in a request, and an item
+/// is at least as long as its required properties without a default (`MinSerializedSize`,
+/// apiserver `pkg/cel/common/schemas.go`; `maxCardinality`, apiextensions-apiserver
+/// `pkg/apiserver/schema/cel/compilation.go`). The rule costs 28 (`@in` on a list literal is its
+/// size, cel-go `checker/cost.go`): 28 × 3 MiB / 3 = 29,360,128 for `{}` items (2.9x over), but
+/// 28 × 3 MiB / 24 = 3,670,016 when `kind` and `group` are required, which the API server accepts.
+/// Reduced from envoyproxy/gateway `charts/gateway-crds-helm/templates/generated/
+/// gateway.envoyproxy.io_securitypolicies.yaml` (`extAuth.contextExtensions[].valueRef`), which
+/// installs on real API servers and was reported 2.9x over.
+#[test]
+fn required_properties_bound_an_unbounded_item_rule() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              required:
+                type: array
+                items:
+                  type: object
+                  required: [kind, group]
+                  properties:
+                    kind: {type: string}
+                    group: {type: string}
+                  x-kubernetes-validations:
+                  - rule: "self.kind in ['ConfigMap','Secret'] && self.group in ['', 'v1']"
+              optional:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    kind: {type: string}
+                    group: {type: string}
+                  x-kubernetes-validations:
+                  - rule: "self.kind in ['ConfigMap','Secret'] && self.group in ['', 'v1']"
+"#,
+        expect![[r#"
+            policy.yaml:37:27: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[optional].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 2.9x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            37 |                   - rule: "self.kind in ['ConfigMap','Secret'] && self.group in ['', 'v1']"
+               |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// The rules of a version that is not served are compiled too: apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/validation.go` `ValidateCustomResourceDefinitionSpec`
+/// validates every entry of `spec.versions`, served or not.
+#[test]
+fn rules_of_unserved_versions_are_checked() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: false
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.replicas.size() > 0
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.replicas > 0
+"#,
+        expect![[r#"
+            policy.yaml:21:35: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: found no matching overload for 'size' applied to 'int.()'
+               |
+            21 |             - rule: self.replicas.size() > 0
+               |                                   ^^^^
+        "#]],
+    );
+}
+
+/// A messageExpression's estimate counts once, against the per-expression limit and in the CRD's
+/// total, however many times its node can occur: apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/validation.go` compares and observes
+/// `cr.MessageExpressionMaxCost`, where a rule's cost goes through `getExpressionCost`. Here the
+/// rule costs 2 × 1,048,576 items and the messageExpression 336, once; times the items it was
+/// reported 35.2x over the per-expression limit and the total 3.5x over.
+#[test]
+fn message_expression_cost_is_not_multiplied_by_cardinality() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              refs:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    kind: {type: string, maxLength: 100}
+                  x-kubernetes-validations:
+                  - rule: has(self.kind)
+                    messageExpression: self.kind + ' is not allowed, ' + self.kind + ' is ' + self.kind
+"#,
+        expect![[r#""#]],
+    );
+}

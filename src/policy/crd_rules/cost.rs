@@ -48,28 +48,29 @@ impl SizeEstimator for RuleSizes<'_> {
                 .with_field(owner, field, |info| info.max_sizes.clone())?,
             PathRoot::Variable(_) => return None,
         };
-        let mut levels = levels.iter();
-        let mut max = levels.next()?.at(REQUEST_BUDGET);
+        // A node past the last sized level is a scalar or an object, whose `DeclType` has no
+        // `MaxElements`: the estimator reads 0 for it (`sizeEstimator.EstimateSize` in
+        // apiextensions-apiserver `pkg/apiserver/schema/cel/compilation.go`), so comparing two
+        // numbers costs nothing beyond reading them.
+        let mut levels = levels.iter().map(|level| level.at(REQUEST_BUDGET));
+        let mut max = levels.next().unwrap_or(0);
         for step in &path.steps {
             max = match step {
                 // Map keys are apiserver's shared `StringType`, which records no size: the
                 // estimator reads 0 for them (`SchemaDeclType` in apiserver pkg/cel/common).
                 Step::Keys => 0,
-                Step::Items | Step::Values => levels.next()?.at(REQUEST_BUDGET),
+                Step::Items | Step::Values => levels.next().unwrap_or(0),
             };
         }
         Some(Size { min: 0, max })
     }
 }
 
-/// How many values of type `ty` fit in a request, each with a separator (`maxCardinality`).
-pub fn unbounded_cardinality(ty: &Type) -> u64 {
-    let smallest = match ty {
-        Type::Bool => 4,
-        Type::Int | Type::Uint | Type::Double => 1,
-        _ => 2,
-    };
-    MAX_REQUEST_SIZE / (smallest + 1)
+/// How many values of the schema node `schema` fit in a request, each with a separator
+/// (`maxCardinality` in apiextensions-apiserver `pkg/apiserver/schema/cel/compilation.go`, over the
+/// node's `MinSerializedSize`, which counts an object's required properties).
+pub fn unbounded_cardinality(minor: u32, schema: &Value) -> u64 {
+    MAX_REQUEST_SIZE / (crate::schema::sizes::min_serialized_size(minor, schema) + 1)
 }
 
 /// `getCostErrorMessage`: how far over `limit` a cost is, with the API server's hint.

@@ -13,7 +13,7 @@ use crate::text::TextSize;
 use crate::yaml::YamlFile;
 
 use super::fields::RuleFields;
-use super::{compile, crd_roots, served_schemas, walk};
+use super::{compile, crd_roots, every_version_served, version_schemas, walk};
 
 /// The CRD rule expression under `offset` in `yaml`: its site, environment and the cursor as an
 /// offset into the site's text.
@@ -27,9 +27,9 @@ pub fn rule_at(
             continue;
         }
         let json = yaml_to_json(root)?;
-        let kinds = from_crd_json(&json).ok()?;
+        let kinds = from_crd_json(&every_version_served(json)).ok()?;
         let schema_minor = crate::policy::typecheck::schema_minor(minor);
-        for (path, schema, kind) in served_schemas(root, &kinds) {
+        for (path, schema, kind) in version_schemas(root, &kinds) {
             if !schema.value.range.contains_inclusive(offset) {
                 continue;
             }
@@ -69,11 +69,13 @@ fn in_node(
 pub fn rule_sites(yaml: &YamlFile, minor: u32) -> Vec<ExpressionSite> {
     let mut out = Vec::new();
     for root in crd_roots(yaml) {
-        let Some(kinds) = yaml_to_json(root).and_then(|json| from_crd_json(&json).ok()) else {
+        let Some(kinds) =
+            yaml_to_json(root).and_then(|json| from_crd_json(&every_version_served(json)).ok())
+        else {
             continue;
         };
         let types = SchemaTypes::new(crate::policy::typecheck::schema_minor(minor));
-        for (path, schema, _) in served_schemas(root, &kinds) {
+        for (path, schema, _) in version_schemas(root, &kinds) {
             for node in walk::rule_nodes(&schema.value, &path, crate::cel::types::Type::Dyn, &types)
             {
                 out.extend(node_sites(&node).into_iter().map(|(site, _)| site));

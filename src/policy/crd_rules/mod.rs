@@ -77,11 +77,11 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     if !check_crd_schemas(&mut json).is_empty() {
         return observed;
     }
-    let Ok(kinds) = from_crd_json(&json) else {
+    let Ok(kinds) = from_crd_json(&every_version_served(json)) else {
         return observed;
     };
     let schema_minor = super::typecheck::schema_minor(minor);
-    for (path, schema, kind) in served_schemas(root, &kinds) {
+    for (path, schema, kind) in version_schemas(root, &kinds) {
         let types = Arc::new(SchemaTypes::new(schema_minor));
         let root_type = types.register_crd(kind);
         let mut costs = Vec::new();
@@ -94,9 +94,25 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     observed
 }
 
-/// Each served version's `openAPIV3Schema` entry with its field path and its kind; the legacy
+/// `crd` with every version marked served: the API server compiles the rules of every version,
+/// served or not (apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`
+/// `ValidateCustomResourceDefinitionSpec` calls `validateCustomResourceDefinitionVersion` for each
+/// entry of `spec.versions`).
+pub(super) fn every_version_served(mut crd: Value) -> Value {
+    let versions = crd
+        .pointer_mut("/spec/versions")
+        .and_then(Value::as_array_mut);
+    for version in versions.into_iter().flatten() {
+        if let Some(fields) = version.as_object_mut() {
+            fields.insert("served".to_string(), Value::Bool(true));
+        }
+    }
+    crd
+}
+
+/// Each version's `openAPIV3Schema` entry with its field path and its kind; the legacy
 /// shared `spec.validation` schema once.
-fn served_schemas<'a>(
+pub(super) fn version_schemas<'a>(
     root: &'a Node,
     kinds: &'a [CrdKind],
 ) -> Vec<(String, &'a Entry, &'a CrdKind)> {
@@ -109,7 +125,7 @@ fn served_schemas<'a>(
     for (i, version) in versions.iter().enumerate() {
         let name = lookup_str(version, "name");
         let Some(kind) = kinds.iter().find(|k| Some(k.gvk.version.as_str()) == name) else {
-            continue; // not served
+            continue; // a version `from_crd_json` refused
         };
         let schema = lookup(version, "schema").and_then(|e| lookup(&e.value, "openAPIV3Schema"));
         if let Some(schema) = schema {
@@ -164,7 +180,7 @@ fn check_node(
     let sizes = cost::RuleSizes::new(types, &schema_json);
     let cardinality = node
         .cardinality
-        .unwrap_or_else(|| cost::unbounded_cardinality(&node.self_type));
+        .unwrap_or_else(|| cost::unbounded_cardinality(types.minor(), &schema_json));
     let path = |i: usize| format!("{}.x-kubernetes-validations[{i}]", node.path);
     let before = out.len();
     for (i, entry) in rules.iter().enumerate() {
@@ -218,15 +234,11 @@ fn check_entry(
         let string = (&Type::String, "messageExpression must evaluate to a string");
         if let Some(compiled) = compile::compile(expression, &message_path, env, sizes, string, out)
         {
+            // A messageExpression runs only for a failing value, and the API server counts its
+            // estimate once, not times the node's cardinality (`MessageExpressionMaxCost` in
+            // apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`).
             let what = "estimated messageExpression cost";
-            observe(
-                &compiled,
-                what,
-                (&message_path, expression),
-                cardinality,
-                costs,
-                out,
-            );
+            observe(&compiled, what, (&message_path, expression), 1, costs, out);
         }
     }
 }
