@@ -72,6 +72,10 @@ struct CheckArgs {
     /// are read for their CRDs, not reported on.
     #[arg(long = "schema", value_name = "FILE")]
     schemas: Vec<PathBuf>,
+    /// Count the typed check's warnings (the typed checker disagrees, evaluation may succeed) as
+    /// errors, so that they make the exit status 1.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// Output formats of `check`.

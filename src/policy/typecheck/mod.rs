@@ -11,6 +11,7 @@
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
 mod atomic;
+mod classify;
 mod cost;
 mod guards;
 mod jsonpatch;
@@ -96,10 +97,8 @@ pub(crate) fn check(
     for ((i, start, end), message) in lints {
         let Some(site) = sites.get(i) else { continue };
         let range = site.to_file_range(crate::text::TextRange::new(start, end));
-        let mut diagnostic =
-            Diagnostic::new(Code::CelType, range, format!("{}: {message}", site.path));
-        diagnostic.severity = super::Severity::Warning;
-        out.push(diagnostic.at_runtime());
+        let message = format!("{}: {message}", site.path);
+        out.push(Diagnostic::new(Code::CelType, range, message).typed_only());
     }
 }
 
@@ -321,7 +320,11 @@ impl Typed<'_> {
                 suggestion: None,
             };
             let suffix = report::null_field_hint(site, &error) + &report::kinds_suffix(&labels);
-            out.push(report::diagnostic(site, &error, &suffix).at_runtime());
+            let diagnostic = report::diagnostic(site, &error, &suffix);
+            out.push(match classify::prediction(&error) {
+                super::diagnostic::Prediction::TypedCheck => diagnostic.typed_only(),
+                _ => diagnostic.at_runtime(),
+            });
         }
     }
 
