@@ -1,0 +1,112 @@
+//! The severity model: what each finding predicts the API server does. Typed-check findings that
+//! evaluation on the JSON-shaped objects survives are warnings (the API server only reports them in
+//! `status.typeChecking`, apiserver `pkg/admission/plugin/policy/validating/typechecking.go`);
+//! those every evaluation fails on are errors; `strict` makes the warnings errors.
+
+use crate::{check_diagnostics, check_diagnostics_with};
+use admission_ls::ide::DiagnosticsConfig;
+use expect_test::expect;
+
+/// A policy for ConfigMaps with `validations` to follow.
+fn config_map_policy(validations: &str) -> String {
+    let head = r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}
+  validations:
+"#;
+    format!("{head}{validations}")
+}
+
+/// Each of these evaluates without error on every ConfigMap: an optional's `orValue(null)`, `in`,
+/// `[k]` and `all()` on `metadata` (a map at run time), a ternary over two object types,
+/// heterogeneous equality (`false`, not an error), and a list literal of two `dyn` values at
+/// create that the typed checker sees as string and map (the API server's
+/// `HomogeneousAggregateLiterals` is a checker option: nothing checks it at run time).
+#[test]
+fn findings_evaluation_survives_are_typed_check_warnings() {
+    let fixture = config_map_policy(
+        r#"  - expression: "object.metadata.?name.orValue(null) != null"
+  - expression: "'name' in object.metadata"
+  - expression: "object.metadata.all(k, k != 'x')"
+  - expression: "object.metadata['name'] != ''"
+  - expression: "(has(object.data) ? object.metadata : object.metadata.ownerReferences[0]) != null"
+  - expression: "object.data['k'] == true"
+  - expression: "[object.metadata.name, object.data].size() == 2"
+"#,
+    );
+    check_diagnostics(&fixture, expect![[r#"
+        policy.yaml:9:40: warning[cel-no-overload] (typed check only): spec.validations[0].expression: found no matching overload for 'orValue' applied to 'optional_type(string).(null)' (in /v1, Kind=ConfigMap)
+          |
+        9 |   - expression: "object.metadata.?name.orValue(null) != null"
+          |                                        ^^^^^^^
+        policy.yaml:10:25: warning[cel-no-overload] (typed check only): spec.validations[1].expression: found no matching overload for '@in' applied to '(string, core.v1.ConfigMap.metadata)' (in /v1, Kind=ConfigMap)
+           |
+        10 |   - expression: "'name' in object.metadata"
+           |                         ^^
+        policy.yaml:11:18: warning[cel-type] (typed check only): spec.validations[2].expression: expression of type 'core.v1.ConfigMap.metadata' cannot be range of a comprehension (must be list, map, or dynamic) (in /v1, Kind=ConfigMap)
+           |
+        11 |   - expression: "object.metadata.all(k, k != 'x')"
+           |                  ^^^^^^^^^^^^^^^
+        policy.yaml:12:33: warning[cel-no-overload] (typed check only): spec.validations[3].expression: found no matching overload for '_[_]' applied to '(core.v1.ConfigMap.metadata, string)' (in /v1, Kind=ConfigMap)
+           |
+        12 |   - expression: "object.metadata['name'] != ''"
+           |                                 ^
+        policy.yaml:14:35: warning[cel-no-overload] (typed check only): spec.validations[5].expression: found no matching overload for '_==_' applied to '(string, bool)' (in /v1, Kind=ConfigMap)
+           |
+        14 |   - expression: "object.data['k'] == true"
+           |                                   ^^
+        policy.yaml:15:41: warning[cel-type] (typed check only): spec.validations[6].expression: expected type 'string' but found 'map(string, string)' (in /v1, Kind=ConfigMap)
+           |
+        15 |   - expression: "[object.metadata.name, object.data].size() == 2"
+           |                                         ^^^^^^^^^^^
+    "#]]);
+}
+
+/// Each of these fails on every ConfigMap: a field the kind cannot have (`no such key`), an
+/// ordering of an int and a string (no overload at run time either), a field of a string.
+#[test]
+fn findings_every_evaluation_fails_on_are_errors() {
+    let fixture = config_map_policy(
+        r#"  - expression: "object.metadata.nam != ''"
+  - expression: "size(object.data) <= object.metadata.name"
+  - expression: "object.metadata.name.first == 'a'"
+"#,
+    );
+    check_diagnostics(&fixture, expect![[r#"
+        policy.yaml:9:34: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'nam'; did you mean 'name'? (in /v1, Kind=ConfigMap)
+          |
+        9 |   - expression: "object.metadata.nam != ''"
+          |                                  ^^^
+        policy.yaml:10:36: error[cel-no-overload] (fails at admission): spec.validations[1].expression: found no matching overload for '_<=_' applied to '(int, string)' (in /v1, Kind=ConfigMap)
+           |
+        10 |   - expression: "size(object.data) <= object.metadata.name"
+           |                                    ^^
+        policy.yaml:11:39: error[cel-type] (fails at admission): spec.validations[2].expression: type 'string' does not support field selection (in /v1, Kind=ConfigMap)
+           |
+        11 |   - expression: "object.metadata.name.first == 'a'"
+           |                                       ^^^^^
+    "#]]);
+}
+
+#[test]
+fn strict_makes_typed_check_warnings_errors() {
+    let fixture = config_map_policy(
+        r#"  - expression: "object.data['k'] == true"
+"#,
+    );
+    let config = DiagnosticsConfig {
+        strict: true,
+        ..DiagnosticsConfig::default()
+    };
+    check_diagnostics_with(&fixture, &config, expect![[r#"
+        policy.yaml:9:35: error[cel-no-overload] (typed check only): spec.validations[0].expression: found no matching overload for '_==_' applied to '(string, bool)' (in /v1, Kind=ConfigMap)
+          |
+        9 |   - expression: "object.data['k'] == true"
+          |                                   ^^
+    "#]]);
+}
