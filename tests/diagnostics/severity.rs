@@ -110,3 +110,71 @@ fn strict_makes_typed_check_warnings_errors() {
           |                                   ^^
     "#]]);
 }
+
+/// A policy for Deployments, Jobs and CronJobs with `validations` to follow.
+fn workload_policy(validations: &str) -> String {
+    let head = r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: workloads}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+    - {apiGroups: [batch], apiVersions: [v1], operations: [CREATE], resources: [jobs, cronjobs]}
+  validations:
+"#;
+    format!("{head}{validations}")
+}
+
+/// The branch a kind test leaves to CronJobs misses a level (`jobTemplate.spec.volumes`), so
+/// every CronJob request fails with `no such key`; the other kinds never evaluate it. Reported for
+/// CronJob only, whether the guard is `!=` with `||`, `==` with `&&`, `in`, `request.kind.kind`
+/// or a ternary, and the `has()` guard that only CronJobs pass narrows too.
+#[test]
+fn a_branch_none_of_the_kinds_its_guard_leaves_can_evaluate_is_an_error() {
+    let fixture = workload_policy(
+        r#"  - expression: "object.kind != 'CronJob' || object.spec.jobTemplate.spec.volumes.size() < 5"
+  - expression: "object.kind == 'CronJob' && object.spec.jobTemplate.spec.volumes.size() < 5 || object.kind != 'CronJob'"
+  - expression: "!(request.kind.kind in ['CronJob']) || object.spec.jobTemplate.spec.volumes.size() < 5"
+  - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
+  - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.volumes.size() < 5"
+"#,
+    );
+    check_diagnostics(&fixture, expect![[r#"
+        policy.yaml:10:75: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+           |
+        10 |   - expression: "object.kind != 'CronJob' || object.spec.jobTemplate.spec.volumes.size() < 5"
+           |                                                                           ^^^^^^^
+        policy.yaml:11:75: error[cel-undefined-field] (fails at admission): spec.validations[1].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+           |
+        11 |   - expression: "object.kind == 'CronJob' && object.spec.jobTemplate.spec.volumes.size() < 5 || object.kind != 'CronJob'"
+           |                                                                           ^^^^^^^
+        policy.yaml:12:86: error[cel-undefined-field] (fails at admission): spec.validations[2].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+           |
+        12 |   - expression: "!(request.kind.kind in ['CronJob']) || object.spec.jobTemplate.spec.volumes.size() < 5"
+           |                                                                                      ^^^^^^^
+        policy.yaml:13:74: error[cel-undefined-field] (fails at admission): spec.validations[3].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+           |
+        13 |   - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
+           |                                                                          ^^^^^^^
+        policy.yaml:14:80: error[cel-undefined-field] (fails at admission): spec.validations[4].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+           |
+        14 |   - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.volumes.size() < 5"
+           |                                                                                ^^^^^^^
+    "#]]);
+}
+
+/// The same guards with the right path are clean, and a guard the kind does not decide
+/// (`apiVersion`) keeps the old caution: nothing is reported behind it.
+#[test]
+fn branches_each_kind_can_evaluate_are_clean() {
+    let fixture = workload_policy(
+        r#"  - expression: "object.kind != 'CronJob' || object.spec.jobTemplate.spec.template.spec.volumes.size() < 5"
+  - expression: "object.kind == 'Deployment' ? object.spec.replicas < 5 : true"
+  - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.template.spec.volumes.size() < 5"
+  - expression: "object.apiVersion != 'batch/v1' || object.spec.jobTemplate.spec.volumes.size() < 5"
+"#,
+    );
+    check_diagnostics(&fixture, expect![[r#""#]]);
+}

@@ -196,6 +196,19 @@ impl AddLints for Lints {
     }
 }
 
+/// The typed-check errors of each site, with the kinds each was found for (what the kind guards
+/// read to tell that a `has()` is false for a kind).
+fn errors_by_site(
+    found: &BTreeMap<ErrorKey, Vec<String>>,
+) -> BTreeMap<usize, Vec<(crate::text::TextRange, Vec<String>)>> {
+    let mut by_site: BTreeMap<usize, Vec<_>> = BTreeMap::new();
+    for ((i, start, end, ..), labels) in found {
+        let span = crate::text::TextRange::new((*start).into(), (*end).into());
+        by_site.entry(*i).or_default().push((span, labels.clone()));
+    }
+    by_site
+}
+
 /// The bundled schema version used for a target version: the nearest bundled one (schemas are
 /// bundled from 1.30; an older target is typed with the oldest bundle rather than not at all).
 pub(crate) fn schema_minor(minor: u32) -> u32 {
@@ -296,20 +309,24 @@ impl Typed<'_> {
             constraints,
             workspace,
         ));
-        for (key, labels) in found {
-            let (i, start, end, kind, message) = key;
+        let by_site = errors_by_site(&found);
+        for (key, labels) in &found {
+            let (i, start, end, kind, message) = key.clone();
             let span = crate::text::TextRange::new(start.into(), end.into());
-            let some_kinds = labels.len() < passes;
-            let guarded = self
-                .parsed
-                .get(i)
-                .and_then(Option::as_ref)
-                .is_some_and(|ast| guards::guarded(ast, span));
             let Some(site) = self.sites.get(i) else {
                 continue;
             };
-            if some_kinds && guarded {
-                continue;
+            let mut labels = labels.clone();
+            if labels.len() < passes {
+                // Found for some kinds only: report it for the kinds its guards let through.
+                let Some(ast) = self.parsed.get(i).and_then(Option::as_ref) else {
+                    continue;
+                };
+                let errors = by_site.get(&i).map_or(&[][..], Vec::as_slice);
+                labels = guards::Guards::new(ast, errors).reaching(span, &labels);
+                if labels.is_empty() {
+                    continue;
+                }
             }
             let labels: Vec<String> = labels.into_iter().filter(|l| !l.is_empty()).collect();
             let error = crate::cel::check::CheckError {
