@@ -178,3 +178,39 @@ fn branches_each_kind_can_evaluate_are_clean() {
     );
     check_diagnostics(&fixture, expect![[r#""#]]);
 }
+
+/// Two files of a workspace with a ValidatingAdmissionPolicy of the same name: applying both
+/// keeps one. A warning at both names (neither is refused on its own, neither fails at
+/// admission); a MutatingAdmissionPolicy of that name is another object and is not counted.
+#[test]
+fn policies_of_one_kind_sharing_a_name_across_files_are_reported_at_both() {
+    let policy = |kind: &str| {
+        format!(
+            r#"apiVersion: admissionregistration.k8s.io/v1
+kind: {kind}
+metadata: {{name: replicas}}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}}
+"#
+        )
+    };
+    let validating = policy("ValidatingAdmissionPolicy")
+        + "  validations:\n  - expression: object.spec.replicas < 5\n";
+    let mutating = policy("MutatingAdmissionPolicy")
+        + "  reinvocationPolicy: Never\n  mutations:\n  - patchType: ApplyConfiguration\n    applyConfiguration: {expression: 'Object{}'}\n";
+    let fixture = format!(
+        "\n#- /team-a/policy.yaml\n{validating}#- /team-b/policy.yaml\n{validating}#- /mutating.yaml\n{mutating}"
+    );
+    check_diagnostics(&fixture, expect![[r#"
+        team-a/policy.yaml:3:18: warning[duplicate] (accepted): metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replicas'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one
+          |
+        3 | metadata: {name: replicas}
+          |                  ^^^^^^^^
+        team-b/policy.yaml:3:18: warning[duplicate] (accepted): metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replicas'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one
+          |
+        3 | metadata: {name: replicas}
+          |                  ^^^^^^^^
+    "#]]);
+}
