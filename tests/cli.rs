@@ -87,17 +87,53 @@ fn json_lists_every_checked_file_with_a_summary() {
               "files": [
                 {
                   "path": "a.yaml",
-                  "diagnostics": []
+                  "diagnostics": [
+                    {
+                      "range": {
+                        "start": {
+                          "line": 3,
+                          "character": 8
+                        },
+                        "end": {
+                          "line": 3,
+                          "character": 33
+                        }
+                      },
+                      "severity": "warning",
+                      "code": "duplicate",
+                      "prediction": "advice",
+                      "message": "metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replica-limit.example.com'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one",
+                      "source": "admission-ls"
+                    }
+                  ]
                 },
                 {
                   "path": "b.yml",
-                  "diagnostics": []
+                  "diagnostics": [
+                    {
+                      "range": {
+                        "start": {
+                          "line": 3,
+                          "character": 8
+                        },
+                        "end": {
+                          "line": 3,
+                          "character": 33
+                        }
+                      },
+                      "severity": "warning",
+                      "code": "duplicate",
+                      "prediction": "advice",
+                      "message": "metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replica-limit.example.com'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one",
+                      "source": "admission-ls"
+                    }
+                  ]
                 }
               ],
               "summary": {
                 "files": 2,
                 "errors": 0,
-                "warnings": 0,
+                "warnings": 2,
                 "policyFiles": 2,
                 "unreadable": 0
               }
@@ -216,19 +252,19 @@ fn a_yaml_error_fails_with_a_snippet_and_utf16_json_columns() {
         &text,
         1,
         expect![[r#"
-        broken.yaml:1:13: error[yaml-syntax]: invalid trailing content after double-quoted scalar
-          |
-        1 | name: "é😀x" }
-          |             ^
+            broken.yaml:1:13: error[yaml-syntax] (refused on create): invalid trailing content after double-quoted scalar
+              |
+            1 | name: "é😀x" }
+              |             ^
 
-        checked 2 files: 1 error, 0 warnings
-    "#]],
+            checked 2 files: 1 error, 0 warnings
+        "#]],
         expect![""],
     );
     let json = run(dir.path(), &["check", "--format", "json", "broken.yaml"]);
     let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
     let compact = serde_json::to_string(&report["files"][0]["diagnostics"]).expect("json");
-    expect![[r#"[{"code":"yaml-syntax","message":"invalid trailing content after double-quoted scalar","range":{"end":{"character":14,"line":0},"start":{"character":13,"line":0}},"severity":"error","source":"admission-ls"}]"#]]
+    expect![[r#"[{"code":"yaml-syntax","message":"invalid trailing content after double-quoted scalar","prediction":"refused-on-create","range":{"end":{"character":14,"line":0},"start":{"character":13,"line":0}},"severity":"error","source":"admission-ls"}]"#]]
         .assert_eq(&compact);
     assert_eq!(json.status, Some(1));
 }

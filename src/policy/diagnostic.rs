@@ -211,4 +211,16 @@ impl Code {
     pub fn doc(self) -> &'static str {
         super::code_docs::doc(self)
     }
+
+    /// What diagnostics of this code can predict (see [`Prediction`]), for `explain`.
+    pub fn predictions(self) -> &'static [Prediction] {
+        super::code_docs::predictions(self)
+    }
+}
+
+impl Prediction {
+    /// The severity model, as `admission-ls explain severity` prints it.
+    pub fn model() -> &'static str {
+        super::code_docs::SEVERITY_MODEL
+    }
 }
