@@ -414,3 +414,31 @@ fn files_checked_together_and_schema_files_type_params() {
         );
     }
 }
+
+/// A bare `admission-ls` on a terminal prints a short help and exits instead of waiting silently
+/// for LSP input; `script` gives the binary a pseudo-terminal as stdin. Without the fix the
+/// binary waits, the timeout kills it and the help is missing.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_arguments_on_a_terminal_print_a_short_help() {
+    let mut child = Command::new("script")
+        .args(["-qec", BINARY, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run script (util-linux)");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("poll").is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let finished = child.try_wait().expect("poll").is_some();
+    if !finished {
+        let _ = child.kill();
+    }
+    let output = child.wait_with_output().expect("output");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(finished, "admission-ls waited on a terminal: {stdout}");
+    assert!(stdout.contains("admission-ls check [PATH…]"), "{stdout}");
+    assert!(stdout.contains("admission-ls serve"), "{stdout}");
+    assert_eq!(output.status.code(), Some(0));
+}
