@@ -121,13 +121,11 @@ impl<'a> Guards<'a> {
                 BinaryOp::In if self.is_kind(*lhs) => self.kind_in(*rhs, kind).map(Values::exactly),
                 _ => None,
             },
-            ExprKind::Macro(call) if call.kind == MacroKind::Has => {
-                if self.cannot_have(self.ast.expr(id).span, label) {
-                    Some(Values::exactly(false))
-                } else {
-                    Some(Values::EITHER)
-                }
-            }
+            // A field the kind can have may be required, so that `has()` is always true (a
+            // Deployment's `spec.template`): not understood, unlike one it cannot have.
+            ExprKind::Macro(call) if call.kind == MacroKind::Has => self
+                .cannot_have(self.ast.expr(id).span, label)
+                .then_some(Values::exactly(false)),
             _ => None,
         }
     }
