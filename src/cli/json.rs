@@ -30,7 +30,7 @@ struct DiagnosticReport<'a> {
     severity: &'static str,
     code: &'static str,
     /// What the diagnostic predicts the API server does (`refused-on-create`,
-    /// `fails-at-admission`, `typed-check`, `advice`).
+    /// `fails-at-admission`, `typed-check`, `advice`; `test-case` for a failed test case).
     #[serde(skip_serializing_if = "Option::is_none")]
     prediction: Option<&'static str>,
     message: &'a str,

@@ -23,9 +23,11 @@ Every diagnostic predicts what the API server does with the document, and its se
                                 policy's status.typeChecking. `check --strict` and the editor setting
                                 admissionLs.diagnostics.strict make them errors.
   accepted            (warning) accepted and evaluated as written, but probably not what was meant.
+  test case           (error)   not a prediction: a PolicyTest case did not get the outcome it
+                                expects (test-failed).
 
 The text output shows the prediction in parentheses after the code; JSON output has it as
-`prediction` (refused-on-create, fails-at-admission, typed-check, advice), LSP diagnostics in
+`prediction` (refused-on-create, fails-at-admission, typed-check, advice, test-case), LSP diagnostics in
 `data.prediction`.
 ";
 
@@ -40,7 +42,7 @@ pub(super) fn predictions(code: Code) -> &'static [Prediction] {
             &[Refused, FailsAtAdmission, TypedCheck]
         }
         Code::CelCost => &[Refused, TypedCheck],
-        Code::TestFailed => &[FailsAtAdmission],
+        Code::TestFailed => &[TestCase],
         _ => &[Refused],
     }
 }

@@ -95,6 +95,8 @@ pub enum Prediction {
     TypedCheck,
     /// Accepted and evaluated as written, but probably not what was meant: a warning.
     Advice,
+    /// Not a prediction: a test case of a suite did not get the outcome it expects.
+    TestCase,
 }
 
 impl Prediction {
@@ -105,6 +107,7 @@ impl Prediction {
             Prediction::FailsAtAdmission => "fails-at-admission",
             Prediction::TypedCheck => "typed-check",
             Prediction::Advice => "advice",
+            Prediction::TestCase => "test-case",
         }
     }
 
@@ -115,13 +118,15 @@ impl Prediction {
             Prediction::FailsAtAdmission => "fails at admission",
             Prediction::TypedCheck => "typed check only",
             Prediction::Advice => "accepted",
+            Prediction::TestCase => "test case",
         }
     }
 
     /// The prediction of a code's diagnostics unless the producer says otherwise: errors are
-    /// refusals, warnings advice.
-    fn of_severity(severity: Severity) -> Prediction {
-        match severity {
+    /// refusals, warnings advice, test failures test cases.
+    fn of_code(code: Code) -> Prediction {
+        match code.default_severity() {
+            _ if code == Code::TestFailed => Prediction::TestCase,
             Severity::Error => Prediction::Refused,
             _ => Prediction::Advice,
         }
@@ -156,7 +161,7 @@ impl Diagnostic {
             severity: code.default_severity(),
             message: message.into(),
             runtime_only: false,
-            prediction: Prediction::of_severity(code.default_severity()),
+            prediction: Prediction::of_code(code),
         }
     }
 
