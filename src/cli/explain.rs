@@ -25,7 +25,10 @@ pub fn run(name: &str) -> i32 {
         predicts.join(", ")
     );
     if doc.is_empty() {
-        out::emit(&format!("{}: no documentation yet\n{predicts}", code.as_str()), 0)
+        out::emit(
+            &format!("{}: no documentation yet\n{predicts}", code.as_str()),
+            0,
+        )
     } else {
         out::emit(&format!("{doc}\n{predicts}"), 0)
     }

@@ -36,7 +36,12 @@ impl Key {
     fn matches(&self, other: &Key) -> bool {
         Arc::ptr_eq(&self.text, &other.text)
             && (self.fingerprint, self.minor, &self.disabled, self.strict)
-                == (other.fingerprint, other.minor, &other.disabled, other.strict)
+                == (
+                    other.fingerprint,
+                    other.minor,
+                    &other.disabled,
+                    other.strict,
+                )
     }
 }
 

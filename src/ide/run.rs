@@ -123,7 +123,8 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         authorizer: authorizer(request.authorizer.as_ref())?,
         ignore_matching: false,
     };
-    let mut outcome = apiserver::evaluate(policy, binding, input, &world.crds, !request.no_defaults)?;
+    let mut outcome =
+        apiserver::evaluate(policy, binding, input, &world.crds, !request.no_defaults)?;
     if request.params.is_none() {
         let param_ref = binding.and_then(|b| b.param_ref.as_ref());
         outcome.params_note = missing_params_note(policy, param_ref);

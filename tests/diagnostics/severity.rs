@@ -39,7 +39,9 @@ fn findings_evaluation_survives_are_typed_check_warnings() {
   - expression: "[object.metadata.name, object.data].size() == 2"
 "#,
     );
-    check_diagnostics(&fixture, expect![[r#"
+    check_diagnostics(
+        &fixture,
+        expect![[r#"
         policy.yaml:9:40: warning[cel-no-overload] (typed check only): spec.validations[0].expression: found no matching overload for 'orValue' applied to 'optional_type(string).(null)' (in /v1, Kind=ConfigMap)
           |
         9 |   - expression: "object.metadata.?name.orValue(null) != null"
@@ -64,7 +66,8 @@ fn findings_evaluation_survives_are_typed_check_warnings() {
            |
         15 |   - expression: "[object.metadata.name, object.data].size() == 2"
            |                                         ^^^^^^^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 /// Each of these fails on every ConfigMap: a field the kind cannot have (`no such key`), an
@@ -77,7 +80,9 @@ fn findings_every_evaluation_fails_on_are_errors() {
   - expression: "object.metadata.name.first == 'a'"
 "#,
     );
-    check_diagnostics(&fixture, expect![[r#"
+    check_diagnostics(
+        &fixture,
+        expect![[r#"
         policy.yaml:9:34: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'nam'; did you mean 'name'? (in /v1, Kind=ConfigMap)
           |
         9 |   - expression: "object.metadata.nam != ''"
@@ -90,7 +95,8 @@ fn findings_every_evaluation_fails_on_are_errors() {
            |
         11 |   - expression: "object.metadata.name.first == 'a'"
            |                                       ^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -103,12 +109,16 @@ fn strict_makes_typed_check_warnings_errors() {
         strict: true,
         ..DiagnosticsConfig::default()
     };
-    check_diagnostics_with(&fixture, &config, expect![[r#"
+    check_diagnostics_with(
+        &fixture,
+        &config,
+        expect![[r#"
         policy.yaml:9:35: error[cel-no-overload] (typed check only): spec.validations[0].expression: found no matching overload for '_==_' applied to '(string, bool)' (in /v1, Kind=ConfigMap)
           |
         9 |   - expression: "object.data['k'] == true"
           |                                   ^^
-    "#]]);
+    "#]],
+    );
 }
 
 /// A policy for Deployments, Jobs and CronJobs with `validations` to follow.
@@ -140,7 +150,9 @@ fn a_branch_none_of_the_kinds_its_guard_leaves_can_evaluate_is_an_error() {
   - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
 "#,
     );
-    check_diagnostics(&fixture, expect![[r#"
+    check_diagnostics(
+        &fixture,
+        expect![[r#"
         policy.yaml:10:75: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
            |
         10 |   - expression: "object.kind != 'CronJob' || object.spec.jobTemplate.spec.volumes.size() < 5"
@@ -157,7 +169,8 @@ fn a_branch_none_of_the_kinds_its_guard_leaves_can_evaluate_is_an_error() {
            |
         13 |   - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
            |                                                                          ^^^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 /// The same guards with the right path are clean, and a guard the kind does not decide
@@ -203,7 +216,9 @@ spec:
     let fixture = format!(
         "\n#- /team-a/policy.yaml\n{validating}#- /team-b/policy.yaml\n{validating}#- /mutating.yaml\n{mutating}"
     );
-    check_diagnostics(&fixture, expect![[r#"
+    check_diagnostics(
+        &fixture,
+        expect![[r#"
         team-a/policy.yaml:3:18: warning[duplicate] (accepted): metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replicas'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one
           |
         3 | metadata: {name: replicas}
@@ -212,5 +227,6 @@ spec:
           |
         3 | metadata: {name: replicas}
           |                  ^^^^^^^^
-    "#]]);
+    "#]],
+    );
 }

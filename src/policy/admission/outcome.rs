@@ -266,7 +266,10 @@ impl Outcome {
                 "no binding: the API server never enforces a policy without one; evaluated as a binding{actions} would"
             )
         });
-        let notes: Vec<String> = binding.into_iter().chain(self.params_note.clone()).collect();
+        let notes: Vec<String> = binding
+            .into_iter()
+            .chain(self.params_note.clone())
+            .collect();
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 

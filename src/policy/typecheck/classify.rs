@@ -95,12 +95,24 @@ mod tests {
     #[test]
     fn overloads_of_exact_types_fail_and_others_may_not() {
         let cases = [
-            ("'_<=_' applied to '(int, string)'", Prediction::FailsAtAdmission),
+            (
+                "'_<=_' applied to '(int, string)'",
+                Prediction::FailsAtAdmission,
+            ),
             ("'_==_' applied to '(bool, string)'", Prediction::TypedCheck),
-            ("'@in' applied to '(string, Pod.metadata)'", Prediction::TypedCheck),
-            ("'orValue' applied to 'optional_type(string).(null_type)'", Prediction::TypedCheck),
+            (
+                "'@in' applied to '(string, Pod.metadata)'",
+                Prediction::TypedCheck,
+            ),
+            (
+                "'orValue' applied to 'optional_type(string).(null_type)'",
+                Prediction::TypedCheck,
+            ),
             ("'_+_' applied to '(double, int)'", Prediction::TypedCheck),
-            ("'startsWith' applied to 'int.(string)'", Prediction::FailsAtAdmission),
+            (
+                "'startsWith' applied to 'int.(string)'",
+                Prediction::FailsAtAdmission,
+            ),
         ];
         for (tail, expected) in cases {
             let message = format!("found no matching overload for {tail}");

@@ -111,13 +111,17 @@ impl<'a> Guards<'a> {
                 operand,
             } => self.possible(*operand, label).map(Values::not),
             ExprKind::Binary { op, lhs, rhs } => match op {
-                BinaryOp::And => Values::and(self.possible(*lhs, label), self.possible(*rhs, label)),
+                BinaryOp::And => {
+                    Values::and(self.possible(*lhs, label), self.possible(*rhs, label))
+                }
                 BinaryOp::Or => {
                     let (lhs, rhs) = (self.possible(*lhs, label), self.possible(*rhs, label));
                     Values::and(lhs.map(Values::not), rhs.map(Values::not)).map(Values::not)
                 }
                 BinaryOp::Eq => self.kind_equals(*lhs, *rhs, kind).map(Values::exactly),
-                BinaryOp::Ne => self.kind_equals(*lhs, *rhs, kind).map(|v| Values::exactly(!v)),
+                BinaryOp::Ne => self
+                    .kind_equals(*lhs, *rhs, kind)
+                    .map(|v| Values::exactly(!v)),
                 BinaryOp::In if self.is_kind(*lhs) => self.kind_in(*rhs, kind).map(Values::exactly),
                 _ => None,
             },
@@ -164,10 +168,7 @@ impl<'a> Guards<'a> {
 
     /// `object.kind`, `oldObject.kind` or `request.kind.kind`.
     fn is_kind(&self, id: ExprId) -> bool {
-        let ExprKind::Select {
-            operand, field, ..
-        } = &self.ast.expr(id).kind
-        else {
+        let ExprKind::Select { operand, field, .. } = &self.ast.expr(id).kind else {
             return false;
         };
         if field.text != "kind" {
