@@ -107,7 +107,7 @@ spec:
         ]
 "#,
         expect![[r#"
-            policy.yaml:14:25: warning[cel-type] (typed check only): spec.mutations[0].jsonPatch.expression: JSONPatch op 'insert' is not one of add, remove, replace, move, copy, test (in apps/v1, Kind=Deployment)
+            policy.yaml:14:25: error[cel-type] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch op 'insert' is not one of add, remove, replace, move, copy, test (in apps/v1, Kind=Deployment)
                |
             14 |           JSONPatch{op: "insert", path: "/spec/replicas", value: 1},
                |                         ^^^^^^^^
@@ -115,7 +115,7 @@ spec:
                |
             15 |           JSONPatch{op: "replace", path: "/spec/replica", value: 1},
                |                                          ^^^^^^^^^^^^^^^
-            policy.yaml:16:67: warning[cel-type] (typed check only): spec.mutations[0].jsonPatch.expression: JSONPatch value of type 'string' does not fit '/spec/replicas' of type 'int' (in apps/v1, Kind=Deployment)
+            policy.yaml:16:67: error[cel-type] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch value of type 'string' does not fit '/spec/replicas' of type 'int' (in apps/v1, Kind=Deployment)
                |
             16 |           JSONPatch{op: "replace", path: "/spec/replicas", value: "3"},
                |                                                                   ^^^
@@ -169,23 +169,23 @@ spec:
         }}}}
 "#,
         expect![[r#"
-            policy.yaml:12:45: warning[cel-type] (typed check only): spec.mutations[0].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.selector (in apps/v1, Kind=Deployment)
+            policy.yaml:12:45: error[cel-type] (fails at admission): spec.mutations[0].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.selector (in apps/v1, Kind=Deployment)
                |
             12 |       expression: 'Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}'
                |                                             ^^^^^^^^
-            policy.yaml:17:11: warning[cel-type] (typed check only): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.nodeSelector (in apps/v1, Kind=Deployment)
+            policy.yaml:17:11: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.nodeSelector (in apps/v1, Kind=Deployment)
                |
             17 |           nodeSelector: {"disk": "ssd"},
                |           ^^^^^^^^^^^^
-            policy.yaml:18:11: warning[cel-type] (typed check only): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.imagePullSecrets[0] (in apps/v1, Kind=Deployment)
+            policy.yaml:18:11: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.imagePullSecrets[0] (in apps/v1, Kind=Deployment)
                |
             18 |           imagePullSecrets: [Object.spec.template.spec.imagePullSecrets{name: "pull"}],
                |           ^^^^^^^^^^^^^^^^
-            policy.yaml:21:61: warning[cel-type] (typed check only): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[1].command (in apps/v1, Kind=Deployment)
+            policy.yaml:21:61: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[1].command (in apps/v1, Kind=Deployment)
                |
             21 |             Object.spec.template.spec.containers{name: "b", command: ["sleep"]}
                |                                                             ^^^^^^^
-            policy.yaml:31:97: warning[cel-type] (typed check only): spec.mutations[2].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[*].securityContext.capabilities.drop (in apps/v1, Kind=Deployment)
+            policy.yaml:31:97: error[cel-type] (fails at admission): spec.mutations[2].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[*].securityContext.capabilities.drop (in apps/v1, Kind=Deployment)
                |
             31 |                 capabilities: Object.spec.template.spec.containers.securityContext.capabilities{drop: ["ALL"]}}})
                |                                                                                                 ^^^^

@@ -11,7 +11,9 @@
 //!   are pruned), so the selection is `no such key`;
 //! - a field selection on a scalar: a JSON scalar has no fields;
 //! - no overload whose arguments are all of a type the JSON value has exactly (`int`, `uint`,
-//!   `string`, `bool`, lists and maps of them): the runtime has no such overload either.
+//!   `string`, `bool`, lists and maps of them): the runtime has no such overload either;
+//! - the mutations' checks: a JSON Patch the API server cannot apply, an apply configuration
+//!   that sets an atomic list, map or struct or gives a field a value of another type.
 //!
 //! Everything else may succeed and is a warning: `==`, `!=` and `in` compare heterogeneous values
 //! as unequal instead of failing (cel-go's heterogeneous equality); a schema object is a map at
@@ -67,8 +69,13 @@ fn type_error_fails(message: &str) -> bool {
         let ty = range.split('\'').next().unwrap_or("");
         return all_exact(ty) && !ty.starts_with("list") && !ty.starts_with("map");
     }
-    // An apply configuration's field of the wrong type fails the mutation.
+    // The mutations' own checks: a patch the API server cannot apply (an unknown op, a value that
+    // does not fit its path) and an apply configuration that sets an atomic part (the apiserver's
+    // structured-merge-diff refuses it with this very message), or a field of the wrong type,
+    // fail the mutation whenever it runs.
     message.starts_with("expected type of field")
+        || message.starts_with("JSONPatch ")
+        || message.starts_with("may not mutate atomic")
 }
 
 fn all_exact(types: &str) -> bool {
@@ -117,6 +124,36 @@ mod tests {
         for (tail, expected) in cases {
             let message = format!("found no matching overload for {tail}");
             let got = prediction(&error(CheckErrorKind::NoOverload, &message));
+            assert_eq!(got, expected, "{message}");
+        }
+    }
+
+    #[test]
+    fn mutations_the_api_server_cannot_apply_fail_and_mixed_literals_may_not() {
+        let cases = [
+            (
+                "JSONPatch op 'insert' is not one of add, remove, replace, move, copy, test",
+                Prediction::FailsAtAdmission,
+            ),
+            (
+                "may not mutate atomic arrays, maps or structs: spec.selector",
+                Prediction::FailsAtAdmission,
+            ),
+            (
+                "expected type 'string' but found 'int'",
+                Prediction::TypedCheck,
+            ),
+            (
+                "expression of type 'Pod.metadata' cannot be range of a comprehension (must be list, map, or dynamic)",
+                Prediction::TypedCheck,
+            ),
+            (
+                "expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)",
+                Prediction::FailsAtAdmission,
+            ),
+        ];
+        for (message, expected) in cases {
+            let got = prediction(&error(CheckErrorKind::Type, message));
             assert_eq!(got, expected, "{message}");
         }
     }
