@@ -139,8 +139,8 @@ spec:
 
 /// The branch a kind test leaves to CronJobs misses a level (`jobTemplate.spec.volumes`), so
 /// every CronJob request fails with `no such key`; the other kinds never evaluate it. Reported for
-/// CronJob only, whether the guard is `!=` with `||`, `==` with `&&`, `in`, `request.kind.kind`
-/// or a ternary.
+/// CronJob only, whether the guard is `!=` with `||`, `==` with `&&`, `in`, `request.kind.kind`,
+/// a ternary, or `has()` of the field only CronJobs have (required there, so always true).
 #[test]
 fn a_branch_none_of_the_kinds_its_guard_leaves_can_evaluate_is_an_error() {
     let fixture = workload_policy(
@@ -148,36 +148,40 @@ fn a_branch_none_of_the_kinds_its_guard_leaves_can_evaluate_is_an_error() {
   - expression: "object.kind == 'CronJob' && object.spec.jobTemplate.spec.volumes.size() < 5 || object.kind != 'CronJob'"
   - expression: "!(request.kind.kind in ['CronJob']) || object.spec.jobTemplate.spec.volumes.size() < 5"
   - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
+  - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.volumes.size() < 5"
 "#,
     );
     check_diagnostics(
         &fixture,
         expect![[r#"
-        policy.yaml:10:75: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
-           |
-        10 |   - expression: "object.kind != 'CronJob' || object.spec.jobTemplate.spec.volumes.size() < 5"
-           |                                                                           ^^^^^^^
-        policy.yaml:11:75: error[cel-undefined-field] (fails at admission): spec.validations[1].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
-           |
-        11 |   - expression: "object.kind == 'CronJob' && object.spec.jobTemplate.spec.volumes.size() < 5 || object.kind != 'CronJob'"
-           |                                                                           ^^^^^^^
-        policy.yaml:12:86: error[cel-undefined-field] (fails at admission): spec.validations[2].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
-           |
-        12 |   - expression: "!(request.kind.kind in ['CronJob']) || object.spec.jobTemplate.spec.volumes.size() < 5"
-           |                                                                                      ^^^^^^^
-        policy.yaml:13:74: error[cel-undefined-field] (fails at admission): spec.validations[3].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
-           |
-        13 |   - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
-           |                                                                          ^^^^^^^
-    "#]],
+            policy.yaml:10:75: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+               |
+            10 |   - expression: "object.kind != 'CronJob' || object.spec.jobTemplate.spec.volumes.size() < 5"
+               |                                                                           ^^^^^^^
+            policy.yaml:11:75: error[cel-undefined-field] (fails at admission): spec.validations[1].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+               |
+            11 |   - expression: "object.kind == 'CronJob' && object.spec.jobTemplate.spec.volumes.size() < 5 || object.kind != 'CronJob'"
+               |                                                                           ^^^^^^^
+            policy.yaml:12:86: error[cel-undefined-field] (fails at admission): spec.validations[2].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+               |
+            12 |   - expression: "!(request.kind.kind in ['CronJob']) || object.spec.jobTemplate.spec.volumes.size() < 5"
+               |                                                                                      ^^^^^^^
+            policy.yaml:13:74: error[cel-undefined-field] (fails at admission): spec.validations[3].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+               |
+            13 |   - expression: "object.kind == 'CronJob' ? object.spec.jobTemplate.spec.volumes.size() < 5 : true"
+               |                                                                          ^^^^^^^
+            policy.yaml:14:80: error[cel-undefined-field] (fails at admission): spec.validations[4].expression: undefined field 'volumes' (in batch/v1, Kind=CronJob)
+               |
+            14 |   - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.volumes.size() < 5"
+               |                                                                                ^^^^^^^
+        "#]],
     );
 }
 
 /// The same guards with the right path are clean, and a guard the kind does not decide
-/// (`apiVersion`, `has()` of a field the kind has: a required one is always there) keeps the old
-/// caution: nothing is reported behind it. The last two are reduced from
-/// AverageMarcus/common-admission-policies `policies/block-latest-tag/policy.yaml`, where a
-/// Deployment never takes the `!has(object.spec.template)` branch written for Pods.
+/// (`apiVersion`) keeps the old caution: nothing is reported behind it. A Deployment or Job never
+/// takes a `!has(object.spec.template)` branch (the field is required), as in
+/// AverageMarcus/common-admission-policies `policies/block-latest-tag/policy.yaml`.
 #[test]
 fn branches_each_kind_can_evaluate_are_clean() {
     let fixture = workload_policy(
@@ -185,7 +189,6 @@ fn branches_each_kind_can_evaluate_are_clean() {
   - expression: "object.kind == 'Deployment' ? object.spec.replicas < 5 : true"
   - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.template.spec.volumes.size() < 5"
   - expression: "object.apiVersion != 'batch/v1' || object.spec.jobTemplate.spec.volumes.size() < 5"
-  - expression: "!has(object.spec.jobTemplate) || object.spec.jobTemplate.spec.volumes.size() < 5"
   - expression: "!has(object.spec.template) && object.spec.jobTemplate.spec.suspend == true || has(object.spec.template)"
 "#,
     );
@@ -227,6 +230,39 @@ spec:
           |
         3 | metadata: {name: replicas}
           |                  ^^^^^^^^
+    "#]],
+    );
+}
+
+/// Reduced from AverageMarcus/common-admission-policies `policies/block-latest-tag/policy.yaml`:
+/// the branch for Pods (`!has(object.spec.template)`; Deployments always have it, it is required)
+/// reads `object.spec.template.spec.initContainers` once a Pod has init containers, so every such
+/// Pod fails with `no such key`; Deployments never reach it.
+#[test]
+fn a_pod_branch_behind_has_of_a_required_field_is_checked_for_pods_only() {
+    let fixture = r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: block-latest-tag}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: |
+      (!has(object.spec.template) && object.spec.containers.all(c, !c.image.endsWith(':latest')) &&
+        (!has(object.spec.initContainers) ||
+         object.spec.template.spec.initContainers.all(c, !c.image.endsWith(':latest')))) ||
+      (has(object.spec.template) && object.spec.template.spec.containers.all(c, !c.image.endsWith(':latest')))
+"#;
+    check_diagnostics(
+        fixture,
+        expect![[r#"
+        policy.yaml:13:22: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'template' (in /v1, Kind=Pod)
+           |
+        13 |          object.spec.template.spec.initContainers.all(c, !c.image.endsWith(':latest')))) ||
+           |                      ^^^^^^^^
     "#]],
     );
 }

@@ -21,15 +21,24 @@ const KIND_FIELDS: &[&str] = &["kind", "apiVersion", "resource", "subResource", 
 /// for (`apps/v1, Kind=Deployment`).
 pub type SiteErrors = [(TextRange, Vec<String>)];
 
+/// Whether the field a selection names is required in the schema of a kind (by label); `None`
+/// when not known.
+pub type Required<'a> = dyn Fn(&str, ExprId) -> Option<bool> + 'a;
+
 /// Narrows the errors of one expression to the kinds that evaluate them.
 pub struct Guards<'a> {
     ast: &'a Ast,
     errors: &'a SiteErrors,
+    required: &'a Required<'a>,
 }
 
 impl<'a> Guards<'a> {
-    pub fn new(ast: &'a Ast, errors: &'a SiteErrors) -> Guards<'a> {
-        Guards { ast, errors }
+    pub fn new(ast: &'a Ast, errors: &'a SiteErrors, required: &'a Required<'a>) -> Guards<'a> {
+        Guards {
+            ast,
+            errors,
+            required,
+        }
     }
 
     /// The kinds of `labels` that surely evaluate the characters at `span`.
@@ -125,11 +134,18 @@ impl<'a> Guards<'a> {
                 BinaryOp::In if self.is_kind(*lhs) => self.kind_in(*rhs, kind).map(Values::exactly),
                 _ => None,
             },
-            // A field the kind can have may be required, so that `has()` is always true (a
-            // Deployment's `spec.template`): not understood, unlike one it cannot have.
-            ExprKind::Macro(call) if call.kind == MacroKind::Has => self
-                .cannot_have(self.ast.expr(id).span, label)
-                .then_some(Values::exactly(false)),
+            // A required field (a Deployment's `spec.template`) is always there, an optional one
+            // may be; one whose schema is not known is not understood.
+            ExprKind::Macro(call) if call.kind == MacroKind::Has => {
+                if self.cannot_have(self.ast.expr(id).span, label) {
+                    return Some(Values::exactly(false));
+                }
+                let select = call.args.first()?;
+                match (self.required)(label, *select)? {
+                    true => Some(Values::exactly(true)),
+                    false => Some(Values::EITHER),
+                }
+            }
             _ => None,
         }
     }

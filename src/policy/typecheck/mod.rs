@@ -271,6 +271,8 @@ impl Typed<'_> {
         let mut costs = cost::Costs::new();
         let kinds = matched_kinds(self.types.minor(), constraints, workspace);
         let mut passes = 0;
+        // Each kind's results, for the kind guards to tell whether a `has()` field is required.
+        let mut per_kind: BTreeMap<String, Vec<Option<Checked>>> = BTreeMap::new();
         for gvk in &kinds {
             let Some(typing) = self.kind_typing(gvk) else {
                 continue;
@@ -290,6 +292,10 @@ impl Typed<'_> {
             if self.mutating {
                 self.json_patches(&results, gvk, &mut found);
                 self.apply_configurations(gvk, &mut found);
+            } else {
+                // Validation runs after the object passed schema validation, so a required
+                // field is there; a mutation may run before.
+                per_kind.insert(kind_label(gvk), results);
             }
         }
         if passes == 0 && self.params != Type::Dyn {
@@ -323,7 +329,9 @@ impl Typed<'_> {
                     continue;
                 };
                 let errors = by_site.get(&i).map_or(&[][..], Vec::as_slice);
-                labels = guards::Guards::new(ast, errors).reaching(span, &labels);
+                let required =
+                    |label: &str, select| self.required(&per_kind, i, ast, label, select);
+                labels = guards::Guards::new(ast, errors, &required).reaching(span, &labels);
                 if labels.is_empty() {
                     continue;
                 }
@@ -382,6 +390,29 @@ impl Typed<'_> {
                 found.entry(key).or_default().push(kind_label(gvk));
             }
         }
+    }
+
+    /// Whether the field `select` (an `a.b` selection of site `i`) is required in the schema of
+    /// kind `label`; `None` when that is not known.
+    fn required(
+        &self,
+        per_kind: &BTreeMap<String, Vec<Option<Checked>>>,
+        i: usize,
+        ast: &Ast,
+        label: &str,
+        select: crate::cel::ast::ExprId,
+    ) -> Option<bool> {
+        let checked = per_kind.get(label)?.get(i)?.as_ref()?;
+        let crate::cel::ast::ExprKind::Select { operand, field, .. } = &ast.expr(select).kind
+        else {
+            return None;
+        };
+        let Type::Object(owner) = checked.type_of(*operand) else {
+            return None;
+        };
+        let infos = self.types.field_infos(owner);
+        let (_, info) = infos.iter().find(|(name, _)| **name == *field.text)?;
+        Some(info.required)
     }
 
     /// How `object` is typed for `gvk`, or `None` when no schema describes it.
