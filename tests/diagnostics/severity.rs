@@ -26,7 +26,9 @@ spec:
 /// `[k]` and `all()` on `metadata` (a map at run time), a ternary over two object types,
 /// heterogeneous equality (`false`, not an error), and a list literal of two `dyn` values at
 /// create that the typed checker sees as string and map (the API server's
-/// `HomogeneousAggregateLiterals` is a checker option: nothing checks it at run time).
+/// `HomogeneousAggregateLiterals` is a checker option: nothing checks it at run time). The `in
+/// object.metadata` and `data[k] == true` cases are reduced from datreeio/validating-admission-policy
+/// `policies/CVE/vap-cve-001/policy.yaml`, reported as four errors before.
 #[test]
 fn findings_evaluation_survives_are_typed_check_warnings() {
     let fixture = config_map_policy(
