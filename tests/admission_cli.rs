@@ -635,3 +635,26 @@ fn eval_refuses_an_object_the_api_server_cannot_decode() {
         "#]],
     );
 }
+
+/// A policy with a paramKind run without --params: evaluated with params null, as the API server
+/// does for a binding without paramRef (apiserver `policy/generic/policy_dispatcher.go`
+/// `CollectParams`), and the note says why `params.data` fails.
+#[test]
+fn eval_without_params_says_params_is_null() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/params-missing.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment.yaml",
+        ],
+        0,
+        expect![[r#"
+            ValidatingAdmissionPolicy max-replicas (binding max-replicas): error
+              note: no --params: the policy has paramKind v1 ConfigMap, so params is null, as when the binding has no paramRef; give the params object with --params FILE
+              validation[0]: error: expression 'object.spec.replicas <= int(params.data.max)' resulted in error: no such overload: field selection on null_type
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas' denied request: expression 'object.spec.replicas <= int(params.data.max)' resulted in error: no such overload: field selection on null_type
+              defaulted: spec.strategy.type, spec.strategy.rollingUpdate, spec.strategy.rollingUpdate.maxUnavailable, spec.strategy.rollingUpdate.maxSurge, spec.revisionHistoryLimit, spec.progressDeadlineSeconds, spec.template.spec.dnsPolicy, spec.template.spec.restartPolicy, spec.template.spec.securityContext, spec.template.spec.terminationGracePeriodSeconds, spec.template.spec.schedulerName, metadata.creationTimestamp, metadata.uid, status, metadata.generation
+        "#]],
+    );
+}

@@ -182,11 +182,11 @@ fn failing_cases_become_test_failed_diagnostics_on_the_case() {
         ));
     }
     expect_test::expect![[r#"
-        bad.test.yaml:12:5: error[test-failed]: test case 'names a policy that does not exist' failed: policy 'nowhere' not found in the suite's policy files
+        bad.test.yaml:12:5: error[test-failed] (test case): test case 'names a policy that does not exist' failed: policy 'nowhere' not found in the suite's policy files
            |
         12 |   - name: names a policy that does not exist
            |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-        bad.test.yaml:16:5: error[test-failed]: test case 'names a resource that does not exist' failed: object Deployment/ghost not found in the suite's resources
+        bad.test.yaml:16:5: error[test-failed] (test case): test case 'names a resource that does not exist' failed: object Deployment/ghost not found in the suite's resources
            |
         16 |   - name: names a resource that does not exist
            |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^

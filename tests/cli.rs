@@ -87,17 +87,53 @@ fn json_lists_every_checked_file_with_a_summary() {
               "files": [
                 {
                   "path": "a.yaml",
-                  "diagnostics": []
+                  "diagnostics": [
+                    {
+                      "range": {
+                        "start": {
+                          "line": 3,
+                          "character": 8
+                        },
+                        "end": {
+                          "line": 3,
+                          "character": 33
+                        }
+                      },
+                      "severity": "warning",
+                      "code": "duplicate",
+                      "prediction": "advice",
+                      "message": "metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replica-limit.example.com'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one",
+                      "source": "admission-ls"
+                    }
+                  ]
                 },
                 {
                   "path": "b.yml",
-                  "diagnostics": []
+                  "diagnostics": [
+                    {
+                      "range": {
+                        "start": {
+                          "line": 3,
+                          "character": 8
+                        },
+                        "end": {
+                          "line": 3,
+                          "character": 33
+                        }
+                      },
+                      "severity": "warning",
+                      "code": "duplicate",
+                      "prediction": "advice",
+                      "message": "metadata.name: 2 ValidatingAdmissionPolicy objects in the workspace are named 'replica-limit.example.com'; the API server keeps one object per name, so applying them all leaves only the last one applied (kubectl create refuses the others as AlreadyExists); rename one",
+                      "source": "admission-ls"
+                    }
+                  ]
                 }
               ],
               "summary": {
                 "files": 2,
                 "errors": 0,
-                "warnings": 0,
+                "warnings": 2,
                 "policyFiles": 2,
                 "unreadable": 0
               }
@@ -249,19 +285,19 @@ fn a_yaml_error_fails_with_a_snippet_and_utf16_json_columns() {
         &text,
         1,
         expect![[r#"
-        broken.yaml:1:13: error[yaml-syntax]: invalid trailing content after double-quoted scalar
-          |
-        1 | name: "é😀x" }
-          |             ^
+            broken.yaml:1:13: error[yaml-syntax] (refused on create): invalid trailing content after double-quoted scalar
+              |
+            1 | name: "é😀x" }
+              |             ^
 
-        checked 2 files: 1 error, 0 warnings
-    "#]],
+            checked 2 files: 1 error, 0 warnings
+        "#]],
         expect![""],
     );
     let json = run(dir.path(), &["check", "--format", "json", "broken.yaml"]);
     let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
     let compact = serde_json::to_string(&report["files"][0]["diagnostics"]).expect("json");
-    expect![[r#"[{"code":"yaml-syntax","message":"invalid trailing content after double-quoted scalar","range":{"end":{"character":14,"line":0},"start":{"character":13,"line":0}},"severity":"error","source":"admission-ls"}]"#]]
+    expect![[r#"[{"code":"yaml-syntax","message":"invalid trailing content after double-quoted scalar","prediction":"refused-on-create","range":{"end":{"character":14,"line":0},"start":{"character":13,"line":0}},"severity":"error","source":"admission-ls"}]"#]]
         .assert_eq(&compact);
     assert_eq!(json.status, Some(1));
 }
@@ -410,4 +446,32 @@ fn files_checked_together_and_schema_files_type_params() {
             typed.stdout
         );
     }
+}
+
+/// A bare `admission-ls` on a terminal prints a short help and exits instead of waiting silently
+/// for LSP input; `script` gives the binary a pseudo-terminal as stdin. Without the fix the
+/// binary waits, the timeout kills it and the help is missing.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_arguments_on_a_terminal_print_a_short_help() {
+    let mut child = Command::new("script")
+        .args(["-qec", BINARY, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run script (util-linux)");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("poll").is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let finished = child.try_wait().expect("poll").is_some();
+    if !finished {
+        let _ = child.kill();
+    }
+    let output = child.wait_with_output().expect("output");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(finished, "admission-ls waited on a terminal: {stdout}");
+    assert!(stdout.contains("admission-ls check [PATH…]"), "{stdout}");
+    assert!(stdout.contains("admission-ls serve"), "{stdout}");
+    assert_eq!(output.status.code(), Some(0));
 }

@@ -10,6 +10,7 @@ mod diagnostics {
     pub mod crd_rules;
     pub mod decode;
     pub mod map;
+    pub mod severity;
     pub mod typed;
     pub mod typed_clean;
     pub mod typed_mutations;

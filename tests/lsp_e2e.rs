@@ -64,7 +64,8 @@ fn expected(text: &str, encoding: Encoding) -> Value {
             .map(|d| {
                 json!({"range": {"start": position(d.range.start()), "end": position(d.range.end())},
                     "severity": severity(d.severity), "code": d.code.as_str(),
-                    "source": "admission-ls", "message": d.message})
+                    "source": "admission-ls", "message": d.message,
+                    "data": {"prediction": d.prediction.as_str()}})
             })
             .collect(),
     )
@@ -276,6 +277,12 @@ fn check_as_lsp(text: &str, encoding: Encoding) -> Value {
             .position(|s| *s == name)
             .map_or(0, |i| i + 1);
         diagnostic["severity"] = json!(number);
+        // The JSON report has the prediction beside the code; the LSP diagnostic in `data`.
+        if let Some(object) = diagnostic.as_object_mut()
+            && let Some(prediction) = object.remove("prediction")
+        {
+            object.insert("data".into(), json!({ "prediction": prediction }));
+        }
         if encoding == Encoding::Utf8 {
             // `check` always counts UTF-16; recompute the columns the way the UTF-8 session does.
             diagnostic["range"] = utf16_range_to_utf8(text, &diagnostic["range"]);

@@ -46,6 +46,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     let config = DiagnosticsConfig {
         kube_version: args.kube_version,
         disabled: Vec::new(),
+        strict: args.strict,
     };
     let (paths, walk_errors) = walk::collect(&args.paths);
     let mut unreadable: Vec<Unreadable> = walk_errors

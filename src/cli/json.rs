@@ -29,6 +29,10 @@ struct DiagnosticReport<'a> {
     range: Range,
     severity: &'static str,
     code: &'static str,
+    /// What the diagnostic predicts the API server does (`refused-on-create`,
+    /// `fails-at-admission`, `typed-check`, `advice`; `test-case` for a failed test case).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prediction: Option<&'static str>,
     message: &'a str,
     source: &'static str,
 }
@@ -72,6 +76,7 @@ fn file_report(file: &Checked) -> FileReport<'_> {
             range: to_proto::range(&index, d.range, Encoding::Utf16),
             severity: d.severity.as_str(),
             code: d.code.as_str(),
+            prediction: Some(d.prediction.as_str()),
             message: &d.message,
             source: SOURCE,
         })
@@ -90,6 +95,7 @@ fn unreadable_report(u: &Unreadable) -> FileReport<'_> {
             range: Range::new(start, start),
             severity: "error",
             code: IO_ERROR,
+            prediction: None,
             message: &u.message,
             source: SOURCE,
         }],

@@ -13,6 +13,7 @@ mod test;
 mod validate;
 mod walk;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use admission_ls::ide::KubeVersion;
@@ -73,6 +74,10 @@ struct CheckArgs {
     /// are read for their CRDs, not reported on.
     #[arg(long = "schema", value_name = "FILE")]
     schemas: Vec<PathBuf>,
+    /// Count the typed check's warnings (the typed checker disagrees, evaluation may succeed) as
+    /// errors, so that they make the exit status 1.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// Output formats of `check`.
@@ -104,6 +109,7 @@ pub fn run() -> i32 {
         }
     };
     match args.command {
+        None if std::io::stdin().is_terminal() => short_help(),
         None | Some(Command::Serve { .. }) => serve(),
         Some(Command::Check(check_args)) => check::run(&check_args),
         Some(Command::Eval(eval_args)) => eval::run(&eval_args),
@@ -112,6 +118,23 @@ pub fn run() -> i32 {
         Some(Command::Init(init_args)) => init::run(&init_args),
         Some(Command::Explain { code }) => explain::run(&code),
     }
+}
+
+/// What a bare `admission-ls` typed at a terminal prints: an editor starts the server with stdin
+/// on a pipe, so a terminal means a person, who would otherwise face a silent wait for LSP input.
+fn short_help() -> i32 {
+    let help = "\
+admission-ls: a language server and checker for Kubernetes admission policies
+
+  admission-ls check [PATH…]          report diagnostics for YAML files and folders
+  admission-ls eval POLICY --object F evaluate a policy against a request
+  admission-ls test [PATH…]           run policy test suites
+  admission-ls explain CODE           what a diagnostic code means
+  admission-ls serve                  the language server on stdin/stdout (what editors run)
+
+Run `admission-ls --help` for every command and option.
+";
+    out::emit(help, 0)
 }
 
 fn serve() -> i32 {

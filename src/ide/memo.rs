@@ -19,6 +19,7 @@ pub(super) struct Key {
     fingerprint: u64,
     minor: u32,
     disabled: Vec<Code>,
+    strict: bool,
 }
 
 impl Key {
@@ -28,13 +29,19 @@ impl Key {
             fingerprint,
             minor: config.minor(),
             disabled: config.disabled.clone(),
+            strict: config.strict,
         }
     }
 
     fn matches(&self, other: &Key) -> bool {
         Arc::ptr_eq(&self.text, &other.text)
-            && (self.fingerprint, self.minor, &self.disabled)
-                == (other.fingerprint, other.minor, &other.disabled)
+            && (self.fingerprint, self.minor, &self.disabled, self.strict)
+                == (
+                    other.fingerprint,
+                    other.minor,
+                    &other.disabled,
+                    other.strict,
+                )
     }
 }
 

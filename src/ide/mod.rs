@@ -38,6 +38,7 @@ mod tokens;
 pub mod validate;
 mod yaml_spot;
 
+pub use crate::policy::diagnostic::Prediction;
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::schema::{KubeVersion, VersionError};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};
@@ -69,6 +70,9 @@ pub struct DiagnosticsConfig {
     pub kube_version: KubeVersion,
     /// Codes the user turned off.
     pub disabled: Vec<Code>,
+    /// Typed-check warnings (the typed checker disagrees, evaluation may succeed) count as errors
+    /// (`--strict`, the editor setting `admissionLs.diagnostics.strict`).
+    pub strict: bool,
 }
 
 impl DiagnosticsConfig {
@@ -508,7 +512,8 @@ pub fn diagnostics_for_text(text: &str, config: &DiagnosticsConfig) -> Vec<Diagn
 }
 
 /// The diagnostics of a file: its YAML syntax errors, `extra` (its unusable CRDs) and `checked`
-/// (those of its admission documents), without the disabled codes, sorted.
+/// (those of its admission documents), without the disabled codes, typed-check warnings as errors
+/// under `strict`, sorted.
 fn diagnostics_of(
     yaml: &crate::yaml::YamlFile,
     config: &DiagnosticsConfig,
@@ -523,6 +528,9 @@ fn diagnostics_of(
     diagnostics.extend(extra);
     diagnostics.extend(checked);
     diagnostics.retain(|d| !config.disabled.contains(&d.code));
+    if config.strict {
+        diagnostics = diagnostics.into_iter().map(Diagnostic::strict).collect();
+    }
     crate::policy::diagnostic::sort(&mut diagnostics);
     diagnostics
 }

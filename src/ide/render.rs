@@ -1,4 +1,4 @@
-//! Renders diagnostics the way compilers do: `path:line:col: severity[code]: message`, then the source
+//! Renders diagnostics the way compilers do: `path:line:col: severity[code] (prediction): message`, then the source
 //! line and carets under the range. The CLI and the test snapshots share this renderer.
 
 use std::fmt::Write;
@@ -40,11 +40,12 @@ fn render_one(
     let col_chars = char_column(line_text, start.col);
     let _ = writeln!(
         out,
-        "{path}:{}:{}: {}[{}]: {}",
+        "{path}:{}:{}: {}[{}] ({}): {}",
         start.line + 1,
         col_chars + 1,
         diagnostic.severity.as_str(),
         diagnostic.code.as_str(),
+        diagnostic.prediction.tag(),
         diagnostic.message
     );
     if !options.snippets {

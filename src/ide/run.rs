@@ -123,7 +123,36 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         authorizer: authorizer(request.authorizer.as_ref())?,
         ignore_matching: false,
     };
-    apiserver::evaluate(policy, binding, input, &world.crds, !request.no_defaults)
+    let mut outcome =
+        apiserver::evaluate(policy, binding, input, &world.crds, !request.no_defaults)?;
+    if request.params.is_none() {
+        let param_ref = binding.and_then(|b| b.param_ref.as_ref());
+        outcome.params_note = missing_params_note(policy, param_ref);
+    }
+    Ok(outcome)
+}
+
+/// What `eval` says of a policy with a `paramKind` run without `--params`: the API server
+/// evaluates it with `params` null, as for a binding without `paramRef` (apiserver
+/// `pkg/admission/plugin/policy/generic/policy_dispatcher.go` `CollectParams`: no paramRef → one
+/// evaluation with a nil param), so an expression reading `params` fails unless it tests for null.
+/// With a `paramRef`, no params object means none was found, and the binding's
+/// `parameterNotFoundAction` decides (`Allow` skips, `Deny` fails).
+fn missing_params_note(
+    policy: &Policy,
+    param_ref: Option<&crate::policy::admission::view::ParamRef>,
+) -> Option<String> {
+    let param_kind = policy.param_kind.as_ref()?;
+    let kind = format!("{} {}", param_kind.api_version, param_kind.kind);
+    Some(match param_ref {
+        None => format!(
+            "no --params: the policy has paramKind {kind}, so params is null, as when the binding has no paramRef; give the params object with --params FILE"
+        ),
+        Some(param_ref) => format!(
+            "no --params: where the binding matches, no {kind} object is found for its paramRef, so its parameterNotFoundAction ({}) decides; give the params objects with --params FILE",
+            param_ref.parameter_not_found_action
+        ),
+    })
 }
 
 /// The mocked authorizer of `eval`, from the text of its rules.

@@ -1,6 +1,6 @@
 //! Settings of section `admissionLs`, from `initializationOptions` or
 //! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31"), `diagnostics.disabled`
-//! (codes) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
+//! (codes), `diagnostics.strict` (typed-check warnings as errors) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
 //! messages and otherwise ignored.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +20,7 @@ pub fn parse(settings: &Value) -> (DiagnosticsConfig, Vec<String>) {
     let config = DiagnosticsConfig {
         kube_version: kube_version(section, &mut problems),
         disabled: disabled_codes(section, &mut problems),
+        strict: strict(section, &mut problems),
     };
     (config, problems)
 }
@@ -75,6 +76,23 @@ fn kube_version(section: &Value, problems: &mut Vec<String>) -> KubeVersion {
     }
 }
 
+/// The `diagnostics.strict` setting: a boolean, off unless set.
+fn strict(section: &Value, problems: &mut Vec<String>) -> bool {
+    let Some(value) = section
+        .get("diagnostics")
+        .and_then(|d| d.get("strict"))
+        .filter(|v| !v.is_null())
+    else {
+        return false;
+    };
+    value.as_bool().unwrap_or_else(|| {
+        problems.push(format!(
+            "ignoring diagnostics.strict {value}: expected true or false"
+        ));
+        false
+    })
+}
+
 fn disabled_codes(section: &Value, problems: &mut Vec<String>) -> Vec<Code> {
     let Some(list) = section.get("diagnostics").and_then(|d| d.get("disabled")) else {
         return Vec::new();
@@ -106,6 +124,12 @@ mod tests {
         assert_eq!(config.kube_version, KubeVersion::parse("1.30").unwrap());
         assert_eq!(config.disabled, vec![Code::CelCost]);
         assert_eq!(problems.len(), 2);
+        assert!(!config.strict);
+        let strict = json!({"diagnostics": {"strict": true}});
+        assert!(parse(&strict).0.strict);
+        let (config, problems) = parse(&json!({"diagnostics": {"strict": "yes"}}));
+        assert!(!config.strict);
+        assert_eq!(problems.len(), 1);
         let (config, problems) = parse(&json!({"kubernetesVersion": 31}));
         assert_eq!(config.kube_version, KubeVersion::newest());
         assert_eq!(problems.len(), 1);

@@ -141,6 +141,7 @@ pub mod to_proto {
             code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
             source: Some(super::super::SOURCE.to_owned()),
             message: diagnostic.message.clone(),
+            data: Some(serde_json::json!({ "prediction": diagnostic.prediction.as_str() })),
             ..lsp::Diagnostic::default()
         }
     }

@@ -5,6 +5,47 @@
 //! `kubectl apply` would answer.
 
 use super::Code;
+use super::diagnostic::Prediction;
+
+/// What `admission-ls explain severity` prints: the severity model.
+pub const SEVERITY_MODEL: &str = "\
+Every diagnostic predicts what the API server does with the document, and its severity follows:
+
+  refused on create   (error)   the API server refuses the document: structural validation, CEL
+                                syntax, a compile error in the environment it compiles in (object,
+                                oldObject and params are dyn), the result-type rule.
+  fails at admission  (error)   accepted, but the expression raises an error whenever it is
+                                evaluated on a kind the policy matches, e.g. a field no matched kind
+                                has: `no such key`.
+  typed check only    (warning) the typed checker disagrees, but evaluation on the JSON-shaped
+                                objects may succeed (heterogeneous `==` is false, a schema object is
+                                a map at run time); the API server only writes such findings to the
+                                policy's status.typeChecking. `check --strict` and the editor setting
+                                admissionLs.diagnostics.strict make them errors.
+  accepted            (warning) accepted and evaluated as written, but probably not what was meant.
+  test case           (error)   not a prediction: a PolicyTest case did not get the outcome it
+                                expects (test-failed).
+
+The text output shows the prediction in parentheses after the code; JSON output has it as
+`prediction` (refused-on-create, fails-at-admission, typed-check, advice, test-case), LSP diagnostics in
+`data.prediction`.
+";
+
+/// The predictions diagnostics of `code` can carry.
+pub(super) fn predictions(code: Code) -> &'static [Prediction] {
+    use Prediction::*;
+    match code {
+        Code::UnknownField | Code::UnresolvedReference => &[Advice],
+        Code::Duplicate | Code::TooMany => &[Refused, Advice],
+        Code::Forbidden => &[Refused, FailsAtAdmission],
+        Code::CelUndeclared | Code::CelUndefinedField | Code::CelNoOverload | Code::CelType => {
+            &[Refused, FailsAtAdmission, TypedCheck]
+        }
+        Code::CelCost => &[Refused, TypedCheck],
+        Code::TestFailed => &[TestCase],
+        _ => &[Refused],
+    }
+}
 
 /// The documentation of `code`.
 pub(super) fn doc(code: Code) -> &'static str {
@@ -115,6 +156,10 @@ Example:
     - {name: image, expression: object.spec.image}
     - {name: image, expression: object.spec.initImage}
 Fix: rename or remove the repeated entry.
+
+A warning: two policies of one kind with the same `metadata.name` in the checked files (in one
+file or several). The API server keeps one object per name, so applying both leaves only the last
+one applied, and `kubectl create` refuses the second as AlreadyExists; each name is reported.
 ";
 
 const TOO_MANY: &str = "\
@@ -182,6 +227,12 @@ cel-no-overload (error): no overload of a function or operator matches the argum
 Example:
     - expression: object.spec.replicas > '5'     # int compared with string
 Fix: convert one side (`int('5')`) or call the function on a value of the right type.
+
+In the typed check (object typed from the matched kinds): an error when the runtime has no such
+overload either (an int compared with a string fails every request); a warning when evaluation on
+the JSON object may succeed: `==` and `!=` of different types are false and `in` finds nothing
+(heterogeneous equality), `in`, `[k]` and `size()` work on a schema object (a map at run time), and
+`double`, `bytes`, `timestamp`, `null` or optional values may have another type at run time.
 ";
 
 const CEL_RESULT_TYPE: &str = "\

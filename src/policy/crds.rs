@@ -108,9 +108,9 @@ fn schema_problem(root: &Node, problem: SchemaProblem) -> Diagnostic {
         ProblemKind::Invalid => (Code::Invalid, false),
         ProblemKind::TooMany => (Code::TooMany, true),
     };
-    let mut diagnostic = Diagnostic::new(code, range, problem.message);
+    let diagnostic = Diagnostic::new(code, range, problem.message);
     if warning {
-        diagnostic.severity = super::Severity::Warning;
+        return diagnostic.advice();
     }
     diagnostic
 }

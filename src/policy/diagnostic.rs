@@ -77,6 +77,62 @@ codes! {
     TestFailed => "test-failed", Error;
 }
 
+/// What a diagnostic predicts the API server does with the document: the severity follows from it
+/// (see the README's "Severity" section and `explain`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Prediction {
+    /// The API server refuses the document on create or update (structural validation, CEL syntax,
+    /// compile errors in the environment it compiles in, where `object`, `oldObject` and `params`
+    /// are `dyn`): an error.
+    Refused,
+    /// The API server accepts the document, but the expression raises an error whenever it is
+    /// evaluated on a request it matches (a field none of the matched kinds can have is `no such
+    /// key`): an error.
+    FailsAtAdmission,
+    /// Only the typed checker disagrees: evaluation on the JSON-shaped objects may succeed (the
+    /// API server at most writes a warning to the policy's `status.typeChecking`): a warning, an
+    /// error under `--strict`.
+    TypedCheck,
+    /// Accepted and evaluated as written, but probably not what was meant: a warning.
+    Advice,
+    /// Not a prediction: a test case of a suite did not get the outcome it expects.
+    TestCase,
+}
+
+impl Prediction {
+    /// The stable name, in JSON output and the LSP diagnostic's `data`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Prediction::Refused => "refused-on-create",
+            Prediction::FailsAtAdmission => "fails-at-admission",
+            Prediction::TypedCheck => "typed-check",
+            Prediction::Advice => "advice",
+            Prediction::TestCase => "test-case",
+        }
+    }
+
+    /// The short tag of the text output.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Prediction::Refused => "refused on create",
+            Prediction::FailsAtAdmission => "fails at admission",
+            Prediction::TypedCheck => "typed check only",
+            Prediction::Advice => "accepted",
+            Prediction::TestCase => "test case",
+        }
+    }
+
+    /// The prediction of a code's diagnostics unless the producer says otherwise: errors are
+    /// refusals, warnings advice, test failures test cases.
+    fn of_code(code: Code) -> Prediction {
+        match code.default_severity() {
+            _ if code == Code::TestFailed => Prediction::TestCase,
+            Severity::Error => Prediction::Refused,
+            _ => Prediction::Advice,
+        }
+    }
+}
+
 /// One finding, at a byte range of the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -92,6 +148,8 @@ pub struct Diagnostic {
     /// expression would fail or misbehave at admission time. Test runs still evaluate such a policy,
     /// since the failure is what a test may want to see.
     pub runtime_only: bool,
+    /// What the API server does with the document, by this finding.
+    pub prediction: Prediction,
 }
 
 impl Diagnostic {
@@ -103,12 +161,40 @@ impl Diagnostic {
             severity: code.default_severity(),
             message: message.into(),
             runtime_only: false,
+            prediction: Prediction::of_code(code),
         }
     }
 
-    /// Marks a finding of the typed check (see [`Diagnostic::runtime_only`]).
+    /// Marks a finding the API server accepts on create but that fails every evaluation that
+    /// reaches it (see [`Diagnostic::runtime_only`]): an error.
     pub fn at_runtime(mut self) -> Diagnostic {
         self.runtime_only = true;
+        self.severity = Severity::Error;
+        self.prediction = Prediction::FailsAtAdmission;
+        self
+    }
+
+    /// Marks a finding of the typed check that evaluation may not meet: a warning (an error
+    /// under `--strict`, see [`Diagnostic::strict`]).
+    pub fn typed_only(mut self) -> Diagnostic {
+        self.runtime_only = true;
+        self.severity = Severity::Warning;
+        self.prediction = Prediction::TypedCheck;
+        self
+    }
+
+    /// A warning of something the API server accepts and runs as written.
+    pub fn advice(mut self) -> Diagnostic {
+        self.severity = Severity::Warning;
+        self.prediction = Prediction::Advice;
+        self
+    }
+
+    /// Under `--strict`, a typed-check warning counts as an error.
+    pub fn strict(mut self) -> Diagnostic {
+        if self.prediction == Prediction::TypedCheck {
+            self.severity = Severity::Error;
+        }
         self
     }
 }
@@ -129,5 +215,17 @@ impl Code {
     /// The documentation `explain` prints: what the code means, an example, and how to fix it.
     pub fn doc(self) -> &'static str {
         super::code_docs::doc(self)
+    }
+
+    /// What diagnostics of this code can predict (see [`Prediction`]), for `explain`.
+    pub fn predictions(self) -> &'static [Prediction] {
+        super::code_docs::predictions(self)
+    }
+}
+
+impl Prediction {
+    /// The severity model, as `admission-ls explain severity` prints it.
+    pub fn model() -> &'static str {
+        super::code_docs::SEVERITY_MODEL
     }
 }

@@ -23,6 +23,7 @@ mod param_ref;
 mod read;
 pub(crate) mod read_kinds;
 mod report;
+mod same_name;
 pub(crate) mod served;
 pub mod sites;
 pub mod suite;
@@ -153,6 +154,7 @@ fn check_document(
         .collect();
     typecheck::check(&document, &sites, &parsed, minor, workspace, diagnostics);
     binding_reference(&document, workspace, diagnostics);
+    same_name::check(&document, workspace, diagnostics);
     param_ref::check(&document, workspace, diagnostics);
 }
 

@@ -38,6 +38,9 @@ pub struct Workspace {
     /// Policy names with their paramKind, when it has one.
     validating: BTreeMap<String, Option<Gvk>>,
     mutating: BTreeMap<String, Option<Gvk>>,
+    /// How many policies of each kind (`true` for mutating) have each name: applying them all
+    /// keeps one per name.
+    policy_counts: BTreeMap<(bool, String), usize>,
     objects: Vec<ParamObject>,
     types: Mutex<BTreeMap<u32, Arc<SchemaTypes>>>,
 }
@@ -64,6 +67,9 @@ impl Workspace {
         self.crds.extend(other.crds.iter().cloned());
         self.validating.extend(other.validating.clone());
         self.mutating.extend(other.mutating.clone());
+        for (key, count) in &other.policy_counts {
+            *self.policy_counts.entry(key.clone()).or_default() += count;
+        }
         self.objects.extend(other.objects.iter().cloned());
     }
 
@@ -122,6 +128,14 @@ impl Workspace {
             PolicyKind::ValidatingBinding | PolicyKind::MutatingBinding => return,
         };
         policies.insert(name.to_string(), param_kind);
+        let key = (kind == PolicyKind::MutatingPolicy, name.to_string());
+        *self.policy_counts.entry(key).or_default() += 1;
+    }
+
+    /// How many policies of kind `kind` named `name` the workspace holds.
+    pub fn policy_count(&self, kind: PolicyKind, name: &str) -> usize {
+        let key = (kind == PolicyKind::MutatingPolicy, name.to_string());
+        self.policy_counts.get(&key).copied().unwrap_or(0)
     }
 
     /// Whether a binding of kind `binding` may name `policy`: a policy of the matching kind exists.
@@ -179,6 +193,7 @@ impl Workspace {
         self.hash_crds(&mut hasher);
         self.validating.hash(&mut hasher);
         self.mutating.hash(&mut hasher);
+        self.policy_counts.hash(&mut hasher);
         for object in &self.objects {
             (&object.gvk, &object.name, &object.namespace).hash(&mut hasher);
         }

@@ -27,11 +27,11 @@ spec:
     selector: {matchLabels: {env: prod}}
 "#,
         expect![[r#"
-            policy.yaml:5:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo.example.com' in the workspace
+            policy.yaml:5:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo.example.com' in the workspace
               |
             5 |   policyName: demo.example.com
               |               ^^^^^^^^^^^^^^^^
-            policy.yaml:13:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+            policy.yaml:13:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
                |
             13 |   policyName: demo
                |               ^^^^
@@ -63,39 +63,39 @@ spec:
   policyName: demo
 "#,
         expect![[r#"
-            policy.yaml:4:1: error[required]: spec.policyName: Required value
+            policy.yaml:4:1: error[required] (refused on create): spec.policyName: Required value
               |
             4 | spec:
               | ^^^^
-            policy.yaml:5:22: error[required]: spec.validationActions: Required value: at least one validation action is required
+            policy.yaml:5:22: error[required] (refused on create): spec.validationActions: Required value: at least one validation action is required
               |
             5 |   validationActions: []
               |                      ^^
-            policy.yaml:11:15: error[invalid]: spec.policyName: Invalid value: "Not_A_Policy": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+            policy.yaml:11:15: error[invalid] (refused on create): spec.policyName: Invalid value: "Not_A_Policy": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
                |
             11 |   policyName: Not_A_Policy
                |               ^^^^^^^^^^^^
-            policy.yaml:11:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'Not_A_Policy' in the workspace
+            policy.yaml:11:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'Not_A_Policy' in the workspace
                |
             11 |   policyName: Not_A_Policy
                |               ^^^^^^^^^^^^
-            policy.yaml:12:22: error[invalid]: spec.validationActions: Invalid value: ["Deny","Warn","Deny","Block"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)
+            policy.yaml:12:22: error[invalid] (refused on create): spec.validationActions: Invalid value: ["Deny","Warn","Deny","Block"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)
                |
             12 |   validationActions: [Deny, Warn, Deny, Block]
                |                      ^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:12:35: error[duplicate]: spec.validationActions[2]: Duplicate value: "Deny"
+            policy.yaml:12:35: error[duplicate] (refused on create): spec.validationActions[2]: Duplicate value: "Deny"
                |
             12 |   validationActions: [Deny, Warn, Deny, Block]
                |                                   ^^^^
-            policy.yaml:12:41: error[not-supported]: spec.validationActions[3]: Unsupported value: "Block": supported values: "Audit", "Deny", "Warn"
+            policy.yaml:12:41: error[not-supported] (refused on create): spec.validationActions[3]: Unsupported value: "Block": supported values: "Audit", "Deny", "Warn"
                |
             12 |   validationActions: [Deny, Warn, Deny, Block]
                |                                         ^^^^^
-            policy.yaml:17:1: error[required]: spec.validationActions: Required value: at least one validation action is required
+            policy.yaml:17:1: error[required] (refused on create): spec.validationActions: Required value: at least one validation action is required
                |
             17 | spec:
                | ^^^^
-            policy.yaml:18:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+            policy.yaml:18:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
                |
             18 |   policyName: demo
                |               ^^^^
@@ -129,39 +129,39 @@ spec:
     namespace: default
 "#,
         expect![[r#"
-            policy.yaml:5:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+            policy.yaml:5:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
               |
             5 |   policyName: demo
               |               ^^^^
-            policy.yaml:8:11: error[invalid]: spec.paramRef.name: Invalid value: "a/b": may not contain '/'
+            policy.yaml:8:11: error[invalid] (refused on create): spec.paramRef.name: Invalid value: "a/b": may not contain '/'
               |
             8 |     name: "a/b"
               |           ^^^^^
-            policy.yaml:8:11: error[forbidden]: spec.paramRef.name: Forbidden: name and selector are mutually exclusive
+            policy.yaml:8:11: error[forbidden] (refused on create): spec.paramRef.name: Forbidden: name and selector are mutually exclusive
               |
             8 |     name: "a/b"
               |           ^^^^^
-            policy.yaml:9:5: error[forbidden]: spec.paramRef.selector: Forbidden: name and selector are mutually exclusive
+            policy.yaml:9:5: error[forbidden] (refused on create): spec.paramRef.selector: Forbidden: name and selector are mutually exclusive
               |
             9 |     selector: {matchLabels: {"bad key!": x}}
               |     ^^^^^^^^
-            policy.yaml:9:30: error[invalid]: spec.paramRef.selector.matchLabels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+            policy.yaml:9:30: error[invalid] (refused on create): spec.paramRef.selector.matchLabels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
               |
             9 |     selector: {matchLabels: {"bad key!": x}}
               |                              ^^^^^^^^^^
-            policy.yaml:10:30: error[not-supported]: spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Deny", "Allow"
+            policy.yaml:10:30: error[not-supported] (refused on create): spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Deny", "Allow"
                |
             10 |     parameterNotFoundAction: Maybe
                |                              ^^^^^
-            policy.yaml:16:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+            policy.yaml:16:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
                |
             16 |   policyName: demo
                |               ^^^^
-            policy.yaml:18:3: error[required]: spec.paramRef.parameterNotFoundAction: Required value
+            policy.yaml:18:3: error[required] (refused on create): spec.paramRef.parameterNotFoundAction: Required value
                |
             18 |   paramRef:
                |   ^^^^^^^^
-            policy.yaml:18:3: error[required]: spec.paramRef: Required value: one of name or selector must be specified
+            policy.yaml:18:3: error[required] (refused on create): spec.paramRef: Required value: one of name or selector must be specified
                |
             18 |   paramRef:
                |   ^^^^^^^^
@@ -184,19 +184,19 @@ spec:
   validationActions: [Deny]
 "#,
         expect![[r#"
-            policy.yaml:4:1: error[required]: spec.policyName: Required value
+            policy.yaml:4:1: error[required] (refused on create): spec.policyName: Required value
               |
             4 | spec:
               | ^^^^
-            policy.yaml:5:20: error[invalid]: spec.paramRef.name: Invalid value: "..": may not be '..'
+            policy.yaml:5:20: error[invalid] (refused on create): spec.paramRef.name: Invalid value: "..": may not be '..'
               |
             5 |   paramRef: {name: "..", parameterNotFoundAction: Allow}
               |                    ^^^^
-            policy.yaml:8:65: error[not-supported]: spec.matchResources.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"
+            policy.yaml:8:65: error[not-supported] (refused on create): spec.matchResources.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"
               |
             8 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE], resources: [pods]}
               |                                                                 ^^^^^^
-            policy.yaml:9:3: warning[unknown-field]: unknown field "spec.validationActions"
+            policy.yaml:9:3: warning[unknown-field] (accepted): unknown field "spec.validationActions"
               |
             9 |   validationActions: [Deny]
               |   ^^^^^^^^^^^^^^^^^
@@ -277,11 +277,11 @@ spec:
   paramRef: {name: limits, namespace: default, parameterNotFoundAction: Deny}
 "#,
         expect![[r#"
-            bindings.yaml:7:44: error[forbidden]: spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` (/v1, Kind=Namespace)
+            bindings.yaml:7:44: error[forbidden] (fails at admission): spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` (/v1, Kind=Namespace)
               |
             7 |   paramRef: {name: kube-system, namespace: default, parameterNotFoundAction: Deny}
               |                                            ^^^^^^^
-            bindings.yaml:15:37: error[forbidden]: spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` (example.com/v1, Kind=Tenant)
+            bindings.yaml:15:37: error[forbidden] (fails at admission): spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` (example.com/v1, Kind=Tenant)
                |
             15 |   paramRef: {name: acme, namespace: default, parameterNotFoundAction: Deny}
                |                                     ^^^^^^^
@@ -362,11 +362,11 @@ spec:
   paramRef: {name: anything, parameterNotFoundAction: Deny}
 "#,
         expect![[r#"
-            bindings.yaml:23:20: warning[unresolved-reference]: spec.paramRef.name: no ConfigMap named 'replica-limit' in namespace 'policies' in the workspace, which has other objects of that kind
+            bindings.yaml:23:20: warning[unresolved-reference] (accepted): spec.paramRef.name: no ConfigMap named 'replica-limit' in namespace 'policies' in the workspace, which has other objects of that kind
                |
             23 |   paramRef: {name: replica-limit, namespace: policies, parameterNotFoundAction: Deny}
                |                    ^^^^^^^^^^^^^
-            bindings.yaml:31:20: warning[unresolved-reference]: spec.paramRef.name: no ConfigMap named 'replica-limits' in namespace 'default' in the workspace, which has other objects of that kind
+            bindings.yaml:31:20: warning[unresolved-reference] (accepted): spec.paramRef.name: no ConfigMap named 'replica-limits' in namespace 'default' in the workspace, which has other objects of that kind
                |
             31 |   paramRef: {name: replica-limits, namespace: default, parameterNotFoundAction: Deny}
                |                    ^^^^^^^^^^^^^^

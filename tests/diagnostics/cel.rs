@@ -32,35 +32,35 @@ spec:
     messageExpression: "   'trimmed' +  "
 "#,
         expect![[r#"
-            policy.yaml:10:29: error[cel-syntax]: spec.matchConditions[0].expression: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:10:29: error[cel-syntax] (refused on create): spec.matchConditions[0].expression: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             10 |     expression: object.x == )
                |                             ^
-            policy.yaml:12:39: error[cel-syntax]: spec.matchConditions[1].expression: Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:12:39: error[cel-syntax] (refused on create): spec.matchConditions[1].expression: Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             12 |     expression: 'object.y == ''a'' && ]'
                |                                       ^
-            policy.yaml:14:31: error[cel-syntax]: spec.matchConditions[2].expression: Syntax error: token recognition error at: 'é'
+            policy.yaml:14:31: error[cel-syntax] (refused on create): spec.matchConditions[2].expression: Syntax error: token recognition error at: 'é'
                |
             14 |     expression: "\"tab\t\" == \u00e9 ]"
                |                               ^^^^^^
-            policy.yaml:14:38: error[cel-syntax]: spec.matchConditions[2].expression: Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:14:38: error[cel-syntax] (refused on create): spec.matchConditions[2].expression: Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             14 |     expression: "\"tab\t\" == \u00e9 ]"
                |                                      ^
-            policy.yaml:18:32: error[cel-syntax]: spec.validations[0].expression: Syntax error: token recognition error at: '#'
+            policy.yaml:18:32: error[cel-syntax] (refused on create): spec.validations[0].expression: Syntax error: token recognition error at: '#'
                |
             18 |         object.spec.replicas < # no operand
                |                                ^
-            policy.yaml:18:37: error[cel-syntax]: spec.validations[0].expression: Syntax error: extraneous input 'operand' expecting <EOF>
+            policy.yaml:18:37: error[cel-syntax] (refused on create): spec.validations[0].expression: Syntax error: extraneous input 'operand' expecting <EOF>
                |
             18 |         object.spec.replicas < # no operand
                |                                     ^^^^^^^
-            policy.yaml:21:9: error[cel-syntax]: spec.validations[1].expression: Syntax error: extraneous input '}' expecting <EOF>
+            policy.yaml:21:9: error[cel-syntax] (refused on create): spec.validations[1].expression: Syntax error: extraneous input '}' expecting <EOF>
                |
             21 |       1 }
                |         ^
-            policy.yaml:22:41: error[cel-syntax]: spec.validations[1].messageExpression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:22:41: error[cel-syntax] (refused on create): spec.validations[1].messageExpression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             22 |     messageExpression: "   'trimmed' +  "
                |                                         ^

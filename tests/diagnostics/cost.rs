@@ -21,7 +21,7 @@ spec:
   - expression: object.spec.containers.all(c, object.spec.containers.all(d, c == d || c.name != d.name))
 "#,
         expect![[r#"
-            policy.yaml:9:17: warning[cel-cost]: spec.validations[0].expression: the estimated cost 355,798,825 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (819,748,628,626 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
+            policy.yaml:9:17: warning[cel-cost] (typed check only): spec.validations[0].expression: the estimated cost 355,798,825 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (819,748,628,626 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
               |
             9 |   - expression: object.spec.containers.all(c, object.spec.containers.all(d, c == d || c.name != d.name))
               |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
@@ -46,7 +46,7 @@ spec:
         object.metadata.labels.exists_one(j, j.lowerAscii() == k.lowerAscii()))
 "#,
         expect![[r#"
-            policy.yaml:10:7: warning[cel-cost]: spec.validations[0].expression: the estimated cost 469,827,588 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (1,082,329,399,299 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
+            policy.yaml:10:7: warning[cel-cost] (typed check only): spec.validations[0].expression: the estimated cost 469,827,588 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (1,082,329,399,299 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
                |
             10 |       object.metadata.labels.all(k,
                |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
@@ -121,7 +121,7 @@ spec:
   - expression: object.spec.open.all(a, object.spec.open.exists_one(b, a == b))
 "#,
         expect![[r#"
-            policy.yaml:10:17: warning[cel-cost]: spec.validations[1].expression: the estimated cost 2,386,194,889 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (5,497,556,041,729 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
+            policy.yaml:10:17: warning[cel-cost] (typed check only): spec.validations[1].expression: the estimated cost 2,386,194,889 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (5,497,556,041,729 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
                |
             10 |   - expression: object.spec.open.all(a, object.spec.open.exists_one(b, a == b))
                |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
@@ -220,7 +220,7 @@ spec:
       !c.image.matches('^registry[.]example[.]com/')).map(c, c.name + '=' + c.image).join(', ')
 "#,
         expect![[r#"
-            policy.yaml:15:7: warning[cel-cost]: spec.validations[1].messageExpression: the estimated cost 203,462,347 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (468,434,926,160 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
+            policy.yaml:15:7: warning[cel-cost] (typed check only): spec.validations[1].messageExpression: the estimated cost 203,462,347 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (468,434,926,160 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
                |
             15 |       object.spec.containers.filter(c, object.spec.containers.exists_one(d, d.name == c.name))
                |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^

@@ -50,35 +50,35 @@ spec:
     check_diagnostics(
         &format!("{POLICY}{crd}"),
         expect![[r#"
-            policy.yaml:9:53: error[cel-undefined-field]: spec.validations[0].expression: undefined field 'sise'; did you mean 'size'? (in example.com/v1, Kind=Widget)
+            policy.yaml:9:53: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'sise'; did you mean 'size'? (in example.com/v1, Kind=Widget)
               |
             9 |   - expression: object.spec.size > 0 && object.spec.sise > 0
               |                                                     ^^^^
-            crd.yaml:15:9: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.definitions: Forbidden: definitions is not supported
+            crd.yaml:15:9: error[forbidden] (refused on create): spec.versions[0].schema.openAPIV3Schema.definitions: Forbidden: definitions is not supported
                |
             15 |         definitions: {}
                |         ^^^^^^^^^^^
-            crd.yaml:21:24: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[parent].$ref: Forbidden: $ref is not supported
+            crd.yaml:21:24: error[forbidden] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[parent].$ref: Forbidden: $ref is not supported
                |
             21 |               parent: {$ref: '#/properties/spec'}
                |                        ^^^^
-            crd.yaml:22:25: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[nothing].type: Forbidden: type cannot be set to null, use nullable as an alternative
+            crd.yaml:22:25: error[forbidden] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[nothing].type: Forbidden: type cannot be set to null, use nullable as an alternative
                |
             22 |               nothing: {type: "null"}
                |                         ^^^^
-            crd.yaml:23:23: error[not-supported]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[label].type: Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"
+            crd.yaml:23:23: error[not-supported] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[label].type: Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"
                |
             23 |               label: {type: strin}
                |                       ^^^^
-            crd.yaml:24:36: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items: Forbidden: items must be a schema object and not an array
+            crd.yaml:24:36: error[forbidden] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items: Forbidden: items must be a schema object and not an array
                |
             24 |               ports: {type: array, items: [{type: integer}]}
                |                                    ^^^^^
-            crd.yaml:25:38: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[labels].properties: Invalid value: ["a","b"]: must be a map of schemas
+            crd.yaml:25:38: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[labels].properties: Invalid value: ["a","b"]: must be a map of schemas
                |
             25 |               labels: {type: object, properties: [a, b]}
                |                                      ^^^^^^^^^^
-            crd.yaml:26:36: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[open].x-kubernetes-preserve-unknown-fields: Invalid value: "yes": must be a boolean
+            crd.yaml:26:36: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[open].x-kubernetes-preserve-unknown-fields: Invalid value: "yes": must be a boolean
                |
             26 |               open: {type: object, x-kubernetes-preserve-unknown-fields: "yes"}
                |                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^

@@ -176,31 +176,31 @@ spec:
             - rule: self.name == (
 "#,
         expect![[r#"
-            policy.yaml:27:45: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[1].rule: found no matching overload for '_>_' applied to '(string, int)'
+            policy.yaml:27:45: error[cel-no-overload] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[1].rule: found no matching overload for '_>_' applied to '(string, int)'
                |
             27 |                 - rule: self.all(k, self[k] > 0)
                |                                             ^
-            policy.yaml:29:47: error[cel-undefined-field]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: undefined field 'replica'; did you mean 'replicas'?
+            policy.yaml:29:47: error[cel-undefined-field] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: undefined field 'replica'; did you mean 'replicas'?
                |
             29 |             - rule: self.replicas > 0 && self.replica < 10
                |                                               ^^^^^^^
-            policy.yaml:30:32: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: found no matching overload for 'startsWith' applied to 'string.(int)'
+            policy.yaml:30:32: error[cel-no-overload] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: found no matching overload for 'startsWith' applied to 'string.(int)'
                |
             30 |             - rule: "self.name.startsWith(1)"
                |                                ^^^^^^^^^^
-            policy.yaml:32:17: error[cel-result-type]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].rule: cel expression must evaluate to a bool (got int)
+            policy.yaml:32:17: error[cel-result-type] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].rule: cel expression must evaluate to a bool (got int)
                |
             32 |                 self.replicas + 1
                |                 ^^^^^^^^^^^^^^^^^
-            policy.yaml:35:34: error[cel-result-type]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].messageExpression: messageExpression must evaluate to a string (got int)
+            policy.yaml:35:34: error[cel-result-type] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].messageExpression: messageExpression must evaluate to a string (got int)
                |
             35 |               messageExpression: self.replicas
                |                                  ^^^^^^^^^^^^^
-            policy.yaml:36:53: error[cel-undefined-field]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[4].rule: undefined field 'nmae'; did you mean 'name'?
+            policy.yaml:36:53: error[cel-undefined-field] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[4].rule: undefined field 'nmae'; did you mean 'name'?
                |
             36 |             - rule: self.name.matches('^a') && self.nmae == ''
                |                                                     ^^^^
-            policy.yaml:37:35: error[cel-syntax]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[5].rule: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:37:35: error[cel-syntax] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[5].rule: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             37 |             - rule: self.name == (
                |                                   ^
@@ -262,15 +262,15 @@ spec:
               optionalOldSelf: true
 "#,
         expect![[r#"
-            policy.yaml:27:27: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self.name == oldSelf.name": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].items
+            policy.yaml:27:27: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self.name == oldSelf.name": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].items
                |
             27 |                   - rule: self.name == oldSelf.name
                |                           ^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:42:32: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule
+            policy.yaml:42:32: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule
                |
             42 |               optionalOldSelf: true
                |                                ^^^^
-            policy.yaml:45:35: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].rule: found no matching overload for '_==_' applied to '(optional_type(list(example.com.v1.Widget.spec.items)), list(example.com.v1.Widget.spec.items))'
+            policy.yaml:45:35: error[cel-no-overload] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].rule: found no matching overload for '_==_' applied to '(optional_type(list(example.com.v1.Widget.spec.items)), list(example.com.v1.Widget.spec.items))'
                |
             45 |             - rule: oldSelf.items == self.items
                |                                   ^^
@@ -325,31 +325,31 @@ spec:
               messageExpression: "  "
 "#,
         expect![[r#"
-            policy.yaml:24:21: error[required]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Required value: rule is not specified
+            policy.yaml:24:21: error[required] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Required value: rule is not specified
                |
             24 |             - rule: "  "
                |                     ^^^^
-            policy.yaml:25:21: error[required]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].message: Required value: message must be specified if rule contains line breaks
+            policy.yaml:25:21: error[required] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].message: Required value: message must be specified if rule contains line breaks
                |
             25 |             - rule: |-
                |                     ^^
-            policy.yaml:29:24: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].message: Invalid value: "  ": message must be non-empty if specified
+            policy.yaml:29:24: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[2].message: Invalid value: "  ": message must be non-empty if specified
                |
             29 |               message: "  "
                |                        ^^^^
-            policy.yaml:31:23: error[not-supported]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].reason: Unsupported value: "Invalid": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"
+            policy.yaml:31:23: error[not-supported] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[3].reason: Unsupported value: "Invalid": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"
                |
             31 |               reason: Invalid
                |                       ^^^^^^^
-            policy.yaml:33:26: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[4].fieldPath: Invalid value: ".nmae": fieldPath must be a valid path
+            policy.yaml:33:26: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[4].fieldPath: Invalid value: ".nmae": fieldPath must be a valid path
                |
             33 |               fieldPath: .nmae
                |                          ^^^^^
-            policy.yaml:37:26: error[invalid]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[6].fieldPath: Invalid value: "name": fieldPath must be a valid path
+            policy.yaml:37:26: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[6].fieldPath: Invalid value: "name": fieldPath must be a valid path
                |
             37 |               fieldPath: name
                |                          ^^^^
-            policy.yaml:39:34: error[required]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[7].messageExpression: Required value: messageExpression must be non-empty if specified
+            policy.yaml:39:34: error[required] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[7].messageExpression: Required value: messageExpression must be non-empty if specified
                |
             39 |               messageExpression: "  "
                |                                  ^^^^
@@ -402,27 +402,27 @@ spec:
                   - rule: self.value.matches('^[a-z]+$')
 "#,
         expect![[r#"
-            policy.yaml:13:7: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+            policy.yaml:13:7: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
                |
             13 |       openAPIV3Schema:
                |       ^^^^^^^^^^^^^^^
-            policy.yaml:23:25: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+            policy.yaml:23:25: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
                |
             23 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
                |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:23:25: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+            policy.yaml:23:25: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
                |
             23 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
                |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:29:25: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[bounded].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+            policy.yaml:29:25: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[bounded].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
                |
             29 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
                |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:37:27: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+            policy.yaml:37:27: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
                |
             37 |                   - rule: self.value.matches('^[a-z]+$')
                |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:37:27: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+            policy.yaml:37:27: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
                |
             37 |                   - rule: self.value.matches('^[a-z]+$')
                |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^

@@ -23,19 +23,19 @@ status:
   anything: goes
 "#,
         expect![[r#"
-            policy.yaml:5:3: warning[unknown-field]: unknown field "spec.matchConstraint" (did you mean "matchConstraints"?)
+            policy.yaml:5:3: warning[unknown-field] (accepted): unknown field "spec.matchConstraint" (did you mean "matchConstraints"?)
               |
             5 |   matchConstraint: {}
               |   ^^^^^^^^^^^^^^^
-            policy.yaml:8:85: warning[unknown-field]: unknown field "spec.matchConstraints.resourceRules[0].verbs"
+            policy.yaml:8:85: warning[unknown-field] (accepted): unknown field "spec.matchConstraints.resourceRules[0].verbs"
               |
             8 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods], verbs: [get]}
               |                                                                                     ^^^^^
-            policy.yaml:10:5: warning[unknown-field]: unknown field "spec.validations[0].expresion" (did you mean "expression"?)
+            policy.yaml:10:5: warning[unknown-field] (accepted): unknown field "spec.validations[0].expresion" (did you mean "expression"?)
                |
             10 |   - expresion: "true"
                |     ^^^^^^^^^
-            policy.yaml:13:3: warning[unknown-field]: unknown field "status.anything"
+            policy.yaml:13:3: warning[unknown-field] (accepted): unknown field "status.anything"
                |
             13 |   anything: goes
                |   ^^^^^^^^
@@ -59,7 +59,7 @@ spec:
   validations: [{expression: "true"}]
 "#,
         expect![[r#"
-            policy.yaml:6:3: error[duplicate]: duplicate field "spec.failurePolicy"
+            policy.yaml:6:3: error[duplicate] (refused on create): duplicate field "spec.failurePolicy"
               |
             6 |   failurePolicy: Ignore
               |   ^^^^^^^^^^^^^
@@ -88,23 +88,23 @@ spec:
   - {name: x, expression: true}
 "#,
         expect![[r#"
-            policy.yaml:5:16: error[invalid]: spec.validations: Invalid value: "object.spec.replicas < 5": expected a list of Validation, not a string
+            policy.yaml:5:16: error[invalid] (refused on create): spec.validations: Invalid value: "object.spec.replicas < 5": expected a list of Validation, not a string
               |
             5 |   validations: "object.spec.replicas < 5"
               |                ^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:6:18: error[invalid]: spec.failurePolicy: Invalid value: […]: expected a string, not a list
+            policy.yaml:6:18: error[invalid] (refused on create): spec.failurePolicy: Invalid value: […]: expected a string, not a list
               |
             6 |   failurePolicy: [Fail]
               |                  ^^^^^^
-            policy.yaml:9:18: error[invalid]: spec.matchConstraints.resourceRules[0].apiGroups: Invalid value: "apps": expected a list of strings, not a string
+            policy.yaml:9:18: error[invalid] (refused on create): spec.matchConstraints.resourceRules[0].apiGroups: Invalid value: "apps": expected a list of strings, not a string
               |
             9 |     - apiGroups: apps
               |                  ^^^^
-            policy.yaml:13:14: error[invalid]: spec.matchConstraints.resourceRules[0].scope: Invalid value: 5: expected a string, not a number
+            policy.yaml:13:14: error[invalid] (refused on create): spec.matchConstraints.resourceRules[0].scope: Invalid value: 5: expected a string, not a number
                |
             13 |       scope: 5
                |              ^
-            policy.yaml:15:27: error[invalid]: spec.variables[0].expression: Invalid value: true: expected a string, not a boolean
+            policy.yaml:15:27: error[invalid] (refused on create): spec.variables[0].expression: Invalid value: true: expected a string, not a boolean
                |
             15 |   - {name: x, expression: true}
                |                           ^^^^
@@ -134,19 +134,19 @@ spec:
   validationActions: [Deny]
 "#,
         expect![[r#"
-            policy.yaml:4:1: error[required]: spec.validationActions: Required value: at least one validation action is required
+            policy.yaml:4:1: error[required] (refused on create): spec.validationActions: Required value: at least one validation action is required
               |
             4 | spec:
               | ^^^^
-            policy.yaml:5:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
+            policy.yaml:5:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo' in the workspace
               |
             5 |   policyName: demo
               |               ^^^^
-            policy.yaml:10:5: error[yaml-syntax]: while parsing a flow mapping, did not find expected ',' or '}'
+            policy.yaml:10:5: error[yaml-syntax] (refused on create): while parsing a flow mapping, did not find expected ',' or '}'
                |
             10 | spec: [
                |     ^
-            policy.yaml:15:1: error[required]: spec.policyName: Required value
+            policy.yaml:15:1: error[required] (refused on create): spec.policyName: Required value
                |
             15 | spec:
                | ^^^^
@@ -173,35 +173,35 @@ spec:
 
 "#,
         expect![[r#"
-            policy.yaml:3:1: error[required]: metadata.name: Required value: name or generateName is required
+            policy.yaml:3:1: error[required] (refused on create): metadata.name: Required value: name or generateName is required
               |
             3 | metadata:
               | ^^^^^^^^
-            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].apiGroups: Required value
+            policy.yaml:8:7: error[required] (refused on create): spec.matchConstraints.resourceRules[0].apiGroups: Required value
               |
             8 |     - ~
               |       ^
-            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].apiVersions: Required value
+            policy.yaml:8:7: error[required] (refused on create): spec.matchConstraints.resourceRules[0].apiVersions: Required value
               |
             8 |     - ~
               |       ^
-            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].operations: Required value
+            policy.yaml:8:7: error[required] (refused on create): spec.matchConstraints.resourceRules[0].operations: Required value
               |
             8 |     - ~
               |       ^
-            policy.yaml:8:7: error[required]: spec.matchConstraints.resourceRules[0].resources: Required value
+            policy.yaml:8:7: error[required] (refused on create): spec.matchConstraints.resourceRules[0].resources: Required value
               |
             8 |     - ~
               |       ^
-            policy.yaml:9:17: error[required]: spec.validations[0].expression: Required value: expression is not specified
+            policy.yaml:9:17: error[required] (refused on create): spec.validations[0].expression: Required value: expression is not specified
               |
             9 |   validations: [~, {expression: !!str true}]
               |                 ^
-            policy.yaml:11:5: error[required]: spec.variables[0].name: Required value: name is not specified
+            policy.yaml:11:5: error[required] (refused on create): spec.variables[0].name: Required value: name is not specified
                |
             11 |   - name:
                |     ^^^^^
-            policy.yaml:12:17: error[required]: spec.variables[0].expression: Required value: expression is not specified
+            policy.yaml:12:17: error[required] (refused on create): spec.variables[0].expression: Required value: expression is not specified
                |
             12 |     expression: |
                |                 ^

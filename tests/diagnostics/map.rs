@@ -50,55 +50,55 @@ spec:
   - jsonPatch: {expression: "[]"}
 "#,
         expect![[r#"
-            policy.yaml:5:18: error[not-supported]: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
+            policy.yaml:5:18: error[not-supported] (refused on create): spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
               |
             5 |   failurePolicy: Sometimes
               |                  ^^^^^^^^^
-            policy.yaml:6:23: error[not-supported]: spec.reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"
+            policy.yaml:6:23: error[not-supported] (refused on create): spec.reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"
               |
             6 |   reinvocationPolicy: Always
               |                       ^^^^^^
-            policy.yaml:9:65: error[not-supported]: spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"
+            policy.yaml:9:65: error[not-supported] (refused on create): spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"
               |
             9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
               |                                                                 ^^^^^^
-            policy.yaml:9:73: error[not-supported]: spec.matchConstraints.resourceRules.operations: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "UPDATE"
+            policy.yaml:9:73: error[not-supported] (refused on create): spec.matchConstraints.resourceRules.operations: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "UPDATE"
               |
             9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
               |                                                                         ^^^^^
-            policy.yaml:9:73: error[not-supported]: spec.matchConstraints.resourceRules[0].operations[2]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"
+            policy.yaml:9:73: error[not-supported] (refused on create): spec.matchConstraints.resourceRules[0].operations[2]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"
               |
             9 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, DELETE, PATCH], resources: [pods]}
               |                                                                         ^^^^^
-            policy.yaml:11:5: error[required]: spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch
+            policy.yaml:11:5: error[required] (refused on create): spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch
                |
             11 |   - patchType: JSONPatch
                |     ^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:12:5: error[invalid]: spec.mutations[0].applyConfiguration: Invalid value: "{applyConfiguration}": must not be specified when patchType is JSONPatch
+            policy.yaml:12:5: error[invalid] (refused on create): spec.mutations[0].applyConfiguration: Invalid value: "{applyConfiguration}": must not be specified when patchType is JSONPatch
                |
             12 |     applyConfiguration: {expression: "Object{}"}
                |     ^^^^^^^^^^^^^^^^^^
-            policy.yaml:14:38: error[required]: spec.mutations[1].applyConfiguration.expression: Required value
+            policy.yaml:14:38: error[required] (refused on create): spec.mutations[1].applyConfiguration.expression: Required value
                |
             14 |     applyConfiguration: {expression: "  "}
                |                                      ^^^^
-            policy.yaml:15:5: error[invalid]: spec.mutations[1].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration
+            policy.yaml:15:5: error[invalid] (refused on create): spec.mutations[1].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration
                |
             15 |     jsonPatch: {expression: "[]"}
                |     ^^^^^^^^^
-            policy.yaml:15:30: error[cel-result-type]: spec.mutations[1].jsonPatch.expression: must evaluate to list(JSONPatch) but got list(dyn)
+            policy.yaml:15:30: error[cel-result-type] (refused on create): spec.mutations[1].jsonPatch.expression: must evaluate to list(JSONPatch) but got list(dyn)
                |
             15 |     jsonPatch: {expression: "[]"}
                |                              ^^
-            policy.yaml:16:16: error[not-supported]: spec.mutations[2].patchType: Unsupported value: "Strategic": supported values: "ApplyConfiguration", "JSONPatch"
+            policy.yaml:16:16: error[not-supported] (refused on create): spec.mutations[2].patchType: Unsupported value: "Strategic": supported values: "ApplyConfiguration", "JSONPatch"
                |
             16 |   - patchType: Strategic
                |                ^^^^^^^^^
-            policy.yaml:17:5: error[required]: spec.mutations[3].patchType: Required value
+            policy.yaml:17:5: error[required] (refused on create): spec.mutations[3].patchType: Required value
                |
             17 |   - jsonPatch: {expression: "[]"}
                |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:17:30: error[cel-result-type]: spec.mutations[3].jsonPatch.expression: must evaluate to list(JSONPatch) but got list(dyn)
+            policy.yaml:17:30: error[cel-result-type] (refused on create): spec.mutations[3].jsonPatch.expression: must evaluate to list(JSONPatch) but got list(dyn)
                |
             17 |   - jsonPatch: {expression: "[]"}
                |                              ^^
@@ -119,11 +119,11 @@ spec:
     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
 "#,
         expect![[r#"
-            policy.yaml:4:1: error[required]: spec.mutations: Required value: mutations must contain at least one item
+            policy.yaml:4:1: error[required] (refused on create): spec.mutations: Required value: mutations must contain at least one item
               |
             4 | spec:
               | ^^^^
-            policy.yaml:4:1: error[required]: spec.reinvocationPolicy: Required value
+            policy.yaml:4:1: error[required] (refused on create): spec.reinvocationPolicy: Required value
               |
             4 | spec:
               | ^^^^
@@ -157,23 +157,23 @@ metadata: {name: still-served}
 spec: {policyName: p, validationActions: [Deny]}
 "#,
         expect![[r#"
-            map.yaml:1:13: error[not-supported]: apiVersion: Unsupported value: "admissionregistration.k8s.io/v1alpha1": MutatingAdmissionPolicy v1alpha1 is not served by Kubernetes 1.31; it is first served by 1.32
+            map.yaml:1:13: error[not-supported] (refused on create): apiVersion: Unsupported value: "admissionregistration.k8s.io/v1alpha1": MutatingAdmissionPolicy v1alpha1 is not served by Kubernetes 1.31; it is first served by 1.32
               |
             1 | apiVersion: admissionregistration.k8s.io/v1alpha1
               |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            map.yaml:4:1: error[required]: spec.matchConstraints: Required value
+            map.yaml:4:1: error[required] (refused on create): spec.matchConstraints: Required value
               |
             4 | spec:
               | ^^^^
-            vap.yaml:1:13: error[not-supported]: apiVersion: Unsupported value: "admissionregistration.k8s.io/v1beta1": ValidatingAdmissionPolicyBinding v1beta1 is not served by Kubernetes 1.34; it was last served by 1.33
+            vap.yaml:1:13: error[not-supported] (refused on create): apiVersion: Unsupported value: "admissionregistration.k8s.io/v1beta1": ValidatingAdmissionPolicyBinding v1beta1 is not served by Kubernetes 1.34; it was last served by 1.33
               |
             1 | apiVersion: admissionregistration.k8s.io/v1beta1
               |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            vap.yaml:4:20: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'p' in the workspace
+            vap.yaml:4:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'p' in the workspace
               |
             4 | spec: {policyName: p, validationActions: [Deny]}
               |                    ^
-            vap-1.33.yaml:4:20: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'p' in the workspace
+            vap-1.33.yaml:4:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'p' in the workspace
               |
             4 | spec: {policyName: p, validationActions: [Deny]}
               |                    ^

@@ -20,7 +20,7 @@ spec:
   - expression: object.spec.replica <= 5
 "#,
         expect![[r#"
-            policy.yaml:9:29: error[cel-undefined-field]: spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+            policy.yaml:9:29: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
               |
             9 |   - expression: object.spec.replica <= 5
               |                             ^^^^^^^
@@ -43,7 +43,7 @@ spec:
   - expression: object.spec.hostNetwork == 'true'
 "#,
         expect![[r#"
-            policy.yaml:9:41: error[cel-no-overload]: spec.validations[0].expression: found no matching overload for '_==_' applied to '(bool, string)' (in /v1, Kind=Pod)
+            policy.yaml:9:41: warning[cel-no-overload] (typed check only): spec.validations[0].expression: found no matching overload for '_==_' applied to '(bool, string)' (in /v1, Kind=Pod)
               |
             9 |   - expression: object.spec.hostNetwork == 'true'
               |                                         ^^
@@ -67,7 +67,7 @@ spec:
   - expression: object.spec.replicas <= params.data.maxReplicas
 "#,
         expect![[r#"
-            policy.yaml:10:38: error[cel-no-overload]: spec.validations[0].expression: found no matching overload for '_<=_' applied to '(int, string)' (in apps/v1, Kind=Deployment)
+            policy.yaml:10:38: error[cel-no-overload] (fails at admission): spec.validations[0].expression: found no matching overload for '_<=_' applied to '(int, string)' (in apps/v1, Kind=Deployment)
                |
             10 |   - expression: object.spec.replicas <= params.data.maxReplicas
                |                                      ^^
@@ -110,7 +110,7 @@ spec:
   - expression: object.spec.replicas <= params.maxReplicas
 "#,
         expect![[r#"
-            policy.yaml:10:48: error[cel-undefined-field]: spec.validations[0].expression: undefined field 'maxReplica'; did you mean 'maxReplicas'? (in apps/v1, Kind=Deployment)
+            policy.yaml:10:48: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'maxReplica'; did you mean 'maxReplicas'? (in apps/v1, Kind=Deployment)
                |
             10 |   - expression: object.spec.replicas <= params.maxReplica
                |                                                ^^^^^^^^^^
@@ -134,11 +134,11 @@ spec:
   - expression: object.spec.template.spec.containers.all(c, c.imagePullPolicy == 'Always')
 "#,
         expect![[r#"
-            policy.yaml:9:29: error[cel-undefined-field]: spec.validations[0].expression: undefined field 'jobTemplate' (in batch/v1, Kind=Job)
+            policy.yaml:9:29: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'jobTemplate' (in batch/v1, Kind=Job)
               |
             9 |   - expression: object.spec.jobTemplate.spec.template.spec.containers.all(c, has(c.image))
               |                             ^^^^^^^^^^^
-            policy.yaml:10:29: error[cel-undefined-field]: spec.validations[1].expression: undefined field 'template' (in batch/v1, Kind=CronJob)
+            policy.yaml:10:29: error[cel-undefined-field] (fails at admission): spec.validations[1].expression: undefined field 'template' (in batch/v1, Kind=CronJob)
                |
             10 |   - expression: object.spec.template.spec.containers.all(c, c.imagePullPolicy == 'Always')
                |                             ^^^^^^^^
@@ -164,15 +164,15 @@ spec:
   - {key: replicas, valueExpression: "object.spec.replicas"}
 "#,
         expect![[r#"
-            policy.yaml:9:17: error[cel-result-type]: spec.validations[0].expression: must evaluate to bool but got dyn
+            policy.yaml:9:17: error[cel-result-type] (refused on create): spec.validations[0].expression: must evaluate to bool but got dyn
               |
             9 |   - expression: object.spec.paused
               |                 ^^^^^^^^^^^^^^^^^^
-            policy.yaml:10:24: error[cel-result-type]: spec.validations[0].messageExpression: must evaluate to string but got dyn
+            policy.yaml:10:24: error[cel-result-type] (refused on create): spec.validations[0].messageExpression: must evaluate to string but got dyn
                |
             10 |     messageExpression: object.metadata.name
                |                        ^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:12:39: error[cel-result-type]: spec.auditAnnotations[0].valueExpression: must evaluate to one of [string null_type] but got dyn
+            policy.yaml:12:39: error[cel-result-type] (refused on create): spec.auditAnnotations[0].valueExpression: must evaluate to one of [string null_type] but got dyn
                |
             12 |   - {key: replicas, valueExpression: "object.spec.replicas"}
                |                                       ^^^^^^^^^^^^^^^^^^^^
@@ -202,11 +202,11 @@ spec:
 "#,
         &config,
         expect![[r#"
-            policy.yaml:9:17: error[cel-version]: spec.validations[0].expression: 'isCIDR' is only available to stored expressions in Kubernetes 1.30; new expressions may use it from Kubernetes 1.31
+            policy.yaml:9:17: error[cel-version] (refused on create): spec.validations[0].expression: 'isCIDR' is only available to stored expressions in Kubernetes 1.30; new expressions may use it from Kubernetes 1.31
               |
             9 |   - expression: isCIDR(object.spec.clusterIP + '/32')
               |                 ^^^^^^
-            policy.yaml:11:29: error[cel-undefined-field]: spec.validations[2].expression: undefined field 'clusterIp'; did you mean 'clusterIP'? (in /v1, Kind=Service)
+            policy.yaml:11:29: error[cel-undefined-field] (fails at admission): spec.validations[2].expression: undefined field 'clusterIp'; did you mean 'clusterIP'? (in /v1, Kind=Service)
                |
             11 |   - expression: object.spec.clusterIp != 'None'
                |                             ^^^^^^^^^
@@ -239,35 +239,35 @@ spec:
   - expression: "request.userInfo.usrname == 'x' && namespaceObject.metadata.labels.env == 1"
 "#,
         expect![[r#"
-            policy.yaml:9:41: error[cel-undeclared]: spec.matchConditions[0].expression: undeclared reference to 'variables' (in container '')
+            policy.yaml:9:41: error[cel-undeclared] (refused on create): spec.matchConditions[0].expression: undeclared reference to 'variables' (in container '')
               |
             9 |   - {name: uses-variables, expression: "variables.replicas > 1"}
               |                                         ^^^^^^^^^
-            policy.yaml:10:38: error[cel-undeclared]: spec.matchConditions[1].expression: undeclared reference to 'params' (in container '')
+            policy.yaml:10:38: error[cel-undeclared] (refused on create): spec.matchConditions[1].expression: undeclared reference to 'params' (in container '')
                |
             10 |   - {name: uses-params, expression: "params.x == 1"}
                |                                      ^^^^^^
-            policy.yaml:12:42: error[cel-undefined-field]: spec.variables[0].expression: undefined field 'late'; variables.late is declared after this variable; a variable can only use the variables before it
+            policy.yaml:12:42: error[cel-undefined-field] (refused on create): spec.variables[0].expression: undefined field 'late'; variables.late is declared after this variable; a variable can only use the variables before it
                |
             12 |   - {name: early, expression: "variables.late > 0"}
                |                                          ^^^^
-            policy.yaml:17:25: error[cel-undeclared]: spec.validations[0].messageExpression: undeclared reference to 'authorizer' (in container '')
+            policy.yaml:17:25: error[cel-undeclared] (refused on create): spec.validations[0].messageExpression: undeclared reference to 'authorizer' (in container '')
                |
             17 |     messageExpression: "authorizer.requestResource.check('get').allowed() ? 'a' : 'b'"
                |                         ^^^^^^^^^^
-            policy.yaml:18:18: error[cel-undeclared]: spec.validations[1].expression: undeclared reference to 'Object' (in container '')
+            policy.yaml:18:18: error[cel-undeclared] (refused on create): spec.validations[1].expression: undeclared reference to 'Object' (in container '')
                |
             18 |   - expression: "Object{} == Object{}"
                |                  ^^^^^^
-            policy.yaml:18:30: error[cel-undeclared]: spec.validations[1].expression: undeclared reference to 'Object' (in container '')
+            policy.yaml:18:30: error[cel-undeclared] (refused on create): spec.validations[1].expression: undeclared reference to 'Object' (in container '')
                |
             18 |   - expression: "Object{} == Object{}"
                |                              ^^^^^^
-            policy.yaml:19:35: error[cel-undefined-field]: spec.validations[2].expression: undefined field 'usrname'; did you mean 'username'?
+            policy.yaml:19:35: error[cel-undefined-field] (refused on create): spec.validations[2].expression: undefined field 'usrname'; did you mean 'username'?
                |
             19 |   - expression: "request.userInfo.usrname == 'x' && namespaceObject.metadata.labels.env == 1"
                |                                   ^^^^^^^
-            policy.yaml:19:89: error[cel-no-overload]: spec.validations[2].expression: found no matching overload for '_==_' applied to '(string, int)'
+            policy.yaml:19:89: error[cel-no-overload] (refused on create): spec.validations[2].expression: found no matching overload for '_==_' applied to '(string, int)'
                |
             19 |   - expression: "request.userInfo.usrname == 'x' && namespaceObject.metadata.labels.env == 1"
                |                                                                                         ^^
@@ -298,11 +298,11 @@ spec:
   validationActions: [Deny]
 "#,
         expect![[r#"
-            policy.yaml:5:14: warning[unresolved-reference]: spec.paramKind: example.com/v1, Kind=Missing is neither a bundled kind nor a CustomResourceDefinition in the workspace; params is untyped
+            policy.yaml:5:14: warning[unresolved-reference] (accepted): spec.paramKind: example.com/v1, Kind=Missing is neither a bundled kind nor a CustomResourceDefinition in the workspace; params is untyped
               |
             5 |   paramKind: {apiVersion: example.com/v1, kind: Missing}
               |              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:16:15: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'demo-typo' in the workspace
+            policy.yaml:16:15: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'demo-typo' in the workspace
                |
             16 |   policyName: demo-typo
                |               ^^^^^^^^^
@@ -335,7 +335,7 @@ spec:
   - expression: object.spec.replicas <= 5
 "#,
         expect![[r#"
-            crd.yaml:6:10: error[invalid]: CustomResourceDefinition spec.names.kind: required; its kinds are untyped
+            crd.yaml:6:10: error[invalid] (refused on create): CustomResourceDefinition spec.names.kind: required; its kinds are untyped
               |
             6 |   names: {plural: widgets}
               |          ^^^^^^^^^^^^^^^^^
@@ -362,15 +362,15 @@ spec:
   - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
 "#,
         expect![[r#"
-            policy.yaml:9:34: warning[cel-type]: spec.validations[0].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
+            policy.yaml:9:34: warning[cel-type] (typed check only): spec.validations[0].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
               |
             9 |   - expression: "object.metadata.creationTimestamp < request.options.now"
               |                                  ^^^^^^^^^^^^^^^^^
-            policy.yaml:12:79: warning[cel-type]: spec.validations[3].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
+            policy.yaml:12:79: warning[cel-type] (typed check only): spec.validations[3].expression: 'creationTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
                |
             12 |   - expression: "object.metadata.deletionTimestamp != null || object.metadata.creationTimestamp == timestamp('2030-01-01T00:00:00Z')"
                |                                                                               ^^^^^^^^^^^^^^^^^
-            policy.yaml:13:77: warning[cel-type]: spec.validations[4].expression: 'deletionTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
+            policy.yaml:13:77: warning[cel-type] (typed check only): spec.validations[4].expression: 'deletionTimestamp' is typed timestamp (format date-time) but is a string at admission time, where this use fails or never matches; convert it first: timestamp(…)
                |
             13 |   - expression: "!has(object.metadata.deletionTimestamp) || object.metadata.deletionTimestamp.getFullYear() > 2000"
                |                                                                             ^^^^^^^^^^^^^^^^^
@@ -393,7 +393,7 @@ spec:
   - expression: object.spec.replica <= 5
 "#,
         expect![[r#"
-            policy.yaml:9:29: error[cel-undefined-field]: spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment and apps/v1, Kind=ReplicaSet and apps/v1, Kind=StatefulSet)
+            policy.yaml:9:29: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment and apps/v1, Kind=ReplicaSet and apps/v1, Kind=StatefulSet)
               |
             9 |   - expression: object.spec.replica <= 5
               |                             ^^^^^^^
@@ -421,23 +421,23 @@ spec:
   - expression: "true"
 "#,
         expect![[r#"
-            policy.yaml:7:78: warning[unresolved-reference]: spec.matchConstraints.resourceRules[0].resources[0]: no resource 'deployments' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiGroups: ["apps"]?
+            policy.yaml:7:78: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[0].resources[0]: no resource 'deployments' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiGroups: ["apps"]?
               |
             7 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
               |                                                                              ^^^^^^^^^^^
-            policy.yaml:7:104: warning[unresolved-reference]: spec.matchConstraints.resourceRules[0].resources[2]: no resource 'deployment' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `deployments` in apiGroups: ["apps"]?
+            policy.yaml:7:104: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[0].resources[2]: no resource 'deployment' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `deployments` in apiGroups: ["apps"]?
               |
             7 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
               |                                                                                                        ^^^^^^^^^^
-            policy.yaml:7:116: warning[unresolved-reference]: spec.matchConstraints.resourceRules[0].resources[3]: no resource 'podz' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `pods`?
+            policy.yaml:7:116: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[0].resources[3]: no resource 'podz' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `pods`?
               |
             7 |     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [deployments, pods/status, deployment, podz]}
               |                                                                                                                    ^^^^
-            policy.yaml:8:85: warning[unresolved-reference]: spec.matchConstraints.resourceRules[1].resources[0]: no resource 'deployments' in API group "apps" version v1beta1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiVersions: ["v1"]?
+            policy.yaml:8:85: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[1].resources[0]: no resource 'deployments' in API group "apps" version v1beta1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean apiVersions: ["v1"]?
               |
             8 |     - {apiGroups: [apps], apiVersions: [v1beta1], operations: [CREATE], resources: [deployments]}
               |                                                                                     ^^^^^^^^^^^
-            policy.yaml:9:87: warning[unresolved-reference]: spec.matchConstraints.resourceRules[2].resources[0]: no resource 'widgets' in API group "example.com" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it
+            policy.yaml:9:87: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[2].resources[0]: no resource 'widgets' in API group "example.com" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it
               |
             9 |     - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}
               |                                                                                       ^^^^^^^

@@ -250,7 +250,7 @@ spec:
   - expression: "object.spec.template.spec.containers[0].resources.limits['cpu'] < 2"
 "#,
         expect![[r#"
-            policy.yaml:18:82: error[cel-no-overload]: spec.validations[3].expression: found no matching overload for '_<_' applied to '(string, int)' (in apps/v1, Kind=Deployment)
+            policy.yaml:18:82: error[cel-no-overload] (fails at admission): spec.validations[3].expression: found no matching overload for '_<_' applied to '(string, int)' (in apps/v1, Kind=Deployment)
                |
             18 |   - expression: "object.spec.template.spec.containers[0].resources.limits['cpu'] < 2"
                |                                                                                  ^

@@ -28,11 +28,11 @@ spec:
       expression: "Object{spec: Object.spec{replicas: 2, template: object.spec.template}}"
 "#,
         expect![[r#"
-            policy.yaml:12:45: error[cel-undefined-field]: spec.mutations[0].applyConfiguration.expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+            policy.yaml:12:45: error[cel-undefined-field] (fails at admission): spec.mutations[0].applyConfiguration.expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
                |
             12 |       expression: "Object{spec: Object.spec{replica: 1}}"
                |                                             ^^^^^^^
-            policy.yaml:15:45: error[cel-type]: spec.mutations[1].applyConfiguration.expression: expected type of field 'replicas' is 'int' but provided type is 'string' (in apps/v1, Kind=Deployment)
+            policy.yaml:15:45: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: expected type of field 'replicas' is 'int' but provided type is 'string' (in apps/v1, Kind=Deployment)
                |
             15 |       expression: "Object{spec: Object.spec{replicas: 'one'}}"
                |                                             ^^^^^^^^
@@ -67,11 +67,11 @@ spec:
         containers: [Object.spec.template.spec.containers{name: 'app', command: null}]}}}}
 "#,
         expect![[r#"
-            policy.yaml:12:45: error[cel-type]: spec.mutations[0].applyConfiguration.expression: expected type of field 'replicas' is 'int' but provided type is 'null'; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field) (in apps/v1, Kind=Deployment)
+            policy.yaml:12:45: error[cel-type] (fails at admission): spec.mutations[0].applyConfiguration.expression: expected type of field 'replicas' is 'int' but provided type is 'null'; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field) (in apps/v1, Kind=Deployment)
                |
             12 |       expression: "Object{spec: Object.spec{replicas: null}}"
                |                                             ^^^^^^^^
-            policy.yaml:17:72: error[cel-type]: spec.mutations[1].applyConfiguration.expression: expected type of field 'command' is 'list(string)' but provided type is 'null'; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field) (in apps/v1, Kind=Deployment)
+            policy.yaml:17:72: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: expected type of field 'command' is 'list(string)' but provided type is 'null'; a null in an apply configuration does not remove the field: the API server fails the mutation (a JSON Patch `remove` removes a field) (in apps/v1, Kind=Deployment)
                |
             17 |         containers: [Object.spec.template.spec.containers{name: 'app', command: null}]}}}}
                |                                                                        ^^^^^^^
@@ -107,23 +107,23 @@ spec:
         ]
 "#,
         expect![[r#"
-            policy.yaml:14:25: error[cel-type]: spec.mutations[0].jsonPatch.expression: JSONPatch op 'insert' is not one of add, remove, replace, move, copy, test (in apps/v1, Kind=Deployment)
+            policy.yaml:14:25: error[cel-type] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch op 'insert' is not one of add, remove, replace, move, copy, test (in apps/v1, Kind=Deployment)
                |
             14 |           JSONPatch{op: "insert", path: "/spec/replicas", value: 1},
                |                         ^^^^^^^^
-            policy.yaml:15:42: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/replica': no field 'replica' in 'apps.v1.Deployment.spec'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+            policy.yaml:15:42: error[cel-undefined-field] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/replica': no field 'replica' in 'apps.v1.Deployment.spec'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
                |
             15 |           JSONPatch{op: "replace", path: "/spec/replica", value: 1},
                |                                          ^^^^^^^^^^^^^^^
-            policy.yaml:16:67: error[cel-type]: spec.mutations[0].jsonPatch.expression: JSONPatch value of type 'string' does not fit '/spec/replicas' of type 'int' (in apps/v1, Kind=Deployment)
+            policy.yaml:16:67: error[cel-type] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch value of type 'string' does not fit '/spec/replicas' of type 'int' (in apps/v1, Kind=Deployment)
                |
             16 |           JSONPatch{op: "replace", path: "/spec/replicas", value: "3"},
                |                                                                   ^^^
-            policy.yaml:18:38: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/template/spec/containers/first/image': 'first' is not a list index or '-' (in apps/v1, Kind=Deployment)
+            policy.yaml:18:38: error[cel-undefined-field] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/template/spec/containers/first/image': 'first' is not a list index or '-' (in apps/v1, Kind=Deployment)
                |
             18 |           JSONPatch{op: "add", path: "/spec/template/spec/containers/first/image", value: "x"},
                |                                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:21:39: error[cel-undefined-field]: spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/minReadySecond': no field 'minReadySecond' in 'apps.v1.Deployment.spec'; did you mean 'minReadySeconds'? (in apps/v1, Kind=Deployment)
+            policy.yaml:21:39: error[cel-undefined-field] (fails at admission): spec.mutations[0].jsonPatch.expression: JSONPatch path '/spec/minReadySecond': no field 'minReadySecond' in 'apps.v1.Deployment.spec'; did you mean 'minReadySeconds'? (in apps/v1, Kind=Deployment)
                |
             21 |           JSONPatch{op: "copy", from: "/spec/minReadySecond", path: "/spec/progressDeadlineSeconds"}
                |                                       ^^^^^^^^^^^^^^^^^^^^^^
@@ -169,23 +169,23 @@ spec:
         }}}}
 "#,
         expect![[r#"
-            policy.yaml:12:45: error[cel-type]: spec.mutations[0].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.selector (in apps/v1, Kind=Deployment)
+            policy.yaml:12:45: error[cel-type] (fails at admission): spec.mutations[0].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.selector (in apps/v1, Kind=Deployment)
                |
             12 |       expression: 'Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}'
                |                                             ^^^^^^^^
-            policy.yaml:17:11: error[cel-type]: spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.nodeSelector (in apps/v1, Kind=Deployment)
+            policy.yaml:17:11: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.nodeSelector (in apps/v1, Kind=Deployment)
                |
             17 |           nodeSelector: {"disk": "ssd"},
                |           ^^^^^^^^^^^^
-            policy.yaml:18:11: error[cel-type]: spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.imagePullSecrets[0] (in apps/v1, Kind=Deployment)
+            policy.yaml:18:11: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.imagePullSecrets[0] (in apps/v1, Kind=Deployment)
                |
             18 |           imagePullSecrets: [Object.spec.template.spec.imagePullSecrets{name: "pull"}],
                |           ^^^^^^^^^^^^^^^^
-            policy.yaml:21:61: error[cel-type]: spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[1].command (in apps/v1, Kind=Deployment)
+            policy.yaml:21:61: error[cel-type] (fails at admission): spec.mutations[1].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[1].command (in apps/v1, Kind=Deployment)
                |
             21 |             Object.spec.template.spec.containers{name: "b", command: ["sleep"]}
                |                                                             ^^^^^^^
-            policy.yaml:31:97: error[cel-type]: spec.mutations[2].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[*].securityContext.capabilities.drop (in apps/v1, Kind=Deployment)
+            policy.yaml:31:97: error[cel-type] (fails at admission): spec.mutations[2].applyConfiguration.expression: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[*].securityContext.capabilities.drop (in apps/v1, Kind=Deployment)
                |
             31 |                 capabilities: Object.spec.template.spec.containers.securityContext.capabilities{drop: ["ALL"]}}})
                |                                                                                                 ^^^^
@@ -258,7 +258,7 @@ spec:
       expression: 'Object{metadata: Object.metadata{labels: Object.metadata.labels{replicas: 3}}}'
 "#,
         expect![[r#"
-            policy.yaml:20:84: error[cel-type]: spec.mutations[2].applyConfiguration.expression: expected type of field 'replicas' is 'string' but provided type is 'int' (in apps/v1, Kind=Deployment)
+            policy.yaml:20:84: error[cel-type] (fails at admission): spec.mutations[2].applyConfiguration.expression: expected type of field 'replicas' is 'string' but provided type is 'int' (in apps/v1, Kind=Deployment)
                |
             20 |       expression: 'Object{metadata: Object.metadata{labels: Object.metadata.labels{replicas: 3}}}'
                |                                                                                    ^^^^^^^^

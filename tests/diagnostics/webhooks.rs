@@ -84,67 +84,67 @@ webhooks:
   clientConfig: {url: https://example.com}
 "#,
         expect![[r#"
-            policy.yaml:6:3: error[required]: webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun
+            policy.yaml:6:3: error[required] (refused on create): webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun
               |
             6 | - name: webhook
               |   ^^^^^^^^^^^^^
-            policy.yaml:6:9: error[invalid]: webhooks[0].name: Invalid value: "webhook": should be a domain with at least three segments separated by dots
+            policy.yaml:6:9: error[invalid] (refused on create): webhooks[0].name: Invalid value: "webhook": should be a domain with at least three segments separated by dots
               |
             6 | - name: webhook
               |         ^^^^^^^
-            policy.yaml:7:28: error[invalid]: webhooks[0].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1
+            policy.yaml:7:28: error[invalid] (refused on create): webhooks[0].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1
               |
             7 |   admissionReviewVersions: [v2]
               |                            ^^^^
-            policy.yaml:8:19: error[invalid]: webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds
+            policy.yaml:8:19: error[invalid] (refused on create): webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds
               |
             8 |   timeoutSeconds: 45
               |                   ^^
-            policy.yaml:9:18: error[not-supported]: webhooks[0].failurePolicy: Unsupported value: "Never": supported values: "Fail", "Ignore"
+            policy.yaml:9:18: error[not-supported] (refused on create): webhooks[0].failurePolicy: Unsupported value: "Never": supported values: "Fail", "Ignore"
               |
             9 |   failurePolicy: Never
               |                  ^^^^^
-            policy.yaml:10:16: error[not-supported]: webhooks[0].matchPolicy: Unsupported value: "Loose": supported values: "Equivalent", "Exact"
+            policy.yaml:10:16: error[not-supported] (refused on create): webhooks[0].matchPolicy: Unsupported value: "Loose": supported values: "Equivalent", "Exact"
                |
             10 |   matchPolicy: Loose
                |                ^^^^^
-            policy.yaml:11:23: error[not-supported]: webhooks[0].reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"
+            policy.yaml:11:23: error[not-supported] (refused on create): webhooks[0].reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"
                |
             11 |   reinvocationPolicy: Always
                |                       ^^^^^^
-            policy.yaml:12:3: error[required]: webhooks[0].clientConfig: Required value: exactly one of url or service is required
+            policy.yaml:12:3: error[required] (refused on create): webhooks[0].clientConfig: Required value: exactly one of url or service is required
                |
             12 |   clientConfig:
                |   ^^^^^^^^^^^^
-            policy.yaml:18:18: error[not-supported]: webhooks[0].rules[0].operations[0]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"
+            policy.yaml:18:18: error[not-supported] (refused on create): webhooks[0].rules[0].operations[0]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"
                |
             18 |     operations: [PATCH]
                |                  ^^^^^
-            policy.yaml:21:11: error[invalid]: webhooks[0].matchConditions[0].name: Invalid value: "not a name": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+            policy.yaml:21:11: error[invalid] (refused on create): webhooks[0].matchConditions[0].name: Invalid value: "not a name": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
                |
             21 |   - name: "not a name"
                |           ^^^^^^^^^^^^
-            policy.yaml:25:11: error[duplicate]: webhooks[0].matchConditions[2].name: Duplicate value: "twice"
+            policy.yaml:25:11: error[duplicate] (refused on create): webhooks[0].matchConditions[2].name: Duplicate value: "twice"
                |
             25 |   - name: twice
                |           ^^^^^
-            policy.yaml:26:17: error[required]: webhooks[0].matchConditions[2].expression: Required value
+            policy.yaml:26:17: error[required] (refused on create): webhooks[0].matchConditions[2].expression: Required value
                |
             26 |     expression: " "
                |                 ^^^
-            policy.yaml:28:16: error[not-supported]: webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"
+            policy.yaml:28:16: error[not-supported] (refused on create): webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"
                |
             28 |   sideEffects: Some
                |                ^^^^
-            policy.yaml:29:33: error[duplicate]: webhooks[1].admissionReviewVersions[1]: Duplicate value: "v1"
+            policy.yaml:29:33: error[duplicate] (refused on create): webhooks[1].admissionReviewVersions[1]: Duplicate value: "v1"
                |
             29 |   admissionReviewVersions: [v1, v1]
                |                                 ^^
-            policy.yaml:30:3: error[required]: webhooks[1].clientConfig: Required value: exactly one of url or service is required
+            policy.yaml:30:3: error[required] (refused on create): webhooks[1].clientConfig: Required value: exactly one of url or service is required
                |
             30 |   clientConfig: {}
                |   ^^^^^^^^^^^^
-            policy.yaml:31:9: error[duplicate]: webhooks[2].name: Duplicate value: "webhook.example.com"
+            policy.yaml:31:9: error[duplicate] (refused on create): webhooks[2].name: Duplicate value: "webhook.example.com"
                |
             31 | - name: webhook.example.com
                |         ^^^^^^^^^^^^^^^^^^^
@@ -191,35 +191,35 @@ webhooks:
     expression: namespaceObject.metadata.name == 'x'
 "#,
         expect![[r#"
-            policy.yaml:18:23: warning[unresolved-reference]: webhooks[0].rules[1].resources[1]: no resource 'podz' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `pods`?
+            policy.yaml:18:23: warning[unresolved-reference] (accepted): webhooks[0].rules[1].resources[1]: no resource 'podz' in API group "" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it; did you mean `pods`?
                |
             18 |     resources: [pods, podz]
                |                       ^^^^
-            policy.yaml:21:17: error[cel-undeclared]: webhooks[0].matchConditions[0].expression: undeclared reference to 'params' (in container '')
+            policy.yaml:21:17: error[cel-undeclared] (refused on create): webhooks[0].matchConditions[0].expression: undeclared reference to 'params' (in container '')
                |
             21 |     expression: params.x == 1
                |                 ^^^^^^
-            policy.yaml:23:17: error[cel-undeclared]: webhooks[0].matchConditions[1].expression: undeclared reference to 'variables' (in container '')
+            policy.yaml:23:17: error[cel-undeclared] (refused on create): webhooks[0].matchConditions[1].expression: undeclared reference to 'variables' (in container '')
                |
             23 |     expression: variables.x
                |                 ^^^^^^^^^
-            policy.yaml:25:17: error[cel-result-type]: webhooks[0].matchConditions[2].expression: must evaluate to bool but got dyn
+            policy.yaml:25:17: error[cel-result-type] (refused on create): webhooks[0].matchConditions[2].expression: must evaluate to bool but got dyn
                |
             25 |     expression: object.metadata.name
                |                 ^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:27:29: error[cel-undefined-field]: webhooks[0].matchConditions[3].expression: undefined field 'replica' (in /v1, Kind=Pod)
+            policy.yaml:27:29: error[cel-undefined-field] (fails at admission): webhooks[0].matchConditions[3].expression: undefined field 'replica' (in /v1, Kind=Pod)
                |
             27 |     expression: object.spec.replica > 1
                |                             ^^^^^^^
-            policy.yaml:27:29: error[cel-undefined-field]: webhooks[0].matchConditions[3].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+            policy.yaml:27:29: error[cel-undefined-field] (fails at admission): webhooks[0].matchConditions[3].expression: undefined field 'replica'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
                |
             27 |     expression: object.spec.replica > 1
                |                             ^^^^^^^
-            policy.yaml:29:40: error[cel-syntax]: webhooks[0].matchConditions[4].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:29:40: error[cel-syntax] (refused on create): webhooks[0].matchConditions[4].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             29 |     expression: object.metadata.name ==
                |                                        ^
-            policy.yaml:31:17: error[cel-undeclared]: webhooks[0].matchConditions[5].expression: undeclared reference to 'namespaceObject' (in container '')
+            policy.yaml:31:17: error[cel-undeclared] (refused on create): webhooks[0].matchConditions[5].expression: undeclared reference to 'namespaceObject' (in container '')
                |
             31 |     expression: namespaceObject.metadata.name == 'x'
                |                 ^^^^^^^^^^^^^^^

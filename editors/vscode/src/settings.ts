@@ -8,7 +8,7 @@ export const SECTION = "admissionLs";
 export interface ServerSettings {
   kubernetesVersion?: string;
   schemaPaths: string[];
-  diagnostics: { disabled: string[] };
+  diagnostics: { disabled: string[]; strict: boolean };
 }
 
 /** Reads one setting by its key inside the section (e.g. `"diagnostics.disabled"`). */
@@ -26,7 +26,7 @@ export function serverSettings(get: SettingGetter): ServerSettings {
   const version = get("kubernetesVersion");
   const settings: ServerSettings = {
     schemaPaths: stringList(get("schemaPaths")),
-    diagnostics: { disabled: stringList(get("diagnostics.disabled")) },
+    diagnostics: { disabled: stringList(get("diagnostics.disabled")), strict: get("diagnostics.strict") === true },
   };
   if (typeof version === "string" && version.trim() !== "") {
     settings.kubernetesVersion = version.trim();

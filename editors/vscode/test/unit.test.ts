@@ -13,7 +13,7 @@ import { configurationItem, initializationOptions } from "../src/settings";
 import { settingsGetter } from "./vscodeSettings";
 
 test("initializationOptions from the contributed defaults leave the version to the server", () => {
-  assert.deepEqual(initializationOptions(settingsGetter({})), { schemaPaths: [], diagnostics: { disabled: [] } });
+  assert.deepEqual(initializationOptions(settingsGetter({})), { schemaPaths: [], diagnostics: { disabled: [], strict: false } });
 });
 
 test("initializationOptions carry the user's settings", () => {
@@ -21,11 +21,12 @@ test("initializationOptions carry the user's settings", () => {
     "admissionLs.kubernetesVersion": " 1.30 ",
     "admissionLs.schemaPaths": ["crds/widget.yaml", 7],
     "admissionLs.diagnostics.disabled": ["unknown-field"],
+    "admissionLs.diagnostics.strict": true,
   });
   assert.deepEqual(initializationOptions(get), {
     kubernetesVersion: "1.30",
     schemaPaths: ["crds/widget.yaml"],
-    diagnostics: { disabled: ["unknown-field"] },
+    diagnostics: { disabled: ["unknown-field"], strict: true },
   });
 });
 

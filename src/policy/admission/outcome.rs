@@ -128,6 +128,8 @@ pub struct Outcome {
     pub status: Option<Status>,
     /// What the audit annotations are published from.
     pub(crate) audit: audit::Collector,
+    /// Set by `eval` when the policy has a `paramKind` and no params were given: params was null.
+    pub params_note: Option<String>,
 }
 
 impl Outcome {
@@ -147,6 +149,7 @@ impl Outcome {
             patch: None,
             defaulted: Vec::new(),
             pruned: Vec::new(),
+            params_note: None,
             failed: false,
             denied: false,
             status: None,
@@ -253,17 +256,21 @@ impl Outcome {
     /// is one the API server never enforces (it dispatches policies only through their bindings,
     /// `validating/dispatcher.go` `Dispatch`), so the result is what a binding would give.
     pub fn note(&self) -> Option<String> {
-        if self.binding.is_some() {
-            return None;
-        }
-        let actions = if self.kind.is_mutating() {
-            ""
-        } else {
-            " with validationActions [Deny]"
-        };
-        Some(format!(
-            "no binding: the API server never enforces a policy without one; evaluated as a binding{actions} would"
-        ))
+        let binding = self.binding.is_none().then(|| {
+            let actions = if self.kind.is_mutating() {
+                ""
+            } else {
+                " with validationActions [Deny]"
+            };
+            format!(
+                "no binding: the API server never enforces a policy without one; evaluated as a binding{actions} would"
+            )
+        });
+        let notes: Vec<String> = binding
+            .into_iter()
+            .chain(self.params_note.clone())
+            .collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// The `eval --format json` object.

@@ -22,7 +22,7 @@ use crate::cel::check::Checked;
 use crate::cel::cost::{self, Estimate, PER_CALL_LIMIT, Path, PathRoot, Size, SizeEstimator, Step};
 use crate::cel::types::Type;
 use crate::policy::sites::{ExpressionSite, SiteRole};
-use crate::policy::{Code, Diagnostic, Severity};
+use crate::policy::{Code, Diagnostic};
 use crate::schema::SchemaTypes;
 use crate::schema::sizes::REQUEST_BUDGET;
 use crate::text::{TextRange, TextSize};
@@ -108,9 +108,8 @@ pub(super) fn report(sites: &[ExpressionSite], costs: &Costs, out: &mut Vec<Diag
         );
         let end = TextSize::from(u32::try_from(site.text.len()).unwrap_or(0));
         let range = site.to_file_range(TextRange::new(TextSize::from(0), end));
-        let mut diagnostic = Diagnostic::new(Code::CelCost, range, message);
-        diagnostic.severity = Severity::Warning;
-        out.push(diagnostic.at_runtime());
+        // An estimate, not a certainty: evaluation may stay under the limit.
+        out.push(Diagnostic::new(Code::CelCost, range, message).typed_only());
     }
 }
 

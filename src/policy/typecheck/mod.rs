@@ -11,6 +11,7 @@
 //!    reported at the same characters is not repeated. The result-type rule is not applied again.
 
 mod atomic;
+mod classify;
 mod cost;
 mod guards;
 mod jsonpatch;
@@ -96,10 +97,8 @@ pub(crate) fn check(
     for ((i, start, end), message) in lints {
         let Some(site) = sites.get(i) else { continue };
         let range = site.to_file_range(crate::text::TextRange::new(start, end));
-        let mut diagnostic =
-            Diagnostic::new(Code::CelType, range, format!("{}: {message}", site.path));
-        diagnostic.severity = super::Severity::Warning;
-        out.push(diagnostic.at_runtime());
+        let message = format!("{}: {message}", site.path);
+        out.push(Diagnostic::new(Code::CelType, range, message).typed_only());
     }
 }
 
@@ -197,6 +196,19 @@ impl AddLints for Lints {
     }
 }
 
+/// The typed-check errors of each site, with the kinds each was found for (what the kind guards
+/// read to tell that a `has()` is false for a kind).
+fn errors_by_site(
+    found: &BTreeMap<ErrorKey, Vec<String>>,
+) -> BTreeMap<usize, Vec<(crate::text::TextRange, Vec<String>)>> {
+    let mut by_site: BTreeMap<usize, Vec<_>> = BTreeMap::new();
+    for ((i, start, end, ..), labels) in found {
+        let span = crate::text::TextRange::new((*start).into(), (*end).into());
+        by_site.entry(*i).or_default().push((span, labels.clone()));
+    }
+    by_site
+}
+
 /// The bundled schema version used for a target version: the nearest bundled one (schemas are
 /// bundled from 1.30; an older target is typed with the oldest bundle rather than not at all).
 pub(crate) fn schema_minor(minor: u32) -> u32 {
@@ -259,6 +271,8 @@ impl Typed<'_> {
         let mut costs = cost::Costs::new();
         let kinds = matched_kinds(self.types.minor(), constraints, workspace);
         let mut passes = 0;
+        // Each kind's results, for the kind guards to tell whether a `has()` field is required.
+        let mut per_kind: BTreeMap<String, Vec<Option<Checked>>> = BTreeMap::new();
         for gvk in &kinds {
             let Some(typing) = self.kind_typing(gvk) else {
                 continue;
@@ -278,6 +292,10 @@ impl Typed<'_> {
             if self.mutating {
                 self.json_patches(&results, gvk, &mut found);
                 self.apply_configurations(gvk, &mut found);
+            } else {
+                // Validation runs after the object passed schema validation, so a required
+                // field is there; a mutation may run before.
+                per_kind.insert(kind_label(gvk), results);
             }
         }
         if passes == 0 && self.params != Type::Dyn {
@@ -297,20 +315,26 @@ impl Typed<'_> {
             constraints,
             workspace,
         ));
-        for (key, labels) in found {
-            let (i, start, end, kind, message) = key;
+        let by_site = errors_by_site(&found);
+        for (key, labels) in &found {
+            let (i, start, end, kind, message) = key.clone();
             let span = crate::text::TextRange::new(start.into(), end.into());
-            let some_kinds = labels.len() < passes;
-            let guarded = self
-                .parsed
-                .get(i)
-                .and_then(Option::as_ref)
-                .is_some_and(|ast| guards::guarded(ast, span));
             let Some(site) = self.sites.get(i) else {
                 continue;
             };
-            if some_kinds && guarded {
-                continue;
+            let mut labels = labels.clone();
+            if labels.len() < passes {
+                // Found for some kinds only: report it for the kinds its guards let through.
+                let Some(ast) = self.parsed.get(i).and_then(Option::as_ref) else {
+                    continue;
+                };
+                let errors = by_site.get(&i).map_or(&[][..], Vec::as_slice);
+                let required =
+                    |label: &str, select| self.required(&per_kind, i, ast, label, select);
+                labels = guards::Guards::new(ast, errors, &required).reaching(span, &labels);
+                if labels.is_empty() {
+                    continue;
+                }
             }
             let labels: Vec<String> = labels.into_iter().filter(|l| !l.is_empty()).collect();
             let error = crate::cel::check::CheckError {
@@ -321,7 +345,11 @@ impl Typed<'_> {
                 suggestion: None,
             };
             let suffix = report::null_field_hint(site, &error) + &report::kinds_suffix(&labels);
-            out.push(report::diagnostic(site, &error, &suffix).at_runtime());
+            let diagnostic = report::diagnostic(site, &error, &suffix);
+            out.push(match classify::prediction(&error) {
+                super::diagnostic::Prediction::TypedCheck => diagnostic.typed_only(),
+                _ => diagnostic.at_runtime(),
+            });
         }
     }
 
@@ -362,6 +390,29 @@ impl Typed<'_> {
                 found.entry(key).or_default().push(kind_label(gvk));
             }
         }
+    }
+
+    /// Whether the field `select` (an `a.b` selection of site `i`) is required in the schema of
+    /// kind `label`; `None` when that is not known.
+    fn required(
+        &self,
+        per_kind: &BTreeMap<String, Vec<Option<Checked>>>,
+        i: usize,
+        ast: &Ast,
+        label: &str,
+        select: crate::cel::ast::ExprId,
+    ) -> Option<bool> {
+        let checked = per_kind.get(label)?.get(i)?.as_ref()?;
+        let crate::cel::ast::ExprKind::Select { operand, field, .. } = &ast.expr(select).kind
+        else {
+            return None;
+        };
+        let Type::Object(owner) = checked.type_of(*operand) else {
+            return None;
+        };
+        let infos = self.types.field_infos(owner);
+        let (_, info) = infos.iter().find(|(name, _)| **name == *field.text)?;
+        Some(info.required)
     }
 
     /// How `object` is typed for `gvk`, or `None` when no schema describes it.
