@@ -13,6 +13,7 @@ pub mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;
+pub mod families;
 pub mod fields;
 pub mod model;
 pub mod model_kinds;
@@ -120,6 +121,10 @@ fn check_document(
     workspace: &Workspace,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    if let Some(family) = families::claiming(root) {
+        family.check(root, minor, workspace, diagnostics);
+        return;
+    }
     if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
         crd_rules::check(root, minor, diagnostics);
         return;

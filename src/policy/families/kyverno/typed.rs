@@ -1,0 +1,194 @@
+//! Typed CEL of a Kyverno policy, with the environment of kyverno/kyverno
+//! `pkg/cel/policies/{vpol,mpol,gpol,dpol}/compiler/compiler.go`: `object` and `oldObject`
+//! (`dyn` there; also typed here from each matched kind that has a schema), `request`,
+//! `namespaceObject`, `variables` (the earlier variables with their types), `exceptions`, the
+//! Kubernetes libraries with `cel.bind`, and Kyverno's own libraries (`library.rs`). Image
+//! policies add `images`, `attestors`, `attestations`, `ref` and the image-verification functions.
+//!
+//! Every finding is a warning: Kyverno also enables cel-go libraries this checker does not declare
+//! (ext.Math, ext.Encoders, ext.Regex), so an unknown name here is not proof that Kyverno's
+//! compiler refuses the policy, and a typed-only disagreement is not a refusal.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::library;
+use crate::cel::ast::Ast;
+use crate::cel::check::{
+    AdmissionVariables, CheckError, CheckErrorKind, Env, ObjectTypes, check as check_ast,
+};
+use crate::cel::library::NEWEST_MINOR;
+use crate::cel::types::Type;
+use crate::policy::families::FamilySite;
+use crate::policy::model::Field;
+use crate::policy::read::{Fields, match_resources};
+use crate::policy::typecheck::{MAX_KINDS, error_code, matched_kinds, schema_minor};
+use crate::policy::workspace::Workspace;
+use crate::policy::{Diagnostic, Severity};
+use crate::text::TextSize;
+use crate::yaml::Node;
+
+/// The object type whose fields are the policy's variables.
+const VARIABLES: &str = "kyverno.variables";
+
+/// Adds a warning for every checker error of the parsed `sites` of the document at `root`: the
+/// errors of Kyverno's own environment (`object` as `dyn`), then the undefined fields of `object`
+/// that every matched kind with a schema agrees on (a field one kind lacks is usually guarded by
+/// `object.kind`, and other typed-only disagreements, such as comparing a typed list with `null`,
+/// compile in Kyverno's `dyn` environment).
+pub(super) fn check(
+    root: &Node,
+    kind: &str,
+    sites: &[FamilySite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+    out: &mut Vec<Diagnostic>,
+) {
+    let base = base_env(kind);
+    let accepted = pass(&base, Type::Dyn, sites, parsed);
+    let mut found: BTreeMap<Spot, &CheckError> = BTreeMap::new();
+    for (i, errors) in accepted.iter().enumerate() {
+        for error in errors {
+            found.entry(spot(i, error)).or_insert(error);
+        }
+    }
+    let typed = typed_passes(root, &base, sites, parsed, minor, workspace);
+    let mut agreed = agreed_undefined_fields(&typed);
+    for (key, error) in &mut agreed {
+        found.entry(*key).or_insert(error);
+    }
+    for ((i, _, _), error) in found {
+        if let Some(site) = sites.get(i) {
+            out.push(warning(site, error));
+        }
+    }
+}
+
+/// The undefined-field errors found at the same characters by every typed pass.
+fn agreed_undefined_fields(typed: &[Vec<Vec<CheckError>>]) -> BTreeMap<Spot, CheckError> {
+    let mut agreed = BTreeMap::new();
+    let Some((first, others)) = typed.split_first() else {
+        return agreed;
+    };
+    for (i, errors) in first.iter().enumerate() {
+        for error in errors {
+            if error.kind != CheckErrorKind::UndefinedField {
+                continue;
+            }
+            let everywhere = others.iter().all(|pass| {
+                pass.get(i)
+                    .is_some_and(|errors| errors.iter().any(|e| e.span == error.span))
+            });
+            if everywhere {
+                agreed.insert(spot(i, error), error.clone());
+            }
+        }
+    }
+    agreed
+}
+
+/// Where an error is: its site and the characters of its text.
+type Spot = (usize, TextSize, TextSize);
+
+fn spot(site: usize, error: &CheckError) -> Spot {
+    (site, error.span.start(), error.span.end())
+}
+
+fn warning(site: &FamilySite, error: &CheckError) -> Diagnostic {
+    let mut message = format!("{}: {}", site.path, error.message);
+    if let Some(name) = &error.suggestion
+        && !message.contains("did you mean")
+    {
+        message.push_str(&format!("; did you mean '{name}'?"));
+    }
+    let range = site.source_map.to_file_range(error.span);
+    let mut diagnostic = Diagnostic::new(error_code(error.kind), range, message);
+    diagnostic.severity = Severity::Warning;
+    diagnostic.at_runtime()
+}
+
+/// Checks every site in order with `object` of type `object`, each seeing the variables before it
+/// with their checked types; the errors of each site.
+fn pass(
+    base: &Env,
+    object: Type,
+    sites: &[FamilySite],
+    parsed: &[Option<Ast>],
+) -> Vec<Vec<CheckError>> {
+    let mut env = base.clone();
+    env.declare_admission(&AdmissionVariables {
+        object,
+        params: None,
+        variables: Some(Type::object(VARIABLES)),
+        authorizer: false,
+    });
+    let mut variables = ObjectTypes::new();
+    variables.add_type(VARIABLES);
+    let mut results = Vec::with_capacity(sites.len());
+    for (site, ast) in sites.iter().zip(parsed) {
+        let Some(ast) = ast else {
+            results.push(Vec::new());
+            continue;
+        };
+        let mut site_env = env.clone();
+        site_env.push_provider(Arc::new(variables.clone()));
+        if matches!(site.role, "applyConfiguration" | "jsonPatch") {
+            site_env.enable_mutation();
+        }
+        let checked = check_ast(ast, &site_env);
+        if site.role == "variable"
+            && let Some(name) = &site.name
+        {
+            variables.add_field(VARIABLES, name, site_env.variable_type_of(&checked), None);
+        }
+        results.push(checked.errors);
+    }
+    results
+}
+
+/// Kyverno's environment before the policy's own variables: the Kubernetes libraries of the
+/// newest release (Kyverno ships its own cel-go, not the cluster's), `cel.bind`, and its libraries.
+fn base_env(kind: &str) -> Env {
+    let mut env = Env::kubernetes(NEWEST_MINOR, true);
+    env.target = None;
+    env.bindings = true;
+    library::declare(&mut env, kind.ends_with("GeneratingPolicy"));
+    env.declare("exceptions", Type::Dyn, None);
+    if kind.ends_with("ImageValidatingPolicy") {
+        library::declare_image_verification(&mut env);
+    }
+    env
+}
+
+/// One pass per kind `spec.matchConstraints` matches that has a schema (at most
+/// [`MAX_KINDS`]), with `object` typed from the kind; none when no matched kind has a schema.
+fn typed_passes(
+    root: &Node,
+    base: &Env,
+    sites: &[FamilySite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+) -> Vec<Vec<Vec<CheckError>>> {
+    let Some(node) = root
+        .get("spec")
+        .and_then(|spec| spec.get("matchConstraints"))
+    else {
+        return Vec::new();
+    };
+    let fields = Fields::new(node, node.range);
+    let constraints = Some(Field {
+        key: node.range,
+        value: match_resources(&fields),
+    });
+    let types = workspace.types(schema_minor(minor));
+    let mut env = base.clone();
+    env.push_provider(types.clone());
+    matched_kinds(types.minor(), &constraints, workspace)
+        .iter()
+        .take(MAX_KINDS)
+        .filter_map(|gvk| types.kind_type(gvk).filter(|ty| !ty.is_dyn_or_error()))
+        .map(|object| pass(&env, object, sites, parsed))
+        .collect()
+}
