@@ -8,10 +8,12 @@
 
 pub mod kyverno;
 
-use super::Diagnostic;
+use super::sites::{ExpressionSite, ResultType, SiteRole};
 use super::workspace::Workspace;
-use crate::text::TextRange;
-use crate::yaml::{Node, SourceMap};
+use super::{Diagnostic, PolicyKind};
+use crate::cel::check::Env;
+use crate::text::{TextRange, TextSize};
+use crate::yaml::{Node, SourceMap, YamlFile};
 
 /// One CEL expression of a family's document, for the checker and the editor features.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +43,60 @@ pub trait Family: Sync {
     fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>);
     /// The expression sites of a claimed document, in field order.
     fn sites(&self, root: &Node) -> Vec<FamilySite>;
+    /// The environment the editor checks site `index` of `sites` in (`parsed`: a recovered tree
+    /// for every site).
+    fn editor_env(
+        &self,
+        root: &Node,
+        sites: &[FamilySite],
+        parsed: &[Option<crate::cel::ast::Ast>],
+        index: usize,
+        minor: u32,
+        workspace: &Workspace,
+    ) -> Option<Env>;
+}
+
+impl FamilySite {
+    /// The site as the editor features' [`ExpressionSite`]: `role` is the nearest built-in role
+    /// (for the features that tell roles apart, such as the result type shown).
+    pub fn to_expression_site(&self, role: SiteRole) -> ExpressionSite {
+        let result = match role {
+            SiteRole::MatchCondition | SiteRole::Validation => ResultType::Bool,
+            SiteRole::MessageExpression => ResultType::String,
+            SiteRole::AuditAnnotation => ResultType::StringOrNull,
+            _ => ResultType::Any,
+        };
+        ExpressionSite {
+            role,
+            // Unused for a family's sites (the role says where the expression is).
+            policy: PolicyKind::ValidatingPolicy,
+            path: self.path.clone(),
+            name: self.name.clone(),
+            text: self.text.clone(),
+            offset: TextSize::from(0),
+            source_map: self.source_map.clone(),
+            range: self.range,
+            has_params: false,
+            has_authorizer: false,
+            sees_variables: true,
+            variables: Vec::new(),
+            has_patch_types: matches!(role, SiteRole::ApplyConfiguration | SiteRole::JsonPatch),
+            result,
+        }
+    }
+
+    /// The nearest built-in role of a family role.
+    pub fn builtin_role(&self) -> SiteRole {
+        match self.role {
+            "matchCondition" | "targetMatchCondition" | "condition" => SiteRole::MatchCondition,
+            "variable" => SiteRole::Variable,
+            "messageExpression" => SiteRole::MessageExpression,
+            "auditAnnotation" => SiteRole::AuditAnnotation,
+            "applyConfiguration" => SiteRole::ApplyConfiguration,
+            "jsonPatch" => SiteRole::JsonPatch,
+            _ => SiteRole::Validation,
+        }
+    }
 }
 
 /// Every registered family; the one place a family is added.
@@ -61,4 +117,43 @@ pub fn groups() -> impl Iterator<Item = &'static str> {
     FAMILIES
         .iter()
         .flat_map(|family| family.groups().iter().copied())
+}
+
+/// The roots of `yaml`'s clean documents that a family claims, with their family.
+fn claimed(yaml: &YamlFile) -> impl Iterator<Item = (&'static dyn Family, &Node)> {
+    yaml.documents
+        .iter()
+        .filter_map(super::checked_root)
+        .filter_map(|root| Some((claiming(root)?, root)))
+}
+
+/// The family expression site under `offset` in `yaml`, for the editor: the site, the environment
+/// it is checked in, and the cursor as an offset into the site's text.
+pub fn site_at(
+    yaml: &YamlFile,
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<(ExpressionSite, Env, TextSize)> {
+    let (family, root) = claimed(yaml).find(|(_, root)| root.range.contains_inclusive(offset))?;
+    let sites = family.sites(root);
+    let (index, at) = sites.iter().enumerate().find_map(|(i, site)| {
+        let at = site.source_map.to_decoded(offset)?;
+        (usize::from(at) <= site.text.len()).then_some((i, at))
+    })?;
+    let parsed: Vec<_> = sites
+        .iter()
+        .map(|site| Some(crate::cel::parse(&site.text).ast))
+        .collect();
+    let env = family.editor_env(root, &sites, &parsed, index, minor, workspace)?;
+    let site = sites.get(index)?;
+    Some((site.to_expression_site(site.builtin_role()), env, at))
+}
+
+/// Every family expression site of `yaml` (for the semantic tokens).
+pub fn expression_sites(yaml: &YamlFile) -> Vec<ExpressionSite> {
+    claimed(yaml)
+        .flat_map(|(family, root)| family.sites(root))
+        .map(|site| site.to_expression_site(site.builtin_role()))
+        .collect()
 }

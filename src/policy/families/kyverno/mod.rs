@@ -113,6 +113,19 @@ impl Family for Kyverno {
     fn sites(&self, root: &Node) -> Vec<FamilySite> {
         sites::collect(root)
     }
+
+    fn editor_env(
+        &self,
+        root: &Node,
+        sites: &[FamilySite],
+        parsed: &[Option<crate::cel::ast::Ast>],
+        index: usize,
+        minor: u32,
+        workspace: &Workspace,
+    ) -> Option<crate::cel::check::Env> {
+        let kind = root.get("kind").and_then(Node::as_str)?;
+        typed::editor_env(root, kind, sites, parsed, index, minor, workspace)
+    }
 }
 
 /// The kind and version of a claimed document when Kyverno serves them; otherwise reports the

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use super::library;
 use crate::cel::ast::Ast;
 use crate::cel::check::{
-    AdmissionVariables, CheckError, CheckErrorKind, Env, ObjectTypes, check as check_ast,
+    AdmissionVariables, CheckError, CheckErrorKind, Checked, Env, ObjectTypes, check as check_ast,
 };
 use crate::cel::library::NEWEST_MINOR;
 use crate::cel::types::Type;
@@ -25,6 +25,7 @@ use crate::policy::read::{Fields, match_resources};
 use crate::policy::typecheck::{MAX_KINDS, error_code, matched_kinds, schema_minor};
 use crate::policy::workspace::Workspace;
 use crate::policy::{Diagnostic, Severity};
+use crate::schema::SchemaTypes;
 use crate::text::TextSize;
 use crate::yaml::Node;
 
@@ -116,35 +117,88 @@ fn pass(
     sites: &[FamilySite],
     parsed: &[Option<Ast>],
 ) -> Vec<Vec<CheckError>> {
-    let mut env = base.clone();
-    env.declare_admission(&AdmissionVariables {
-        object,
-        params: None,
-        variables: Some(Type::object(VARIABLES)),
-        authorizer: false,
-    });
-    let mut variables = ObjectTypes::new();
-    variables.add_type(VARIABLES);
-    let mut results = Vec::with_capacity(sites.len());
-    for (site, ast) in sites.iter().zip(parsed) {
-        let Some(ast) = ast else {
-            results.push(Vec::new());
-            continue;
-        };
-        let mut site_env = env.clone();
-        site_env.push_provider(Arc::new(variables.clone()));
+    let mut walker = Walker::new(base, object);
+    sites
+        .iter()
+        .zip(parsed)
+        .map(|(site, ast)| match ast {
+            Some(ast) => walker.check(site, ast).errors,
+            None => Vec::new(),
+        })
+        .collect()
+}
+
+/// Checks sites in order, keeping the types of the variables checked so far.
+struct Walker {
+    env: Env,
+    variables: ObjectTypes,
+}
+
+impl Walker {
+    fn new(base: &Env, object: Type) -> Walker {
+        let mut env = base.clone();
+        env.declare_admission(&AdmissionVariables {
+            object,
+            params: None,
+            variables: Some(Type::object(VARIABLES)),
+            authorizer: false,
+        });
+        let mut variables = ObjectTypes::new();
+        variables.add_type(VARIABLES);
+        Walker { env, variables }
+    }
+
+    /// The environment of `site`: the variables checked so far, the mutation types in mutations.
+    fn site_env(&self, site: &FamilySite) -> Env {
+        let mut env = self.env.clone();
+        env.push_provider(Arc::new(self.variables.clone()));
         if matches!(site.role, "applyConfiguration" | "jsonPatch") {
-            site_env.enable_mutation();
+            env.enable_mutation();
         }
-        let checked = check_ast(ast, &site_env);
+        env
+    }
+
+    /// Checks `site`, recording a variable's type for the sites after it.
+    fn check(&mut self, site: &FamilySite, ast: &Ast) -> Checked {
+        let env = self.site_env(site);
+        let checked = check_ast(ast, &env);
         if site.role == "variable"
             && let Some(name) = &site.name
         {
-            variables.add_field(VARIABLES, name, site_env.variable_type_of(&checked), None);
+            let ty = env.variable_type_of(&checked);
+            self.variables.add_field(VARIABLES, name, ty, None);
         }
-        results.push(checked.errors);
+        checked
     }
-    results
+}
+
+/// The environment of site `index` for the editor (hover, completion): `object` typed from the
+/// first matched kind that has a schema, the earlier variables checked first so that
+/// `variables.x` has its type. `parsed` holds a (recovered) tree for every site.
+pub(super) fn editor_env(
+    root: &Node,
+    kind: &str,
+    sites: &[FamilySite],
+    parsed: &[Option<Ast>],
+    index: usize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<Env> {
+    let mut base = base_env(kind);
+    let object = match matched_types(root, minor, workspace) {
+        Some((types, mut kinds)) if !kinds.is_empty() => {
+            base.push_provider(types);
+            kinds.swap_remove(0)
+        }
+        _ => Type::Dyn,
+    };
+    let mut walker = Walker::new(&base, object);
+    for (site, ast) in sites.iter().zip(parsed).take(index) {
+        if let Some(ast) = ast {
+            walker.check(site, ast);
+        }
+    }
+    Some(walker.site_env(sites.get(index)?))
 }
 
 /// Kyverno's environment before the policy's own variables: the Kubernetes libraries of the
@@ -161,8 +215,8 @@ fn base_env(kind: &str) -> Env {
     env
 }
 
-/// One pass per kind `spec.matchConstraints` matches that has a schema (at most
-/// [`MAX_KINDS`]), with `object` typed from the kind; none when no matched kind has a schema.
+/// One pass per kind `spec.matchConstraints` matches that has a schema, with `object` typed
+/// from the kind; none when no matched kind has a schema.
 fn typed_passes(
     root: &Node,
     base: &Env,
@@ -171,24 +225,35 @@ fn typed_passes(
     minor: u32,
     workspace: &Workspace,
 ) -> Vec<Vec<Vec<CheckError>>> {
-    let Some(node) = root
-        .get("spec")
-        .and_then(|spec| spec.get("matchConstraints"))
-    else {
+    let Some((types, kinds)) = matched_types(root, minor, workspace) else {
         return Vec::new();
     };
+    let mut env = base.clone();
+    env.push_provider(types);
+    kinds
+        .into_iter()
+        .map(|object| pass(&env, object, sites, parsed))
+        .collect()
+}
+
+/// The schema registry and the types of the kinds `spec.matchConstraints` matches that have a
+/// schema (at most [`MAX_KINDS`]).
+fn matched_types(
+    root: &Node,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<(Arc<SchemaTypes>, Vec<Type>)> {
+    let node = root.get("spec")?.get("matchConstraints")?;
     let fields = Fields::new(node, node.range);
     let constraints = Some(Field {
         key: node.range,
         value: match_resources(&fields),
     });
     let types = workspace.types(schema_minor(minor));
-    let mut env = base.clone();
-    env.push_provider(types.clone());
-    matched_kinds(types.minor(), &constraints, workspace)
+    let kinds = matched_kinds(types.minor(), &constraints, workspace)
         .iter()
         .take(MAX_KINDS)
         .filter_map(|gvk| types.kind_type(gvk).filter(|ty| !ty.is_dyn_or_error()))
-        .map(|object| pass(&env, object, sites, parsed))
-        .collect()
+        .collect();
+    Some((types, kinds))
 }
