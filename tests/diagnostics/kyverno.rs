@@ -289,3 +289,56 @@ spec:
         "#]],
     );
 }
+
+/// Autogen (kyverno/kyverno `pkg/cel/autogen`): a policy on Pods only is also applied to the Pod
+/// controllers with `object.spec`/`object.metadata` rewritten; a field none of them has is
+/// reported on the original characters, `.namespace` stays on the controller, and
+/// `spec.autogen.podControllers.controllers` narrows the controllers.
+#[test]
+fn autogen_rewrites_are_checked_against_the_controllers() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: running-pods
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [pods]
+  validations:
+    - expression: "object.status.phase == 'Running' && object.metadata.namespace != ''"
+    - expression: "object.spec.containers.all(c, c.name != '') && object.metadata.labels.size() > 0"
+---
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: jobs-only
+spec:
+  autogen:
+    podControllers:
+      controllers: [jobs]
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.spec.activeDeadlineSeconds > 0 && object.status.phase != ''"
+"#,
+        expect![[r#"
+            policy.yaml:13:34: warning[cel-undefined-field]: spec.validations[0].expression (autogen for DaemonSet, Deployment, ReplicaSet, StatefulSet, Job, CronJob): undefined field 'phase'
+               |
+            13 |     - expression: "object.status.phase == 'Running' && object.metadata.namespace != ''"
+               |                                  ^^^^^
+            policy.yaml:31:75: warning[cel-undefined-field]: spec.validations[0].expression (autogen for Job): undefined field 'phase'
+               |
+            31 |     - expression: "object.spec.activeDeadlineSeconds > 0 && object.status.phase != ''"
+               |                                                                           ^^^^^
+        "#]],
+    );
+}

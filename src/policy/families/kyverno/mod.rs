@@ -13,6 +13,7 @@
 //! - a CEL syntax error: an error (Kyverno's compiler refuses the policy);
 //! - a typed-CEL disagreement: a warning (see `typed.rs`).
 
+mod autogen;
 mod library;
 mod schema;
 mod sites;
