@@ -342,3 +342,35 @@ spec:
         "#]],
     );
 }
+
+/// In JSON mode the object is any JSON document: `object` stays `dyn` whatever the match
+/// constraints say (no typed findings, no autogen); Kyverno's environment is otherwise the same.
+#[test]
+fn json_mode_objects_are_dyn() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: terraform-plan
+spec:
+  evaluation:
+    mode: JSON
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.planned_values.root_module.resources.all(r, r.type != 'aws_s3_bucket')"
+    - expression: "undeclaredName > 0"
+"#,
+        expect![[r#"
+            policy.yaml:16:20: warning[cel-undeclared]: spec.validations[1].expression: undeclared reference to 'undeclaredName' (in container '')
+               |
+            16 |     - expression: "undeclaredName > 0"
+               |                    ^^^^^^^^^^^^^^
+        "#]],
+    );
+}

@@ -54,6 +54,16 @@ pub(super) fn check(
             found.entry(spot(i, error)).or_insert(error);
         }
     }
+    // In JSON mode the object is any JSON document, not a Kubernetes resource: `dyn` only
+    // (`compileForJSON` in pkg/cel/policies/vpol/compiler/compiler.go), and no autogen.
+    if json_mode(root) {
+        for ((i, _, _), error) in found {
+            if let Some(site) = sites.get(i) {
+                out.push(warning(site, error));
+            }
+        }
+        return;
+    }
     let typed = typed_passes(root, &base, sites, parsed, minor, workspace);
     let mut agreed = agreed_undefined_fields(&typed);
     for (key, error) in &mut agreed {
@@ -264,7 +274,12 @@ pub(super) fn editor_env(
     workspace: &Workspace,
 ) -> Option<Env> {
     let mut base = base_env(kind);
-    let object = match matched_types(root, minor, workspace) {
+    let typed = if json_mode(root) {
+        None
+    } else {
+        matched_types(root, minor, workspace)
+    };
+    let object = match typed {
         Some((types, mut kinds)) if !kinds.is_empty() => {
             base.push_provider(types);
             kinds.swap_remove(0)
@@ -335,4 +350,14 @@ fn matched_types(
         .filter_map(|gvk| types.kind_type(gvk).filter(|ty| !ty.is_dyn_or_error()))
         .collect();
     Some((types, kinds))
+}
+
+/// Whether the policy evaluates JSON documents (`spec.evaluation.mode: JSON`).
+fn json_mode(root: &Node) -> bool {
+    let mode = root
+        .get("spec")
+        .and_then(|spec| spec.get("evaluation"))
+        .and_then(|evaluation| evaluation.get("mode"))
+        .and_then(Node::as_str);
+    mode == Some("JSON")
 }
