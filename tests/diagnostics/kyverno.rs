@@ -94,6 +94,10 @@ spec:
                |
             19 |     - expresion: "object.metadata.name != ''"
                |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:25:1: error[required]: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
+               |
+            25 | spec:
+               | ^^^^
             policy.yaml:26:14: error[invalid]: spec.mutations: Invalid value: "none": expected a list of MutatingPolicy, not a string
                |
             26 |   mutations: "none"
@@ -371,6 +375,84 @@ spec:
                |
             16 |     - expression: "undeclaredName > 0"
                |                    ^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// What Kyverno's policy webhook refuses besides schema and compiler, in its wording
+/// (`pkg/cel/policies/*/validate.go`): no resource rule, a DeletingPolicy without schedule, a
+/// MutatingPolicy with both evaluation modes off, `http` in a namespaced policy.
+#[test]
+fn kyverno_webhook_rules() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: no-rules
+spec:
+  validations:
+    - expression: "true"
+---
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: no-schedule
+spec:
+  schedule: ""
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: never
+spec:
+  evaluation:
+    admission:
+      enabled: false
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+---
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedValidatingPolicy
+metadata:
+  name: calls-out
+  namespace: team-a
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "http.Get('https://example.com/allowed').allowed == true"
+"#,
+        expect![[r#"
+            policy.yaml:5:1: error[required]: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
+              |
+            5 | spec:
+              | ^^^^
+            policy.yaml:14:3: error[required]: spec.schedule: Required value: schedule is required
+               |
+            14 |   schedule: ""
+               |   ^^^^^^^^
+            policy.yaml:26:3: error[forbidden]: spec.evaluation: Forbidden: disabling both admission and mutateExisting evaluation modes is not allowed
+               |
+            26 |   evaluation:
+               |   ^^^^^^^^^^
+            policy.yaml:49:20: error[forbidden]: spec: Forbidden: http.* is not allowed in namespaced policies; set --allowHTTPInNamespacedPolicies to enable
+               |
+            49 |     - expression: "http.Get('https://example.com/allowed').allowed == true"
+               |                    ^^^^
         "#]],
     );
 }

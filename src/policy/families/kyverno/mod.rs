@@ -11,10 +11,12 @@
 //! - a value of the wrong kind, a value outside a schema enum, a missing required field: errors
 //!   (the API server's schema validation refuses the object);
 //! - a CEL syntax error: an error (Kyverno's compiler refuses the policy);
+//! - what Kyverno's policy webhook refuses besides (`rules.rs`): errors in its wording;
 //! - a typed-CEL disagreement: a warning (see `typed.rs`).
 
 mod autogen;
 mod library;
+mod rules;
 mod schema;
 mod sites;
 mod typed;
@@ -108,6 +110,7 @@ impl Family for Kyverno {
         schema::check(root, kind, version, out);
         let sites = sites::collect(root);
         let parsed: Vec<_> = sites.iter().map(|site| parse(site, out)).collect();
+        rules::check(root, kind, &sites, &parsed, out);
         typed::check(root, kind, &sites, &parsed, minor, workspace, out);
     }
 
