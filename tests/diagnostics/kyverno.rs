@@ -456,3 +456,46 @@ spec:
         "#]],
     );
 }
+
+/// Kyverno's result-type rule (`pkg/cel/compiler/compiler.go`, `IsExactType`): a concrete
+/// result of the wrong type is refused in Kyverno's wording; a `dyn` result is not (Kyverno may
+/// know it precisely).
+#[test]
+fn result_types_as_kyverno_requires_them() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: results
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  matchConditions:
+    - name: count
+      expression: "size(object.metadata.name)"
+  validations:
+    - expression: "object.metadata.name"
+      messageExpression: "size(object.metadata.name)"
+    - expression: "object.metadata.labels['allowed']"
+      messageExpression: "object.metadata.name"
+  auditAnnotations:
+    - key: who
+      valueExpression: "null"
+"#,
+        expect![[r#"
+            policy.yaml:14:19: error[cel-result-type]: spec.matchConditions[0].expression: Invalid value: "size(object.metadata.name)": output is expected to be of type bool
+               |
+            14 |       expression: "size(object.metadata.name)"
+               |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:17:26: error[cel-result-type]: spec.validations[0].messageExpression: Invalid value: "size(object.metadata.name)": output is expected to be of type string
+               |
+            17 |       messageExpression: "size(object.metadata.name)"
+               |                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}

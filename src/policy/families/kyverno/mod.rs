@@ -10,12 +10,14 @@
 //! - an unknown field: a warning (the API server prunes it from a structural custom resource);
 //! - a value of the wrong kind, a value outside a schema enum, a missing required field: errors
 //!   (the API server's schema validation refuses the object);
-//! - a CEL syntax error: an error (Kyverno's compiler refuses the policy);
+//! - a CEL syntax error, or a result of the wrong concrete type: an error (Kyverno's compiler
+//!   refuses the policy);
 //! - what Kyverno's policy webhook refuses besides (`rules.rs`): errors in its wording;
 //! - a typed-CEL disagreement: a warning (see `typed.rs`).
 
 mod autogen;
 mod library;
+mod result_type;
 mod rules;
 mod schema;
 mod sites;

@@ -47,11 +47,20 @@ pub(super) fn check(
     out: &mut Vec<Diagnostic>,
 ) {
     let base = base_env(kind);
-    let accepted = pass(&base, Type::Dyn, sites, parsed);
+    let mut walker = Walker::new(&base, Type::Dyn);
+    let accepted: Vec<Option<Checked>> = sites
+        .iter()
+        .zip(parsed)
+        .map(|(site, ast)| ast.as_ref().map(|ast| walker.check(site, ast)))
+        .collect();
     let mut found: BTreeMap<Spot, &CheckError> = BTreeMap::new();
-    for (i, errors) in accepted.iter().enumerate() {
-        for error in errors {
+    for (i, (site, checked)) in sites.iter().zip(&accepted).enumerate() {
+        let Some(checked) = checked else { continue };
+        for error in &checked.errors {
             found.entry(spot(i, error)).or_insert(error);
+        }
+        if checked.errors.is_empty() {
+            out.extend(super::result_type::check(site, &checked.result));
         }
     }
     // In JSON mode the object is any JSON document, not a Kubernetes resource: `dyn` only
