@@ -533,3 +533,24 @@ spec:
         "#]],
     );
 }
+
+/// Kyverno's member functions complete after a context variable.
+#[test]
+fn kyverno_context_functions() {
+    check_completions_of(
+        "fn",
+        "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  validations:
+  - expression: globalContext.$0
+",
+        expect![[r#"
+            fn Get (string) -> dyn
+            fn get (string) -> dyn
+            fn includes (dyn) -> bool
+        "#]],
+    );
+}
