@@ -550,6 +550,16 @@ spec:
             ```cel
             string
             ```
+
+            ---
+
+            ```cel
+            fn kyverno.image.registry() -> string
+            ```
+
+            ---
+
+            The registry of the image reference.
         "#]],
     );
 }

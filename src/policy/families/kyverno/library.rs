@@ -82,8 +82,59 @@ fn function(name: &str, overloads: Vec<Overload>) -> CustomFunction {
     CustomFunction {
         name: name.to_string(),
         overloads,
-        doc: None,
+        doc: doc_of(name).map(Arc::from),
     }
+}
+
+/// A one-line description of each function, for hover and completion (by its name, either
+/// spelling, with or without the library prefix).
+fn doc_of(name: &str) -> Option<&'static str> {
+    let short = name.rsplit('.').next().unwrap_or(name);
+    let doc = match short.to_ascii_lowercase().as_str() {
+        "list" => "Lists the resources of an apiVersion and resource (in a namespace).",
+        "get" => {
+            "Reads one object (resource), the body of an HTTP GET (http), or a GlobalContextEntry (globalContext)."
+        }
+        "post" => {
+            "Creates an object (resource) or sends an HTTP POST (http); returns the response."
+        }
+        "togvr" => "The GroupVersionResource of an apiVersion and kind.",
+        "client" => "An HTTP client that trusts the given CA bundle.",
+        "getmetadata" => "The registry metadata of an image reference (manifest, config, digest).",
+        "apply" => "Creates the given objects in a namespace (GeneratingPolicy).",
+        "unmarshal" => "Parses JSON text into a value.",
+        "marshal" => "Renders a value as JSON text.",
+        "parse" => "Parses YAML text into a value.",
+        "image" | "parseimagereference" => {
+            "Parses an image reference (registry, repository, tag, digest)."
+        }
+        "isimage" => "Whether a string is a valid image reference.",
+        "containsdigest" => "Whether the image reference has a digest.",
+        "registry" => "The registry of the image reference.",
+        "repository" => "The repository of the image reference.",
+        "identifier" => "The tag or digest of the image reference.",
+        "tag" => "The tag of the image reference.",
+        "digest" => "The digest of the image reference.",
+        "parseserviceaccount" => "Splits a service account user name into namespace and name.",
+        "sha1" | "sha256" | "md5" => "The hex digest of a string.",
+        "round" => "A double rounded to the given number of decimal places.",
+        "decode" => "Decodes a PEM certificate into its fields.",
+        "now" => "The current time.",
+        "tocron" => "A cron expression for the given time.",
+        "truncate" => "The time rounded down to a multiple of the duration.",
+        "listobjtomap" => "Merges two lists of objects into a map by key and value fields.",
+        "decompress" => "Decompresses gzip bytes into a string.",
+        "compress" => "Compresses a value with gzip.",
+        "random" => "A random string matching a pattern (default `[0-9a-z]{8}`).",
+        "verifyimagesignatures" => "The number of attestors that verified the image's signatures.",
+        "verifyattestationsignatures" => {
+            "The number of attestors that verified the image's attestation."
+        }
+        "getimagedata" => "The registry metadata of an image reference.",
+        "extractpayload" => "The payload of an image's attestation.",
+        _ => return None,
+    };
+    Some(doc)
 }
 
 /// A context function under both names the library registers (`Get` and `get`).
