@@ -84,83 +84,95 @@ pub(super) fn check(
             out.push(warning(site, error));
         }
     }
-    autogen_check(root, kind, &base, sites, minor, workspace, &reported, out);
+    let autogen = Autogen {
+        root,
+        kind,
+        minor,
+        workspace,
+    };
+    autogen.check(&base, sites, &reported, out);
 }
 
-/// The autogen rules' findings: each rewrite of the sites is checked against its controllers,
-/// and an undefined field every controller agrees on is reported on the original characters
-/// (Kyverno evaluates the rewritten expression against them: the field is missing there).
-#[allow(clippy::too_many_arguments)]
-fn autogen_check(
-    root: &Node,
-    kind: &str,
-    base: &Env,
-    sites: &[FamilySite],
+/// What the autogen check reads besides the sites: the document and where it is checked.
+struct Autogen<'a> {
+    root: &'a Node,
+    kind: &'a str,
     minor: u32,
-    workspace: &Workspace,
-    reported: &BTreeSet<Spot>,
-    out: &mut Vec<Diagnostic>,
-) {
-    let types = workspace.types(schema_minor(minor));
-    let mut env = base.clone();
-    env.push_provider(types.clone());
-    let mut merged: BTreeMap<Spot, (CheckError, Vec<String>)> = BTreeMap::new();
-    for rewrite in autogen::rewrites(root, kind) {
-        let rewritten: Vec<_> = sites.iter().map(|site| rewrite.apply(&site.text)).collect();
-        let rewritten_sites: Vec<FamilySite> = sites
-            .iter()
-            .zip(&rewritten)
-            .map(|(site, r)| FamilySite {
-                text: r.text.clone(),
-                ..site.clone()
-            })
-            .collect();
-        let parsed: Vec<Option<Ast>> = rewritten_sites
-            .iter()
-            .map(|site| {
-                let parsed = crate::cel::parse(&site.text);
-                parsed.errors.is_empty().then_some(parsed.ast)
-            })
-            .collect();
-        let objects: Vec<Type> = rewrite
-            .kinds
-            .iter()
-            .filter_map(|gvk| types.kind_type(gvk).filter(|ty| !ty.is_dyn_or_error()))
-            .collect();
-        let passes: Vec<_> = objects
-            .into_iter()
-            .map(|object| pass(&env, object, &rewritten_sites, &parsed))
-            .collect();
-        for ((i, _, _), error) in agreed_undefined_fields(&passes) {
-            let Some(map) = rewritten.get(i) else {
-                continue;
-            };
-            let original = map.original(error.span);
-            let key = (i, original.start(), original.end());
-            if reported.contains(&key) {
-                continue;
-            }
-            let entry = merged.entry(key).or_insert_with(|| {
-                let error = CheckError {
-                    span: original,
-                    ..error
+    workspace: &'a Workspace,
+}
+
+impl Autogen<'_> {
+    /// The autogen rules' findings: each rewrite of the sites is checked against its controllers,
+    /// and an undefined field every controller agrees on is reported on the original characters
+    /// (Kyverno evaluates the rewritten expression against them: the field is missing there).
+    fn check(
+        &self,
+        base: &Env,
+        sites: &[FamilySite],
+        reported: &BTreeSet<Spot>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let types = self.workspace.types(schema_minor(self.minor));
+        let mut env = base.clone();
+        env.push_provider(types.clone());
+        let mut merged: BTreeMap<Spot, (CheckError, Vec<String>)> = BTreeMap::new();
+        for rewrite in autogen::rewrites(self.root, self.kind) {
+            let rewritten: Vec<_> = sites.iter().map(|site| rewrite.apply(&site.text)).collect();
+            let rewritten_sites: Vec<FamilySite> = sites
+                .iter()
+                .zip(&rewritten)
+                .map(|(site, r)| FamilySite {
+                    text: r.text.clone(),
+                    ..site.clone()
+                })
+                .collect();
+            let parsed: Vec<Option<Ast>> = rewritten_sites
+                .iter()
+                .map(|site| {
+                    let parsed = crate::cel::parse(&site.text);
+                    parsed.errors.is_empty().then_some(parsed.ast)
+                })
+                .collect();
+            let objects: Vec<Type> = rewrite
+                .kinds
+                .iter()
+                .filter_map(|gvk| types.kind_type(gvk).filter(|ty| !ty.is_dyn_or_error()))
+                .collect();
+            let passes: Vec<_> = objects
+                .into_iter()
+                .map(|object| pass(&env, object, &rewritten_sites, &parsed))
+                .collect();
+            for ((i, _, _), error) in agreed_undefined_fields(&passes) {
+                let Some(map) = rewritten.get(i) else {
+                    continue;
                 };
-                (error, Vec::new())
-            });
-            entry
-                .1
-                .extend(rewrite.kinds.iter().map(|gvk| gvk.kind.clone()));
+                let original = map.original(error.span);
+                let key = (i, original.start(), original.end());
+                if reported.contains(&key) {
+                    continue;
+                }
+                let entry = merged.entry(key).or_insert_with(|| {
+                    let error = CheckError {
+                        span: original,
+                        ..error
+                    };
+                    (error, Vec::new())
+                });
+                entry
+                    .1
+                    .extend(rewrite.kinds.iter().map(|gvk| gvk.kind.clone()));
+            }
         }
-    }
-    for ((i, _, _), (error, kinds)) in merged {
-        let Some(site) = sites.get(i) else { continue };
-        let mut diagnostic = warning(site, &error);
-        let rest = diagnostic
-            .message
-            .strip_prefix(site.path.as_str())
-            .unwrap_or("");
-        diagnostic.message = format!("{} (autogen for {}){rest}", site.path, kinds.join(", "));
-        out.push(diagnostic);
+        for ((i, _, _), (error, kinds)) in merged {
+            let Some(site) = sites.get(i) else { continue };
+            let mut diagnostic = warning(site, &error);
+            let rest = diagnostic
+                .message
+                .strip_prefix(site.path.as_str())
+                .unwrap_or("");
+            diagnostic.message = format!("{} (autogen for {}){rest}", site.path, kinds.join(", "));
+            out.push(diagnostic);
+        }
     }
 }
 
