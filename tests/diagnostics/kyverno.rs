@@ -7,7 +7,8 @@
 use crate::check_diagnostics;
 use expect_test::expect;
 
-/// A ValidatingPolicy in the style of kyverno/policies, with Kyverno library calls: clean.
+/// A ValidatingPolicy in the style of kyverno/policies, with Kyverno library calls and the
+/// cel-go extensions Kyverno enables (math, base64, regex): clean.
 #[test]
 fn published_style_validating_policy_is_clean() {
     check_diagnostics(
@@ -39,6 +40,10 @@ spec:
       messageExpression: "'image from ' + string(variables.containers.size()) + ' containers'"
     - expression: "variables.cm.data.registries.split(',').size() > 0"
       message: registries must be listed
+    - expression: >-
+        math.greatest(1, 2.5) > 0 && math.round(2.567, 2) == math.round(2.57)
+        && string(base64.decode('YQ==')) == 'a' && regex.replace('a-b', '-', '_') == 'a_b'
+        && regex.extract('v1.2', '[0-9]+').orValue('') == '1' && math.sqrt(4) == 2.0
 "#,
         expect![[r#""#]],
     );

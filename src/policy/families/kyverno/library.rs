@@ -2,7 +2,8 @@
 //! `globalContext`, `image`, `json`, `yaml`, `generator`) and every function of kyverno/sdk
 //! `extensions/cel/libs/*/lib.go` with its declared overloads. Context functions are declared in
 //! both spellings the libraries register (`Get` and `get`). A native struct result
-//! (`user.ServiceAccount`) is declared `dyn`: its fields are not modelled here.
+//! (`user.ServiceAccount`) is declared `dyn`: its fields are not modelled here. The cel-go
+//! extensions Kyverno enables besides Kubernetes' (math, base64, regex) are declared here too.
 
 use std::sync::Arc;
 
@@ -149,6 +150,7 @@ fn both(out: &mut Vec<CustomFunction>, pascal: &str, overloads: Vec<Overload>) {
 
 fn functions(generating: bool) -> Vec<CustomFunction> {
     let mut out = Vec::new();
+    cel_go_extensions(&mut out);
     resource(&mut out);
     http(&mut out);
     contexts(&mut out, generating);
@@ -450,4 +452,119 @@ pub(super) fn declare_image_verification(env: &mut Env) {
     for (name, overload) in declared {
         env.add_function(function(name, vec![overload]));
     }
+}
+
+/// The cel-go extensions Kyverno enables and Kubernetes does not (`DefaultEnvOptions` in
+/// kyverno/kyverno `pkg/cel/compiler/env.go`): `ext.Encoders`, `ext.Math`, `ext.Regex` v1, with
+/// cel-go's overloads. `math.greatest` and `math.least` are macros in cel-go over any number of
+/// numbers or a list; they are declared here for up to six arguments of any type.
+fn cel_go_extensions(out: &mut Vec<CustomFunction>) {
+    let global = |id: &str, params: Vec<Type>, result: Type| overload(id, false, params, result);
+    let (int, uint, double) = (Type::Int, Type::Uint, Type::Double);
+    out.push(function(
+        "base64.decode",
+        vec![global("base64_decode_string", vec![S], Type::Bytes)],
+    ));
+    out.push(function(
+        "base64.encode",
+        vec![global("base64_encode_bytes", vec![Type::Bytes], S)],
+    ));
+    for name in ["math.greatest", "math.least"] {
+        let overloads = (1..=6)
+            .map(|n| global(&format!("{name}_{n}"), vec![D; n], D))
+            .collect();
+        out.push(function(name, overloads));
+    }
+    for name in ["ceil", "floor", "round", "trunc"] {
+        let id = format!("math_{name}_double");
+        out.push(function(
+            &format!("math.{name}"),
+            vec![global(&id, vec![double.clone()], double.clone())],
+        ));
+    }
+    for name in ["isInf", "isNaN", "isFinite"] {
+        let id = format!("math_{name}_double");
+        out.push(function(
+            &format!("math.{name}"),
+            vec![global(&id, vec![double.clone()], Type::Bool)],
+        ));
+    }
+    for name in ["abs", "sign"] {
+        let overloads = [
+            ("int", int.clone()),
+            ("uint", uint.clone()),
+            ("double", double.clone()),
+        ]
+        .into_iter()
+        .map(|(t, ty)| global(&format!("math_{name}_{t}"), vec![ty.clone()], ty))
+        .collect();
+        out.push(function(&format!("math.{name}"), overloads));
+    }
+    let sqrt = [
+        ("int", int.clone()),
+        ("uint", uint.clone()),
+        ("double", double.clone()),
+    ]
+    .into_iter()
+    .map(|(t, ty)| global(&format!("math_sqrt_{t}"), vec![ty], double.clone()))
+    .collect();
+    out.push(function("math.sqrt", sqrt));
+    for name in ["bitAnd", "bitOr", "bitXor"] {
+        let overloads = [("int", int.clone()), ("uint", uint.clone())]
+            .into_iter()
+            .map(|(t, ty)| {
+                global(
+                    &format!("math_{name}_{t}_{t}"),
+                    vec![ty.clone(), ty.clone()],
+                    ty,
+                )
+            })
+            .collect();
+        out.push(function(&format!("math.{name}"), overloads));
+    }
+    let bit_not = [("int", int.clone()), ("uint", uint.clone())]
+        .into_iter()
+        .map(|(t, ty)| global(&format!("math_bitNot_{t}"), vec![ty.clone()], ty))
+        .collect();
+    out.push(function("math.bitNot", bit_not));
+    for name in ["bitShiftLeft", "bitShiftRight"] {
+        let overloads = [("int", int.clone()), ("uint", uint.clone())]
+            .into_iter()
+            .map(|(t, ty)| {
+                global(
+                    &format!("math_{name}_{t}_int"),
+                    vec![ty.clone(), int.clone()],
+                    ty,
+                )
+            })
+            .collect();
+        out.push(function(&format!("math.{name}"), overloads));
+    }
+    out.push(function(
+        "regex.replace",
+        vec![
+            global("regex_replace_string_string_string", vec![S, S, S], S),
+            global(
+                "regex_replace_string_string_string_int",
+                vec![S, S, S, int.clone()],
+                S,
+            ),
+        ],
+    ));
+    out.push(function(
+        "regex.extract",
+        vec![global(
+            "regex_extract_string_string",
+            vec![S, S],
+            Type::optional(S),
+        )],
+    ));
+    out.push(function(
+        "regex.extractAll",
+        vec![global(
+            "regex_extractAll_string_string",
+            vec![S, S],
+            Type::list(S),
+        )],
+    ));
 }

@@ -5,8 +5,8 @@
 //! Kubernetes libraries with `cel.bind`, and Kyverno's own libraries (`library.rs`). Image
 //! policies add `images`, `attestors`, `attestations`, `ref` and the image-verification functions.
 //!
-//! Every finding is a warning: Kyverno also enables cel-go libraries this checker does not declare
-//! (ext.Math, ext.Encoders, ext.Regex), so an unknown name here is not proof that Kyverno's
+//! Every finding is a warning: a library result this checker declares `dyn` (a native struct, an
+//! `Any`) may be typed precisely by Kyverno, so a finding here is not proof that Kyverno's
 //! compiler refuses the policy, and a typed-only disagreement is not a refusal.
 
 use std::collections::{BTreeMap, BTreeSet};
