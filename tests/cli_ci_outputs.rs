@@ -128,6 +128,15 @@ fn check_says_when_no_file_holds_a_policy() {
     assert!(!stdout.contains("note:"), "{stdout}");
 }
 
+/// A file of Kyverno policies holds policies: `check` checks them and adds no "none of these
+/// files" note.
+#[test]
+fn check_counts_kyverno_policies_as_policies() {
+    let (code, stdout, _) = run(&["check", "examples/kyverno/require-team-label.yaml"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "checked 1 file: 0 errors, 0 warnings\n");
+}
+
 #[test]
 fn eval_evaluates_every_object_document_in_order() {
     let both = format!(

@@ -283,3 +283,29 @@ fn half_typed_expression_on_every_keystroke() {
         88 age.startsWith('registry.example.com/')) "#]]
     .assert_eq(&rendered);
 }
+
+/// A Kyverno Pod policy (a document family) whose expression autogen rewrites 5,000 times, and
+/// one nested 5,000 deep under `spec`: each comes back with what explains it.
+#[test]
+fn kyverno_policy_rewritten_and_nested() {
+    let head = "apiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [pods]}\n  validations:\n";
+    let expression = format!("size([{}]) > 0", vec!["object.spec.x"; 5_000].join(", "));
+    check_survives(
+        format!("{head}  - expression: \"{expression}\"\n"),
+        expect![[r#"
+            cel-undefined-field x5000, first on line 9
+        "#]],
+    );
+    let mut nested = String::from(head);
+    nested.push_str("  - expression: 'true'\n  evaluation:\n");
+    for depth in 2..5_000 {
+        nested.push_str(&" ".repeat(depth));
+        nested.push_str("k:\n");
+    }
+    check_survives(
+        nested,
+        expect![[r#"
+        yaml-syntax x1, first on line 1010
+    "#]],
+    );
+}

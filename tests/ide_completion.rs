@@ -485,3 +485,72 @@ fn crd_rule_variables() {
         "#]],
     );
 }
+
+/// Inside a Kyverno policy: the fields of the matched kind after `object.spec.`, Kyverno's
+/// context variables among the names.
+#[test]
+fn kyverno_policy_fields_and_context_variables() {
+    let head = "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  validations:
+";
+    check_completions_of(
+        "fd",
+        &format!("{head}  - expression: object.spec.rep$0\n"),
+        expect![[r#"
+            fd minReadySeconds int
+            fd paused bool
+            fd progressDeadlineSeconds int
+            fd replicas int
+            fd revisionHistoryLimit int
+            fd selector apps.v1.Deployment.spec.selector
+            fd strategy apps.v1.Deployment.spec.strategy
+            fd template apps.v1.Deployment.spec.template
+        "#]],
+    );
+    check_completions_of(
+        "va",
+        &format!("{head}  - expression: $0\n"),
+        expect![[r#"
+            va exceptions dyn
+            va globalContext globalcontext.Context
+            va http http.Context
+            va image imagedata.Context
+            va json json.Json
+            va namespaceObject kubernetes.Namespace
+            va object apps.v1.Deployment
+            va oldObject apps.v1.Deployment
+            va request kubernetes.AdmissionRequest
+            va resource resource.Context
+            va variables kyverno.variables
+            va yaml yaml.Yaml
+        "#]],
+    );
+}
+
+/// Kyverno's member functions complete after a context variable.
+#[test]
+fn kyverno_context_functions() {
+    check_completions_of(
+        "fn",
+        "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  validations:
+  - expression: globalContext.$0
+",
+        expect![[r#"
+            fn Get (string) -> dyn
+            fn get (string) -> dyn
+            fn includes (dyn) -> bool
+        "#]],
+    );
+}

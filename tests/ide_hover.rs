@@ -512,3 +512,54 @@ spec:
     "#]],
     );
 }
+
+/// Inside a Kyverno policy (a document family): the matched kind types `object`, the earlier
+/// variables type `variables`, and Kyverno's functions are declared.
+#[test]
+fn kyverno_policy_fields_variables_and_library() {
+    let head = "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  variables:
+  - name: replicas
+    expression: object.spec.replicas
+  validations:
+";
+    check_hover(
+        &format!("{head}  - expression: variables.repl$0icas <= 5\n"),
+        expect![[r#"
+            *replicas*
+            ```cel
+            int
+            ```
+
+            ---
+
+            field `replicas` of `kyverno.variables`
+        "#]],
+    );
+    check_hover(
+        &format!("{head}  - expression: image('nginx').regi$0stry() == 'docker.io'\n"),
+        expect![[r#"
+            *registry*
+            ```cel
+            string
+            ```
+
+            ---
+
+            ```cel
+            fn kyverno.image.registry() -> string
+            ```
+
+            ---
+
+            The registry of the image reference.
+        "#]],
+    );
+}

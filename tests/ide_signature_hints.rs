@@ -306,3 +306,30 @@ spec:
         "#]],
     );
 }
+
+/// Inside a Kyverno policy, Kyverno's context functions show their declared overloads (from the
+/// site's environment, not the library tables).
+#[test]
+fn kyverno_library_signature() {
+    check_signature(
+        "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  validations:
+  - expression: resource.Get('v1', $0) != null
+",
+        expect![[r#"
+            active parameter 1
+            > fn resource.Context.Get(string, string, string) -> map(string, dyn) [string, string, string]
+            fn resource.Context.Get(schema.GroupVersionResource, string) -> map(string, dyn) [schema.GroupVersionResource, string]
+            fn resource.Context.Get(string, string, string, string) -> map(string, dyn) [string, string, string, string]
+            fn resource.Context.Get(schema.GroupVersionResource, string, string) -> map(string, dyn) [schema.GroupVersionResource, string, string]
+            fn http.Context.Get(string) -> dyn [string]
+            fn http.Context.Get(string, map(string, string)) -> dyn [string, map(string, string)]
+            fn globalcontext.Context.Get(string) -> dyn [string]
+            fn globalcontext.Context.Get(string, string) -> dyn [string, string]
+        "#]],
+    );
+}

@@ -114,3 +114,26 @@ spec:
         "#]],
     );
 }
+
+/// A Kyverno policy's expressions are highlighted too (a document family).
+#[test]
+fn kyverno_policy_expressions() {
+    check_tokens(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata: {name: demo}
+spec:
+  conditions:
+  - name: old
+    expression: "object.metadata.name != ''$0"
+"#,
+        expect![[r#"
+            Variable object
+            Property metadata
+            Property name
+            Operator !=
+            String ''
+        "#]],
+    );
+}

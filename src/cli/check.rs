@@ -97,6 +97,8 @@ pub fn run(args: &CheckArgs) -> i32 {
 /// apiVersion at the top level of a document, as the editor clients recognise them).
 fn holds_policy(text: &str) -> bool {
     has_api_version(text, "admissionregistration.k8s.io/")
+        || admission_ls::policy::families::groups()
+            .any(|group| has_api_version(text, &format!("{group}/")))
 }
 
 /// Whether a text holds a top-level `apiVersion` of group `prefix` (`apiextensions.k8s.io/` for

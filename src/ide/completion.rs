@@ -245,6 +245,20 @@ impl Context<'_> {
             item.insert = Some(format!("{}($0)", decl.name));
             items.push(item);
         }
+        // Functions the site's environment declares besides the libraries (a family's own,
+        // such as Kyverno's `resource.Get`).
+        for function in &self.cursor.env.functions {
+            let name = function.name.as_str();
+            let Some(overload) = function.overloads.iter().find(|o| applies(o, receiver)) else {
+                continue;
+            };
+            let label = overload.label(name);
+            let detail = label.strip_prefix(&format!("fn {name}")).map(str::to_owned);
+            let mut item = self.item(CompletionKind::Function, name, detail);
+            item.documentation = function.doc.as_deref().map(str::to_owned);
+            item.insert = Some(format!("{name}($0)"));
+            items.push(item);
+        }
         items
     }
 

@@ -32,6 +32,7 @@ impl FileContext {
         let models = self.parsed.models_in(TextRange::empty(offset));
         in_documents(models, offset, self.minor, &self.workspace)
             .or_else(|| in_crd_rule(&self.parsed.yaml, offset, self.minor))
+            .or_else(|| in_family(&self.parsed.yaml, offset, self.minor, &self.workspace))
     }
 }
 
@@ -117,6 +118,7 @@ pub(crate) fn cel_in(
         .collect();
     in_documents(models.iter(), offset, minor, workspace)
         .or_else(|| in_crd_rule(yaml, offset, minor))
+        .or_else(|| in_family(yaml, offset, minor, workspace))
 }
 
 /// The CEL expression under `offset` in one of `models`.
@@ -134,6 +136,26 @@ fn in_documents<'a>(
 /// The cursor inside a CRD's `x-kubernetes-validations` rule or messageExpression.
 fn in_crd_rule(yaml: &crate::yaml::YamlFile, offset: TextSize, minor: u32) -> Option<CelCursor> {
     let (site, env, at) = crate::policy::crd_rules::rule_at(yaml, offset, minor)?;
+    let ast = crate::cel::parse(&site.text).ast;
+    let checked = crate::cel::check::check(&ast, &env);
+    Some(CelCursor {
+        site,
+        ast,
+        env,
+        checked,
+        offset: at,
+        definitions: Vec::new(),
+    })
+}
+
+/// The cursor inside an expression of a family's document (Kyverno's policies).
+fn in_family(
+    yaml: &crate::yaml::YamlFile,
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<CelCursor> {
+    let (site, env, at) = crate::policy::families::site_at(yaml, offset, minor, workspace)?;
     let ast = crate::cel::parse(&site.text).ast;
     let checked = crate::cel::check::check(&ast, &env);
     Some(CelCursor {

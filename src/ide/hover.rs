@@ -117,6 +117,21 @@ fn function(name: &str, overloads: &[std::sync::Arc<str>], cursor: &CelCursor) -
             out.push(decl.doc.to_owned());
         }
     }
+    // Functions the environment declares besides the libraries (a family's own): no
+    // Kubernetes version line, they are not Kubernetes'.
+    for function in cursor.env.functions.iter().filter(|f| f.name == name) {
+        let signatures: Vec<String> = function
+            .overloads
+            .iter()
+            .filter(|o| overloads.is_empty() || overloads.contains(&o.id))
+            .map(|o| o.signature(name))
+            .collect();
+        if signatures.is_empty() {
+            continue;
+        }
+        out.push(format!("```cel\n{}\n```", signatures.join("\n")));
+        out.extend(function.doc.as_deref().map(str::to_owned));
+    }
     let since = overloads
         .iter()
         .filter_map(|id| library::first_minor_with_overload(id, false))

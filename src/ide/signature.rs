@@ -54,30 +54,37 @@ impl Analysis {
             .checked_sub(2)
             .and_then(|i| tokens.get(i))
             .is_some_and(|t| t.kind == TokenKind::Dot);
-        let overloads: Vec<(&library::FunctionDecl, &library::Overload)> =
+        // (name, documentation, overload): the libraries' declarations, then the functions the
+        // site's environment declares besides (a family's own, such as Kyverno's).
+        let mut overloads: Vec<(&str, &str, &library::Overload)> =
             library::lookup(name, &cursor.env.libraries)
                 .flat_map(|decl| {
                     decl.overloads
                         .iter()
                         .filter(move |o| o.member == member)
-                        .map(move |o| (decl, o))
+                        .map(move |o| (decl.name, decl.doc, o))
                 })
                 .collect();
+        for function in cursor.env.functions.iter().filter(|f| f.name == name) {
+            let doc = function.doc.as_deref().unwrap_or("");
+            let declared = function.overloads.iter().filter(|o| o.member == member);
+            overloads.extend(declared.map(|o| (function.name.as_str(), doc, o)));
+        }
         let typed = call_types(&cursor, before, &tokens, open, name_token.range.start());
         let active_signature = overloads
             .iter()
-            .position(|(_, o)| fits(o, &typed, active))
+            .position(|(_, _, o)| fits(o, &typed, active))
             .and_then(|i| u32::try_from(i).ok());
         let signatures: Vec<Signature> = overloads
             .iter()
-            .map(|(decl, o)| Signature {
-                label: o.signature(decl.name),
+            .map(|(name, doc, o)| Signature {
+                label: o.signature(name),
                 parameters: o
                     .arguments()
                     .iter()
                     .map(|t| t.short().to_string())
                     .collect(),
-                documentation: decl.doc.to_owned(),
+                documentation: (*doc).to_owned(),
             })
             .collect();
         (!signatures.is_empty()).then_some(SignatureHelp {

@@ -74,6 +74,9 @@ impl Analysis {
         for site in crate::policy::crd_rules::rule_sites(yaml, newest) {
             site_tokens(text, &site, &mut out);
         }
+        for site in crate::policy::families::expression_sites(yaml) {
+            site_tokens(text, &site, &mut out);
+        }
         out.sort_by_key(|t| (t.range.start(), t.range.end()));
         out.dedup_by_key(|t| t.range.start());
         out

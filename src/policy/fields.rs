@@ -54,6 +54,16 @@ impl TypeDef {
         minors.into_iter().find_map(|m| TypeDef::named(&name, m))
     }
 
+    /// An object type read from an inline schema (a CRD version's `openAPIV3Schema`), named `name`
+    /// in messages; such schemas hold no `$ref`.
+    pub(crate) fn inline(name: &str, schema: Arc<Value>) -> TypeDef {
+        TypeDef {
+            name: name.to_string(),
+            schema,
+            minor: 0,
+        }
+    }
+
     fn named(name: &str, minor: u32) -> Option<TypeDef> {
         let schema = bundled::definition(minor, name)?;
         let short = name.rsplit('.').next().unwrap_or(name).to_string();

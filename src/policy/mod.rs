@@ -13,6 +13,7 @@ pub mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;
+pub mod families;
 pub mod fields;
 mod list;
 pub mod model;
@@ -125,6 +126,10 @@ fn check_document(
     workspace: &Workspace,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    if let Some(family) = families::claiming(root) {
+        family.check(root, minor, workspace, diagnostics);
+        return;
+    }
     if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
         crd_rules::check(root, minor, diagnostics);
         return;

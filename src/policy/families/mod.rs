@@ -1,0 +1,159 @@
+//! Document families: each family of CEL-bearing documents (Kyverno's policies today) declares in its
+//! own module which `apiVersion`/`kind` it claims, how its documents are checked (structure, CEL
+//! syntax, typed CEL) and what its expression sites are, behind the [`Family`] trait. The checker
+//! asks [`claiming`] once per document; a new family is one module and one line in [`FAMILIES`].
+//!
+//! The Kubernetes admission kinds, CRD rules and webhooks still have their own paths in
+//! `policy/mod.rs`; they move behind this trait next.
+
+pub mod kyverno;
+
+use super::sites::{ExpressionSite, ResultType, SiteRole};
+use super::workspace::Workspace;
+use super::{Diagnostic, PolicyKind};
+use crate::cel::check::Env;
+use crate::text::{TextRange, TextSize};
+use crate::yaml::{Node, SourceMap, YamlFile};
+
+/// One CEL expression of a family's document, for the checker and the editor features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilySite {
+    /// The field path, e.g. `spec.validations[0].expression`.
+    pub path: String,
+    /// The name of the variable or match condition, if it has one.
+    pub name: Option<String>,
+    /// What the expression is for, in the family's words (`validation`, `variable`…).
+    pub role: &'static str,
+    /// The text the family's engine compiles.
+    pub text: String,
+    /// Decoded scalar offsets → file offsets.
+    pub source_map: SourceMap,
+    /// The scalar's range in the file.
+    pub range: TextRange,
+}
+
+/// A family of documents: what it claims and how its documents are checked.
+pub trait Family: Sync {
+    /// The API groups the family's documents are written in (for "no policy here" notes).
+    fn groups(&self) -> &'static [&'static str];
+    /// Whether a document of `api_version` and `kind` belongs to the family (also when the version
+    /// or kind is unknown to it: it reports those itself).
+    fn claims(&self, api_version: &str, kind: &str) -> bool;
+    /// Every diagnostic of a claimed document: structure, CEL syntax, typed CEL.
+    fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>);
+    /// The expression sites of a claimed document, in field order.
+    fn sites(&self, root: &Node) -> Vec<FamilySite>;
+    /// The environment the editor checks site `index` of `sites` in (`parsed`: a recovered tree
+    /// for every site).
+    fn editor_env(
+        &self,
+        root: &Node,
+        sites: &[FamilySite],
+        parsed: &[Option<crate::cel::ast::Ast>],
+        index: usize,
+        minor: u32,
+        workspace: &Workspace,
+    ) -> Option<Env>;
+}
+
+impl FamilySite {
+    /// The site as the editor features' [`ExpressionSite`]: `role` is the nearest built-in role
+    /// (for the features that tell roles apart, such as the result type shown).
+    pub fn to_expression_site(&self, role: SiteRole) -> ExpressionSite {
+        let result = match role {
+            SiteRole::MatchCondition | SiteRole::Validation => ResultType::Bool,
+            SiteRole::MessageExpression => ResultType::String,
+            SiteRole::AuditAnnotation => ResultType::StringOrNull,
+            _ => ResultType::Any,
+        };
+        ExpressionSite {
+            role,
+            // Unused for a family's sites (the role says where the expression is).
+            policy: PolicyKind::ValidatingPolicy,
+            path: self.path.clone(),
+            name: self.name.clone(),
+            text: self.text.clone(),
+            offset: TextSize::from(0),
+            source_map: self.source_map.clone(),
+            range: self.range,
+            has_params: false,
+            has_authorizer: false,
+            sees_variables: true,
+            variables: Vec::new(),
+            has_patch_types: matches!(role, SiteRole::ApplyConfiguration | SiteRole::JsonPatch),
+            result,
+        }
+    }
+
+    /// The nearest built-in role of a family role.
+    pub fn builtin_role(&self) -> SiteRole {
+        match self.role {
+            "matchCondition" | "targetMatchCondition" | "condition" => SiteRole::MatchCondition,
+            "variable" => SiteRole::Variable,
+            "messageExpression" => SiteRole::MessageExpression,
+            "auditAnnotation" => SiteRole::AuditAnnotation,
+            "applyConfiguration" => SiteRole::ApplyConfiguration,
+            "jsonPatch" => SiteRole::JsonPatch,
+            _ => SiteRole::Validation,
+        }
+    }
+}
+
+/// Every registered family; the one place a family is added.
+pub static FAMILIES: &[&dyn Family] = &[&kyverno::Kyverno];
+
+/// The family that claims the document at `root`, if any.
+pub fn claiming(root: &Node) -> Option<&'static dyn Family> {
+    let api_version = root.get("apiVersion").and_then(Node::as_str)?;
+    let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|family| family.claims(api_version, kind))
+}
+
+/// The API groups of every family (`policies.kyverno.io`…).
+pub fn groups() -> impl Iterator<Item = &'static str> {
+    FAMILIES
+        .iter()
+        .flat_map(|family| family.groups().iter().copied())
+}
+
+/// The roots of `yaml`'s clean documents that a family claims, with their family.
+fn claimed(yaml: &YamlFile) -> impl Iterator<Item = (&'static dyn Family, &Node)> {
+    yaml.documents
+        .iter()
+        .filter_map(super::checked_root)
+        .filter_map(|root| Some((claiming(root)?, root)))
+}
+
+/// The family expression site under `offset` in `yaml`, for the editor: the site, the environment
+/// it is checked in, and the cursor as an offset into the site's text.
+pub fn site_at(
+    yaml: &YamlFile,
+    offset: TextSize,
+    minor: u32,
+    workspace: &Workspace,
+) -> Option<(ExpressionSite, Env, TextSize)> {
+    let (family, root) = claimed(yaml).find(|(_, root)| root.range.contains_inclusive(offset))?;
+    let sites = family.sites(root);
+    let (index, at) = sites.iter().enumerate().find_map(|(i, site)| {
+        let at = site.source_map.to_decoded(offset)?;
+        (usize::from(at) <= site.text.len()).then_some((i, at))
+    })?;
+    let parsed: Vec<_> = sites
+        .iter()
+        .map(|site| Some(crate::cel::parse(&site.text).ast))
+        .collect();
+    let env = family.editor_env(root, &sites, &parsed, index, minor, workspace)?;
+    let site = sites.get(index)?;
+    Some((site.to_expression_site(site.builtin_role()), env, at))
+}
+
+/// Every family expression site of `yaml` (for the semantic tokens).
+pub fn expression_sites(yaml: &YamlFile) -> Vec<ExpressionSite> {
+    claimed(yaml)
+        .flat_map(|(family, root)| family.sites(root))
+        .map(|site| site.to_expression_site(site.builtin_role()))
+        .collect()
+}

@@ -1,0 +1,506 @@
+//! Kyverno's CEL policies (`policies.kyverno.io`, the first member of the document families):
+//! kinds and versions as kyverno/kyverno `config/crds/policies.kyverno.io` serves them, fields as
+//! their `openAPIV3Schema`s (unknown fields pruned with a warning, enums and required fields
+//! enforced), CEL syntax as Kyverno's compiler (`pkg/cel/policies/*/compiler`) parses it, and typed
+//! CEL with Kyverno's libraries (kyverno/sdk `extensions/cel/libs`) as warnings.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+/// A ValidatingPolicy in the style of kyverno/policies, with Kyverno library calls and the
+/// cel-go extensions Kyverno enables (math, base64, regex): clean.
+#[test]
+fn published_style_validating_policy_is_clean() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: restrict-image-registries
+spec:
+  validationActions: [Audit]
+  evaluation:
+    background:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [pods]
+  variables:
+    - name: containers
+      expression: object.spec.containers + object.spec.?initContainers.orValue([])
+    - name: cm
+      expression: resource.Get('v1', 'configmaps', 'kyverno', 'allowed-registries')
+  validations:
+    - expression: >-
+        variables.containers.all(c, image(c.image).registry() in ['ghcr.io', 'docker.io']
+        && isImage(c.image) && sha256(c.name) != '')
+      messageExpression: "'image from ' + string(variables.containers.size()) + ' containers'"
+    - expression: "variables.cm.data.registries.split(',').size() > 0"
+      message: registries must be listed
+    - expression: >-
+        math.greatest(1, 2.5) > 0 && math.round(2.567, 2) == math.round(2.57)
+        && string(base64.decode('YQ==')) == 'a' && regex.replace('a-b', '-', '_') == 'a_b'
+        && regex.extract('v1.2', '[0-9]+').orValue('') == '1' && math.sqrt(4) == 2.0
+"#,
+        expect![[r#""#]],
+    );
+}
+
+/// A misspelled field is caught at its characters, a value outside an enum and a value of the
+/// wrong kind are refused.
+#[test]
+fn misspelled_field_enum_and_wrong_kind() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1alpha1
+kind: ValidatingPolicy
+metadata:
+  name: check
+spec:
+  validationActions: [Deny, Block]
+  failurePolicy: Ignore
+  evaluation:
+    mode: Kubernetes
+    admision:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expresion: "object.metadata.name != ''"
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: wrong-kind
+spec:
+  mutations: "none"
+"#,
+        expect![[r#"
+            policy.yaml:6:29: error[not-supported]: spec.validationActions[1]: Unsupported value: "Block": supported values: "Deny", "Audit", "Warn"
+              |
+            6 |   validationActions: [Deny, Block]
+              |                             ^^^^^
+            policy.yaml:10:5: warning[unknown-field]: unknown field "spec.evaluation.admision" (did you mean "admission"?)
+               |
+            10 |     admision:
+               |     ^^^^^^^^
+            policy.yaml:19:7: warning[unknown-field]: unknown field "spec.validations[0].expresion" (did you mean "expression"?)
+               |
+            19 |     - expresion: "object.metadata.name != ''"
+               |       ^^^^^^^^^
+            policy.yaml:19:7: error[required]: spec.validations[0].expression: Required value
+               |
+            19 |     - expresion: "object.metadata.name != ''"
+               |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:25:1: error[required]: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
+               |
+            25 | spec:
+               | ^^^^
+            policy.yaml:26:14: error[invalid]: spec.mutations: Invalid value: "none": expected a list of MutatingPolicy, not a string
+               |
+            26 |   mutations: "none"
+               |              ^^^^^^
+        "#]],
+    );
+}
+
+/// An unknown version or kind of the group is reported once, with what Kyverno serves.
+#[test]
+fn unknown_version_and_kind() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v2
+kind: ValidatingPolicy
+metadata:
+  name: a
+spec:
+  validations:
+    - expression: "nonsense ==="
+---
+apiVersion: policies.kyverno.io/v1alpha1
+kind: NamespacedValidatingPolicy
+metadata:
+  name: b
+---
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolcy
+metadata:
+  name: c
+"#,
+        expect![[r#"
+            policy.yaml:1:13: error[not-supported]: apiVersion: Unsupported value: "policies.kyverno.io/v2": Kyverno serves ValidatingPolicy in v1alpha1, v1beta1, v1
+              |
+            1 | apiVersion: policies.kyverno.io/v2
+              |             ^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:9:13: error[not-supported]: apiVersion: Unsupported value: "policies.kyverno.io/v1alpha1": Kyverno serves NamespacedValidatingPolicy in v1beta1, v1
+              |
+            9 | apiVersion: policies.kyverno.io/v1alpha1
+              |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:15:7: error[not-supported]: kind: Unsupported value: "ValidatingPolcy": policies.kyverno.io serves the kinds ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy, NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy, NamespacedDeletingPolicy, NamespacedImageValidatingPolicy, PolicyException
+               |
+            15 | kind: ValidatingPolcy
+               |       ^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// CEL syntax errors are errors (Kyverno's compiler refuses the policy); typed findings are
+/// warnings: a misspelled field of the matched kind, a variable that is not declared.
+#[test]
+fn cel_syntax_is_an_error_and_typed_findings_are_warnings() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: typed
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [apps]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [deployments]
+  variables:
+    - name: replicas
+      expression: object.spec.replicas
+  validations:
+    - expression: "object.spec.replicaz > 1 && variables.replicas > 1 && variables.replica > 0"
+    - expression: "object.metadata.name =="
+"#,
+        expect![[r#"
+            policy.yaml:16:32: warning[cel-undefined-field]: spec.validations[0].expression: undefined field 'replicaz'; did you mean 'replicas'?
+               |
+            16 |     - expression: "object.spec.replicaz > 1 && variables.replicas > 1 && variables.replica > 0"
+               |                                ^^^^^^^^
+            policy.yaml:16:84: warning[cel-undefined-field]: spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'?
+               |
+            16 |     - expression: "object.spec.replicaz > 1 && variables.replicas > 1 && variables.replica > 0"
+               |                                                                                    ^^^^^^^
+            policy.yaml:17:43: error[cel-syntax]: spec.validations[1].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+               |
+            17 |     - expression: "object.metadata.name =="
+               |                                           ^
+        "#]],
+    );
+}
+
+/// Every kind's expression sites are checked: mutations, generate, deletion conditions, image
+/// references; their context libraries (`generator`, image verification) are declared.
+#[test]
+fn every_kind_has_its_sites() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: add-label
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "Object{metadata: Object.metadata{labels: {'team': 'a'}}}"
+    - patchType: JSONPatch
+      jsonPatch:
+        expression: "[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 'y'}"
+---
+apiVersion: policies.kyverno.io/v1
+kind: GeneratingPolicy
+metadata:
+  name: gen
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [namespaces]
+  variables:
+    - name: nsName
+      expression: object.metadata.name
+  generate:
+    - expression: "generator.Apply(variables.nsName, [{'kind': 'ConfigMap'}])"
+    - expression: "generator.Apply(variables.nsName"
+---
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: cleanup
+spec:
+  schedule: "*/5 * * * *"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+  conditions:
+    - name: old
+      expression: "time.now() - timestamp(object.metadata.creationTimestamp) > duration('24h')"
+    - name: broken
+      expression: "object.metadata.("
+---
+apiVersion: policies.kyverno.io/v1
+kind: ImageValidatingPolicy
+metadata:
+  name: verify
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  matchImageReferences:
+    - glob: "ghcr.io/*"
+  attestors:
+    - name: cosign
+      cosign:
+        key:
+          data: "-----BEGIN PUBLIC KEY-----"
+  validations:
+    - expression: "images.containers.map(i, verifyImageSignatures(i, [attestors.cosign])).all(n, n > 0)"
+    - expression: "images.containers.map(i, verifyImageSignatures(i [attestors.cosign]))"
+"#,
+        expect![[r#"
+            policy.yaml:18:83: error[cel-syntax]: spec.mutations[1].jsonPatch.expression: Syntax error: missing ']' at '<EOF>'
+               |
+            18 |         expression: "[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 'y'}"
+               |                                                                                   ^
+            policy.yaml:36:52: error[cel-syntax]: spec.generate[1].expression: Syntax error: missing ')' at '<EOF>'
+               |
+            36 |     - expression: "generator.Apply(variables.nsName"
+               |                                                    ^
+            policy.yaml:53:36: error[cel-syntax]: spec.conditions[1].expression: Syntax error: no viable alternative at input '.('
+               |
+            53 |       expression: "object.metadata.("
+               |                                    ^
+            policy.yaml:53:37: error[cel-syntax]: spec.conditions[1].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+               |
+            53 |       expression: "object.metadata.("
+               |                                     ^
+            policy.yaml:75:45: warning[cel-no-overload]: spec.validations[1].expression: found no matching overload for 'verifyImageSignatures' applied to '(dyn)'
+               |
+            75 |     - expression: "images.containers.map(i, verifyImageSignatures(i [attestors.cosign]))"
+               |                                             ^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// Autogen (kyverno/kyverno `pkg/cel/autogen`): a policy on Pods only is also applied to the Pod
+/// controllers with `object.spec`/`object.metadata` rewritten; a field none of them has is
+/// reported on the original characters, `.namespace` stays on the controller, and
+/// `spec.autogen.podControllers.controllers` narrows the controllers.
+#[test]
+fn autogen_rewrites_are_checked_against_the_controllers() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: running-pods
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [pods]
+  validations:
+    - expression: "object.status.phase == 'Running' && object.metadata.namespace != ''"
+    - expression: "object.spec.containers.all(c, c.name != '') && object.metadata.labels.size() > 0"
+---
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: jobs-only
+spec:
+  autogen:
+    podControllers:
+      controllers: [jobs]
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.spec.activeDeadlineSeconds > 0 && object.status.phase != ''"
+"#,
+        expect![[r#"
+            policy.yaml:13:34: warning[cel-undefined-field]: spec.validations[0].expression (autogen for DaemonSet, Deployment, ReplicaSet, StatefulSet, Job, CronJob): undefined field 'phase'
+               |
+            13 |     - expression: "object.status.phase == 'Running' && object.metadata.namespace != ''"
+               |                                  ^^^^^
+            policy.yaml:31:75: warning[cel-undefined-field]: spec.validations[0].expression (autogen for Job): undefined field 'phase'
+               |
+            31 |     - expression: "object.spec.activeDeadlineSeconds > 0 && object.status.phase != ''"
+               |                                                                           ^^^^^
+        "#]],
+    );
+}
+
+/// In JSON mode the object is any JSON document: `object` stays `dyn` whatever the match
+/// constraints say (no typed findings, no autogen); Kyverno's environment is otherwise the same.
+#[test]
+fn json_mode_objects_are_dyn() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: terraform-plan
+spec:
+  evaluation:
+    mode: JSON
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "object.planned_values.root_module.resources.all(r, r.type != 'aws_s3_bucket')"
+    - expression: "undeclaredName > 0"
+"#,
+        expect![[r#"
+            policy.yaml:16:20: warning[cel-undeclared]: spec.validations[1].expression: undeclared reference to 'undeclaredName' (in container '')
+               |
+            16 |     - expression: "undeclaredName > 0"
+               |                    ^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// What Kyverno's policy webhook refuses besides schema and compiler, in its wording
+/// (`pkg/cel/policies/*/validate.go`): no resource rule, a DeletingPolicy without schedule, a
+/// MutatingPolicy with both evaluation modes off, `http` in a namespaced policy.
+#[test]
+fn kyverno_webhook_rules() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: no-rules
+spec:
+  validations:
+    - expression: "true"
+---
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: no-schedule
+spec:
+  schedule: ""
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: never
+spec:
+  evaluation:
+    admission:
+      enabled: false
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+---
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedValidatingPolicy
+metadata:
+  name: calls-out
+  namespace: team-a
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "http.Get('https://example.com/allowed').allowed == true"
+"#,
+        expect![[r#"
+            policy.yaml:5:1: error[required]: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
+              |
+            5 | spec:
+              | ^^^^
+            policy.yaml:14:3: error[required]: spec.schedule: Required value: schedule is required
+               |
+            14 |   schedule: ""
+               |   ^^^^^^^^
+            policy.yaml:26:3: error[forbidden]: spec.evaluation: Forbidden: disabling both admission and mutateExisting evaluation modes is not allowed
+               |
+            26 |   evaluation:
+               |   ^^^^^^^^^^
+            policy.yaml:49:20: error[forbidden]: spec: Forbidden: http.* is not allowed in namespaced policies; set --allowHTTPInNamespacedPolicies to enable
+               |
+            49 |     - expression: "http.Get('https://example.com/allowed').allowed == true"
+               |                    ^^^^
+        "#]],
+    );
+}
+
+/// Kyverno's result-type rule (`pkg/cel/compiler/compiler.go`, `IsExactType`): a concrete
+/// result of the wrong type is refused in Kyverno's wording; a `dyn` result is not (Kyverno may
+/// know it precisely).
+#[test]
+fn result_types_as_kyverno_requires_them() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: results
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  matchConditions:
+    - name: count
+      expression: "size(object.metadata.name)"
+  validations:
+    - expression: "object.metadata.name"
+      messageExpression: "size(object.metadata.name)"
+    - expression: "object.metadata.labels['allowed']"
+      messageExpression: "object.metadata.name"
+  auditAnnotations:
+    - key: who
+      valueExpression: "null"
+"#,
+        expect![[r#"
+            policy.yaml:14:19: error[cel-result-type]: spec.matchConditions[0].expression: Invalid value: "size(object.metadata.name)": output is expected to be of type bool
+               |
+            14 |       expression: "size(object.metadata.name)"
+               |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:17:26: error[cel-result-type]: spec.validations[0].messageExpression: Invalid value: "size(object.metadata.name)": output is expected to be of type string
+               |
+            17 |       messageExpression: "size(object.metadata.name)"
+               |                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
