@@ -18,6 +18,9 @@ pub struct WalkError {
     pub path: PathBuf,
     /// What went wrong, lower case.
     pub message: String,
+    /// The path is a folder that holds no file to read (a command that reports its own "nothing
+    /// found", as `test` does, leaves this one out).
+    pub nothing_found: bool,
 }
 
 /// The files under `paths`, in argument order, each folder's files in sorted order.
@@ -38,6 +41,7 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
             Err(error) => errors.push(WalkError {
                 path: path.clone(),
                 message: io_message(&error),
+                nothing_found: false,
             }),
         }
     }
@@ -51,6 +55,7 @@ fn nothing_to_check(dir: &Path) -> WalkError {
         message: "nothing to check: no .yaml or .yml file in the folder (hidden folders, \
                   node_modules and target are skipped)"
             .to_owned(),
+        nothing_found: true,
     }
 }
 
@@ -61,6 +66,7 @@ fn walk_dir(dir: &Path, root: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<
             errors.push(WalkError {
                 path: tidy(dir),
                 message: io_message(&error),
+                nothing_found: false,
             });
             return;
         }
@@ -91,6 +97,7 @@ fn walk_dir(dir: &Path, root: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<
                         target.display(),
                         root.display()
                     ),
+                    nothing_found: false,
                 }),
                 None => files.push(tidy(&path)),
             }
