@@ -300,7 +300,7 @@ fn open(client: &mut Client, uri: &str, text: &str) {
 #[test]
 fn server_skips_hostile_watched_files_with_a_reason_and_keeps_serving() {
     let dir = hostile_folder("lsp-watch-hostile");
-    sparse(&dir.path().join("big.yaml"), (1 << 20) + 1);
+    sparse(&dir.path().join("big.yaml"), (8 << 20) + 1);
     let outside = TempDir::new("lsp-watch-outside");
     let outside_crd = outside.write("gadgets.yaml", crd("Gadget", "gadgets", "count"));
     symlink(&outside_crd, dir.path().join("outside.yaml")).expect("link");
@@ -335,7 +335,7 @@ fn server_skips_hostile_watched_files_with_a_reason_and_keeps_serving() {
         ("zero.yaml", "is a character device, not a regular file"),
         ("stdin.yaml", "is a FIFO (named pipe), not a regular file"),
         ("fifo.yaml", "is a FIFO (named pipe), not a regular file"),
-        ("big.yaml", "is larger than 1 MiB"),
+        ("big.yaml", "is larger than 8 MiB"),
         ("outside.yaml", "outside the workspace folder"),
     ] {
         let line = format!("admission-ls: skipped {}: ", path(name));

@@ -209,11 +209,11 @@ spec:
                   - rule: self < 100
 "#,
         expect![[r#"
-            policy.yaml:21:15: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural
+            policy.yaml:21:15: error[forbidden] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural
                |
             21 |             - x-kubernetes-validations:
                |               ^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:26:19: error[forbidden]: spec.versions[0].schema.openAPIV3Schema.properties[spec].not.properties[replicas].x-kubernetes-validations: Forbidden: must be empty to be structural
+            policy.yaml:26:19: error[forbidden] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].not.properties[replicas].x-kubernetes-validations: Forbidden: must be empty to be structural
                |
             26 |                   x-kubernetes-validations:
                |                   ^^^^^^^^^^^^^^^^^^^^^^^^
@@ -252,7 +252,7 @@ spec:
             - rule: self.replicas >= oldSelf.replicas
 "#,
         expect![[r#"
-            policy.yaml:18:13: error[not-supported]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-map-type: Unsupported value: "foo": supported values: "atomic", "granular"
+            policy.yaml:18:13: error[not-supported] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-map-type: Unsupported value: "foo": supported values: "atomic", "granular"
                |
             18 |             x-kubernetes-map-type: foo
                |             ^^^^^^^^^^^^^^^^^^^^^

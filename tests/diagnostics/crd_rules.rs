@@ -482,7 +482,7 @@ spec:
                   - rule: "self.kind in ['ConfigMap','Secret'] && self.group in ['', 'v1']"
 "#,
         expect![[r#"
-            policy.yaml:37:27: error[cel-cost]: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[optional].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 2.9x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+            policy.yaml:37:27: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[optional].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 2.9x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
                |
             37 |                   - rule: "self.kind in ['ConfigMap','Secret'] && self.group in ['', 'v1']"
                |                           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
@@ -533,7 +533,7 @@ spec:
             - rule: self.replicas > 0
 "#,
         expect![[r#"
-            policy.yaml:21:35: error[cel-no-overload]: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: found no matching overload for 'size' applied to 'int.()'
+            policy.yaml:21:35: error[cel-no-overload] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: found no matching overload for 'size' applied to 'int.()'
                |
             21 |             - rule: self.replicas.size() > 0
                |                                   ^^^^

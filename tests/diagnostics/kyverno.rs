@@ -83,27 +83,27 @@ spec:
   mutations: "none"
 "#,
         expect![[r#"
-            policy.yaml:6:29: error[not-supported]: spec.validationActions[1]: Unsupported value: "Block": supported values: "Deny", "Audit", "Warn"
+            policy.yaml:6:29: error[not-supported] (refused on create): spec.validationActions[1]: Unsupported value: "Block": supported values: "Deny", "Audit", "Warn"
               |
             6 |   validationActions: [Deny, Block]
               |                             ^^^^^
-            policy.yaml:10:5: warning[unknown-field]: unknown field "spec.evaluation.admision" (did you mean "admission"?)
+            policy.yaml:10:5: warning[unknown-field] (accepted): unknown field "spec.evaluation.admision" (did you mean "admission"?)
                |
             10 |     admision:
                |     ^^^^^^^^
-            policy.yaml:19:7: warning[unknown-field]: unknown field "spec.validations[0].expresion" (did you mean "expression"?)
+            policy.yaml:19:7: warning[unknown-field] (accepted): unknown field "spec.validations[0].expresion" (did you mean "expression"?)
                |
             19 |     - expresion: "object.metadata.name != ''"
                |       ^^^^^^^^^
-            policy.yaml:19:7: error[required]: spec.validations[0].expression: Required value
+            policy.yaml:19:7: error[required] (refused on create): spec.validations[0].expression: Required value
                |
             19 |     - expresion: "object.metadata.name != ''"
                |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:25:1: error[required]: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
+            policy.yaml:25:1: error[required] (refused on create): spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
                |
             25 | spec:
                | ^^^^
-            policy.yaml:26:14: error[invalid]: spec.mutations: Invalid value: "none": expected a list of MutatingPolicy, not a string
+            policy.yaml:26:14: error[invalid] (refused on create): spec.mutations: Invalid value: "none": expected a list of MutatingPolicy, not a string
                |
             26 |   mutations: "none"
                |              ^^^^^^
@@ -135,15 +135,15 @@ metadata:
   name: c
 "#,
         expect![[r#"
-            policy.yaml:1:13: error[not-supported]: apiVersion: Unsupported value: "policies.kyverno.io/v2": Kyverno serves ValidatingPolicy in v1alpha1, v1beta1, v1
+            policy.yaml:1:13: error[not-supported] (refused on create): apiVersion: Unsupported value: "policies.kyverno.io/v2": Kyverno serves ValidatingPolicy in v1alpha1, v1beta1, v1
               |
             1 | apiVersion: policies.kyverno.io/v2
               |             ^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:9:13: error[not-supported]: apiVersion: Unsupported value: "policies.kyverno.io/v1alpha1": Kyverno serves NamespacedValidatingPolicy in v1beta1, v1
+            policy.yaml:9:13: error[not-supported] (refused on create): apiVersion: Unsupported value: "policies.kyverno.io/v1alpha1": Kyverno serves NamespacedValidatingPolicy in v1beta1, v1
               |
             9 | apiVersion: policies.kyverno.io/v1alpha1
               |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:15:7: error[not-supported]: kind: Unsupported value: "ValidatingPolcy": policies.kyverno.io serves the kinds ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy, NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy, NamespacedDeletingPolicy, NamespacedImageValidatingPolicy, PolicyException
+            policy.yaml:15:7: error[not-supported] (refused on create): kind: Unsupported value: "ValidatingPolcy": policies.kyverno.io serves the kinds ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy, NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy, NamespacedDeletingPolicy, NamespacedImageValidatingPolicy, PolicyException
                |
             15 | kind: ValidatingPolcy
                |       ^^^^^^^^^^^^^^^
@@ -176,15 +176,15 @@ spec:
     - expression: "object.metadata.name =="
 "#,
         expect![[r#"
-            policy.yaml:16:32: warning[cel-undefined-field]: spec.validations[0].expression: undefined field 'replicaz'; did you mean 'replicas'?
+            policy.yaml:16:32: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'replicaz'; did you mean 'replicas'?
                |
             16 |     - expression: "object.spec.replicaz > 1 && variables.replicas > 1 && variables.replica > 0"
                |                                ^^^^^^^^
-            policy.yaml:16:84: warning[cel-undefined-field]: spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'?
+            policy.yaml:16:84: error[cel-undefined-field] (fails at admission): spec.validations[0].expression: undefined field 'replica'; did you mean 'replicas'?
                |
             16 |     - expression: "object.spec.replicaz > 1 && variables.replicas > 1 && variables.replica > 0"
                |                                                                                    ^^^^^^^
-            policy.yaml:17:43: error[cel-syntax]: spec.validations[1].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:17:43: error[cel-syntax] (refused on create): spec.validations[1].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             17 |     - expression: "object.metadata.name =="
                |                                           ^
@@ -275,23 +275,23 @@ spec:
     - expression: "images.containers.map(i, verifyImageSignatures(i [attestors.cosign]))"
 "#,
         expect![[r#"
-            policy.yaml:18:83: error[cel-syntax]: spec.mutations[1].jsonPatch.expression: Syntax error: missing ']' at '<EOF>'
+            policy.yaml:18:83: error[cel-syntax] (refused on create): spec.mutations[1].jsonPatch.expression: Syntax error: missing ']' at '<EOF>'
                |
             18 |         expression: "[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 'y'}"
                |                                                                                   ^
-            policy.yaml:36:52: error[cel-syntax]: spec.generate[1].expression: Syntax error: missing ')' at '<EOF>'
+            policy.yaml:36:52: error[cel-syntax] (refused on create): spec.generate[1].expression: Syntax error: missing ')' at '<EOF>'
                |
             36 |     - expression: "generator.Apply(variables.nsName"
                |                                                    ^
-            policy.yaml:53:36: error[cel-syntax]: spec.conditions[1].expression: Syntax error: no viable alternative at input '.('
+            policy.yaml:53:36: error[cel-syntax] (refused on create): spec.conditions[1].expression: Syntax error: no viable alternative at input '.('
                |
             53 |       expression: "object.metadata.("
                |                                    ^
-            policy.yaml:53:37: error[cel-syntax]: spec.conditions[1].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+            policy.yaml:53:37: error[cel-syntax] (refused on create): spec.conditions[1].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
                |
             53 |       expression: "object.metadata.("
                |                                     ^
-            policy.yaml:75:45: warning[cel-no-overload]: spec.validations[1].expression: found no matching overload for 'verifyImageSignatures' applied to '(dyn)'
+            policy.yaml:75:45: error[cel-no-overload] (fails at admission): spec.validations[1].expression: found no matching overload for 'verifyImageSignatures' applied to '(dyn)'
                |
             75 |     - expression: "images.containers.map(i, verifyImageSignatures(i [attestors.cosign]))"
                |                                             ^^^^^^^^^^^^^^^^^^^^^
@@ -340,11 +340,11 @@ spec:
     - expression: "object.spec.activeDeadlineSeconds > 0 && object.status.phase != ''"
 "#,
         expect![[r#"
-            policy.yaml:13:34: warning[cel-undefined-field]: spec.validations[0].expression (autogen for DaemonSet, Deployment, ReplicaSet, StatefulSet, Job, CronJob): undefined field 'phase'
+            policy.yaml:13:34: error[cel-undefined-field] (fails at admission): spec.validations[0].expression (autogen for DaemonSet, Deployment, ReplicaSet, StatefulSet, Job, CronJob): undefined field 'phase'
                |
             13 |     - expression: "object.status.phase == 'Running' && object.metadata.namespace != ''"
                |                                  ^^^^^
-            policy.yaml:31:75: warning[cel-undefined-field]: spec.validations[0].expression (autogen for Job): undefined field 'phase'
+            policy.yaml:31:75: error[cel-undefined-field] (fails at admission): spec.validations[0].expression (autogen for Job): undefined field 'phase'
                |
             31 |     - expression: "object.spec.activeDeadlineSeconds > 0 && object.status.phase != ''"
                |                                                                           ^^^^^
@@ -376,7 +376,7 @@ spec:
     - expression: "undeclaredName > 0"
 "#,
         expect![[r#"
-            policy.yaml:16:20: warning[cel-undeclared]: spec.validations[1].expression: undeclared reference to 'undeclaredName' (in container '')
+            policy.yaml:16:20: error[cel-undeclared] (fails at admission): spec.validations[1].expression: undeclared reference to 'undeclaredName' (in container '')
                |
             16 |     - expression: "undeclaredName > 0"
                |                    ^^^^^^^^^^^^^^
@@ -442,19 +442,19 @@ spec:
     - expression: "http.Get('https://example.com/allowed').allowed == true"
 "#,
         expect![[r#"
-            policy.yaml:5:1: error[required]: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
+            policy.yaml:5:1: error[required] (refused on create): spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required
               |
             5 | spec:
               | ^^^^
-            policy.yaml:14:3: error[required]: spec.schedule: Required value: schedule is required
+            policy.yaml:14:3: error[required] (refused on create): spec.schedule: Required value: schedule is required
                |
             14 |   schedule: ""
                |   ^^^^^^^^
-            policy.yaml:26:3: error[forbidden]: spec.evaluation: Forbidden: disabling both admission and mutateExisting evaluation modes is not allowed
+            policy.yaml:26:3: error[forbidden] (refused on create): spec.evaluation: Forbidden: disabling both admission and mutateExisting evaluation modes is not allowed
                |
             26 |   evaluation:
                |   ^^^^^^^^^^
-            policy.yaml:49:20: error[forbidden]: spec: Forbidden: http.* is not allowed in namespaced policies; set --allowHTTPInNamespacedPolicies to enable
+            policy.yaml:49:20: error[forbidden] (refused on create): spec: Forbidden: http.* is not allowed in namespaced policies; set --allowHTTPInNamespacedPolicies to enable
                |
             49 |     - expression: "http.Get('https://example.com/allowed').allowed == true"
                |                    ^^^^
@@ -493,11 +493,11 @@ spec:
       valueExpression: "null"
 "#,
         expect![[r#"
-            policy.yaml:14:19: error[cel-result-type]: spec.matchConditions[0].expression: Invalid value: "size(object.metadata.name)": output is expected to be of type bool
+            policy.yaml:14:19: error[cel-result-type] (refused on create): spec.matchConditions[0].expression: Invalid value: "size(object.metadata.name)": output is expected to be of type bool
                |
             14 |       expression: "size(object.metadata.name)"
                |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:17:26: error[cel-result-type]: spec.validations[0].messageExpression: Invalid value: "size(object.metadata.name)": output is expected to be of type string
+            policy.yaml:17:26: error[cel-result-type] (refused on create): spec.validations[0].messageExpression: Invalid value: "size(object.metadata.name)": output is expected to be of type string
                |
             17 |       messageExpression: "size(object.metadata.name)"
                |                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^

@@ -751,15 +751,15 @@ items:
     validationActions: [Deny]
 "#,
         expect![[r#"
-            policy.yaml:10:20: error[not-supported]: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
+            policy.yaml:10:20: error[not-supported] (refused on create): spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"
                |
             10 |     failurePolicy: Sometimes
                |                    ^^^^^^^^^
-            policy.yaml:15:40: error[cel-no-overload]: spec.validations[0].expression: found no matching overload for '_<=_' applied to '(int, string)' (in apps/v1, Kind=Deployment)
+            policy.yaml:15:40: error[cel-no-overload] (fails at admission): spec.validations[0].expression: found no matching overload for '_<=_' applied to '(int, string)' (in apps/v1, Kind=Deployment)
                |
             15 |     - expression: object.spec.replicas <= 'five'
                |                                        ^^
-            policy.yaml:26:17: warning[unresolved-reference]: spec.policyName: no ValidatingAdmissionPolicy named 'not-in-the-list' in the workspace
+            policy.yaml:26:17: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'not-in-the-list' in the workspace
                |
             26 |     policyName: not-in-the-list
                |                 ^^^^^^^^^^^^^^^
