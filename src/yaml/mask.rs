@@ -1,0 +1,60 @@
+//! Quoted scalars whose continuation lines are indented less than the block around them.
+//!
+//! go-yaml's scanner (`yaml_parser_scan_flow_scalar` in `scannerc.go` of go.yaml.in/yaml/v2, the
+//! go-yaml v2 that sigs.k8s.io/yaml decodes with for kubectl and the API server) checks no
+//! indentation inside a quoted scalar, so a continuation line may start at any column:
+//!
+//! ```yaml
+//!     - expression: "object.a &&
+//!   object.b"
+//! ```
+//!
+//! saphyr-parser refuses that ("invalid indentation in quoted scalar"). When it does, the piece is
+//! read again with that scalar's line breaks shown to the parser as spaces: the same number of
+//! bytes, so every offset stays where it was. The scalar's value and source map then come from our
+//! own decoding of the real text, which folds the lines as go-yaml does.
+
+use std::borrow::Cow;
+
+use super::locate;
+
+/// The message saphyr-parser gives for a continuation line left of the block indentation.
+pub(crate) const UNDER_INDENTED: &str = "invalid indentation in quoted scalar";
+
+/// Most scalars unmasked in one piece (each costs a new read of the piece); past it the error
+/// stands.
+pub(crate) const MAX_MASKS: usize = 64;
+
+/// The quoted scalar opening at file offset `quote`, as the range to show on one line: when it
+/// closes before `limit`, crosses no document marker and is not a mapping key (a key cannot span
+/// lines in go-yaml either).
+pub(crate) fn maskable(text: &str, quote: usize, limit: usize) -> Option<(usize, usize)> {
+    if !matches!(text.as_bytes().get(quote), Some(b'"' | b'\'')) {
+        return None;
+    }
+    let end = locate::quoted_end(text, quote, limit)?;
+    let inside = text.get(quote..end)?;
+    let marker = inside.lines().skip(1).any(|line| {
+        (line.starts_with("---") || line.starts_with("..."))
+            && line[3..].chars().next().is_none_or(char::is_whitespace)
+    });
+    let after = text.get(end..limit)?.trim_start_matches([' ', '\t']);
+    (!marker && !after.starts_with(':')).then_some((quote, end))
+}
+
+/// `piece` (at file offset `base`) with the line breaks inside `masks` replaced by spaces.
+pub(crate) fn masked<'p>(piece: &'p str, base: usize, masks: &[(usize, usize)]) -> Cow<'p, str> {
+    if masks.is_empty() {
+        return Cow::Borrowed(piece);
+    }
+    let inside = |at: usize| masks.iter().any(|&(from, to)| from <= at && at < to);
+    Cow::Owned(
+        piece
+            .char_indices()
+            .map(|(i, c)| match c {
+                '\n' | '\r' if inside(base + i) => ' ',
+                c => c,
+            })
+            .collect(),
+    )
+}
