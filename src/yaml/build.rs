@@ -38,8 +38,8 @@ pub(crate) fn parse_piece(
         let shown = mask::masked(piece, start, &masks);
         let mut builder = Builder::new(text, start, &shown, &masks);
         let may_mask = masks.len() < mask::MAX_MASKS;
-        if let Some(quote) = read_events(&mut builder, &shown, may_mask) {
-            masks.push(quote);
+        if let Some(retry) = read_events(&mut builder, &shown, may_mask) {
+            masks.push(retry);
             continue;
         }
         builder.finish_document(None);
@@ -52,17 +52,20 @@ pub(crate) fn parse_piece(
 /// Feeds the parser's events for `shown` to `builder`, until the end or the first error. Returns
 /// the quoted scalar to read again on one line when the error is one go-yaml does not make and
 /// `may_mask`.
-fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option<(usize, usize)> {
+fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option<mask::Mask> {
     let mut parser = Parser::new_from_str(shown);
     while let Some(result) = parser.next_event() {
         let outcome = match result {
             Ok((event, span)) => builder.event(event, span),
             Err(error) => {
-                if may_mask && error.info() == mask::UNDER_INDENTED {
-                    let quote = builder.base + builder.cursor.byte_of(error.marker().index());
-                    if let Some(range) = mask::maskable(builder.text, quote, builder.limit) {
-                        return Some(range);
-                    }
+                let at = builder.base + builder.cursor.byte_of(error.marker().index());
+                let retry = match error.info() {
+                    mask::UNDER_INDENTED => mask::maskable(builder.text, at, builder.limit),
+                    mask::TAB_INDENTED => mask::tab(builder.text, at),
+                    _ => None,
+                };
+                if let Some(retry) = retry.filter(|_| may_mask) {
+                    return Some(retry);
                 }
                 Err(builder.scan_error(&error))
             }
@@ -124,12 +127,12 @@ pub(crate) struct Builder<'a> {
     has_errors: bool,
     documents: Vec<Document>,
     errors: Vec<SyntaxError>,
-    /// Quoted scalars shown to the parser on one line (file offsets): their value is our decoding.
-    masks: &'a [(usize, usize)],
+    /// What the parser was shown differently: a quoted scalar shown on one line has our value.
+    masks: &'a [mask::Mask],
 }
 
 impl<'a> Builder<'a> {
-    fn new(text: &'a str, base: usize, piece: &'a str, masks: &'a [(usize, usize)]) -> Builder<'a> {
+    fn new(text: &'a str, base: usize, piece: &'a str, masks: &'a [mask::Mask]) -> Builder<'a> {
         Builder {
             text,
             base,
@@ -154,7 +157,7 @@ impl<'a> Builder<'a> {
 
     /// Whether the quoted scalar opening at `from` was shown to the parser on one line.
     pub(crate) fn is_masked(&self, from: usize) -> bool {
-        self.masks.iter().any(|&(start, _)| start == from)
+        mask::on_one_line(self.masks, from)
     }
 
     /// Column of the innermost open block collection (the indentation a block scalar's indentation

@@ -88,3 +88,22 @@ fn scalars_continued_left_of_their_key_are_bounded_per_document() {
     let beyond = parse(&document(super::mask::MAX_MASKS + 1));
     assert_eq!(beyond.errors.len(), 1);
 }
+
+/// go-yaml skips the blanks that start a quoted scalar's continuation line, tabs included, with no
+/// indentation check.
+#[test]
+fn tabs_indenting_a_quoted_continuation_line() {
+    check(
+        "a:\n  b: \"x\n\ty\"\n  c: 'p\n \tq'\n",
+        expect![[r#"
+        doc 0:0-4:4
+          map 0:0-4:4
+            Plain 0:0-0:1 "a"
+              map 1:2-4:4
+                Plain 1:2-1:3 "b"
+                  DoubleQuoted 1:5-2:3 "x y"
+                Plain 3:2-3:3 "c"
+                  SingleQuoted 3:5-4:4 "p q"
+    "#]],
+    );
+}
