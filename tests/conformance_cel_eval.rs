@@ -501,3 +501,50 @@ fn crd_rules_without_self() {
     let regression = against_flat_baseline(BASELINE, "crd_rules_without_self", ok, n);
     assert!(regression.is_none(), "{regression:?}");
 }
+
+/// The project's own cases (`tests/conformance/go_conversions.json`): every string and number
+/// conversion as cel-go does it with Go's `strconv` and `time`, the exact runtime message, and
+/// what the checker says about the same expression in the Kubernetes environment (literal
+/// validators included). Unlike the upstream data, every case must pass.
+#[test]
+fn go_conversion_cases() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/go_conversions.json");
+    let doc = read_json(&path);
+    let cases = array_at(&doc, "cases");
+    assert!(!cases.is_empty(), "no cases in {}", path.display());
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let id = case.get("id").and_then(Json::as_str).unwrap_or("?");
+            run_conversion_case(case)
+                .err()
+                .map(|why| format!("{id}: {why}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// One conversion case: the value or the exact error, and the checker's exact messages.
+fn run_conversion_case(case: &Json) -> Result<(), String> {
+    let expr = case.get("expr").and_then(Json::as_str).ok_or("no expr")?;
+    let want_check: Vec<&str> = case
+        .get("check")
+        .and_then(Json::as_array)
+        .map(|all| all.iter().filter_map(Json::as_str).collect())
+        .unwrap_or_default();
+    let checked = compile_errors(expr);
+    if checked != want_check {
+        return Err(format!("checker said {checked:?}, want {want_check:?}"));
+    }
+    match (eval_src(expr), case.get("value"), case.get("error")) {
+        (Ok(got), Some(want), None) => {
+            let want = value(want).ok_or("unreadable expected value")?;
+            same(&got, &want)
+                .then_some(())
+                .ok_or(format!("got {got}, want {want}"))
+        }
+        (Err(got), None, Some(want)) if want.as_str() == Some(got.as_str()) => Ok(()),
+        (got, _, _) => Err(format!("got {got:?}")),
+    }
+}

@@ -10,6 +10,7 @@ use saphyr_parser::{Event, Parser, ScanError, Span};
 
 use super::alias::{Anchors, Size};
 use super::cursor::CharCursor;
+use super::mask;
 use super::scalar::{ScalarSite, build_scalar};
 use super::source_map::size;
 use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
@@ -31,21 +32,50 @@ pub(crate) fn parse_piece(
     let Some(piece) = text.get(start..end) else {
         return;
     };
-    let mut builder = Builder::new(text, start, piece);
-    let mut parser = Parser::new_from_str(piece);
+    // Quoted scalars the parser must see on one line (see `mask`); each found costs one more read.
+    let mut masks = Vec::new();
+    loop {
+        let shown = mask::masked(piece, start, &masks);
+        let mut builder = Builder::new(text, start, &shown, &masks);
+        let may_mask = masks.len() < mask::MAX_MASKS;
+        if let Some(retry) = read_events(&mut builder, &shown, may_mask) {
+            masks.push(retry);
+            continue;
+        }
+        builder.finish_document(None);
+        documents.append(&mut builder.documents);
+        errors.append(&mut builder.errors);
+        return;
+    }
+}
+
+/// Feeds the parser's events for `shown` to `builder`, until the end or the first error. Returns
+/// the quoted scalar to read again on one line when the error is one go-yaml does not make and
+/// `may_mask`.
+fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option<mask::Mask> {
+    let mut parser = Parser::new_from_str(shown);
     while let Some(result) = parser.next_event() {
         let outcome = match result {
             Ok((event, span)) => builder.event(event, span),
-            Err(error) => Err(builder.scan_error(&error)),
+            Err(error) => {
+                let at = builder.base + builder.cursor.byte_of(error.marker().index());
+                let retry = match error.info() {
+                    mask::UNDER_INDENTED => mask::maskable(builder.text, at, builder.limit),
+                    mask::TAB_INDENTED => mask::tab(builder.text, at),
+                    _ => None,
+                };
+                if let Some(retry) = retry.filter(|_| may_mask) {
+                    return Some(retry);
+                }
+                Err(builder.scan_error(&error))
+            }
         };
         if let Err(error) = outcome {
             builder.fail(error);
             break;
         }
     }
-    builder.finish_document(None);
-    documents.append(&mut builder.documents);
-    errors.append(&mut builder.errors);
+    None
 }
 
 /// A collection being read.
@@ -97,10 +127,12 @@ pub(crate) struct Builder<'a> {
     has_errors: bool,
     documents: Vec<Document>,
     errors: Vec<SyntaxError>,
+    /// What the parser was shown differently: a quoted scalar shown on one line has our value.
+    masks: &'a [mask::Mask],
 }
 
 impl<'a> Builder<'a> {
-    fn new(text: &'a str, base: usize, piece: &'a str) -> Builder<'a> {
+    fn new(text: &'a str, base: usize, piece: &'a str, masks: &'a [mask::Mask]) -> Builder<'a> {
         Builder {
             text,
             base,
@@ -119,7 +151,13 @@ impl<'a> Builder<'a> {
             has_errors: false,
             documents: Vec::new(),
             errors: Vec::new(),
+            masks,
         }
+    }
+
+    /// Whether the quoted scalar opening at `from` was shown to the parser on one line.
+    pub(crate) fn is_masked(&self, from: usize) -> bool {
+        mask::on_one_line(self.masks, from)
     }
 
     /// Column of the innermost open block collection (the indentation a block scalar's indentation

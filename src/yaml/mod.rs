@@ -12,6 +12,8 @@ mod cursor;
 mod decode;
 #[cfg(test)]
 mod emit_tests;
+#[cfg(test)]
+mod go_yaml_tests;
 pub mod incremental;
 #[cfg(test)]
 mod layout_tests;
@@ -20,6 +22,7 @@ mod limit_tests;
 mod locate;
 #[cfg(test)]
 mod map_tests;
+mod mask;
 mod node;
 #[cfg(test)]
 mod prop_tests;

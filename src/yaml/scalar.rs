@@ -85,7 +85,11 @@ fn flow_scalar(
     let range = TextRange::new(size(from), size(end));
     let indent = builder.block_indent().map_or(0, |column| column + 1);
     let decoded = decode::decode_flow(text, style, (from, end), indent);
-    let (value, map) = checked(decoded, site.value, flow_content(style, range));
+    let (value, map) = match decoded {
+        // The parser read this scalar with its breaks as spaces; only our decoding folds them.
+        Some(decoded) if builder.is_masked(from) => decoded,
+        decoded => checked(decoded, site.value, flow_content(style, range)),
+    };
     (range, value, map)
 }
 

@@ -208,3 +208,33 @@ spec:
         "#]],
     );
 }
+
+/// go-yaml (go.yaml.in/yaml/v2 `scannerc.go`, `yaml_parser_scan_flow_scalar`) checks no
+/// indentation inside quoted scalars, so kubectl and the API server take an expression whose
+/// continuation line starts left of its key; the CEL in it is checked and an error on the
+/// continuation line points there.
+#[test]
+fn quoted_expression_continued_left_of_its_key() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: a}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+    - expression: "object.metadata.name.startsWith('a') &&
+  object.metadata.name.size() < 'ten'"
+      message: 'name too
+ long'
+"#,
+        expect![[r#"
+            policy.yaml:10:31: error[cel-no-overload]: spec.validations[0].expression: found no matching overload for '_<_' applied to '(int, string)'
+               |
+            10 |   object.metadata.name.size() < 'ten'"
+               |                               ^
+        "#]],
+    );
+}

@@ -76,7 +76,7 @@ fn digits(s: &[u8], at: usize, n: usize) -> Option<u32> {
     })
 }
 
-/// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` into seconds and nanoseconds since the epoch.
+/// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (`,` for the point too) into seconds and nanoseconds since the epoch.
 pub fn parse_rfc3339(text: &str) -> Option<(i64, u32, i32)> {
     let s = text.as_bytes();
     let year = i64::from(digits(s, 0, 4)?);
@@ -95,7 +95,8 @@ pub fn parse_rfc3339(text: &str) -> Option<(i64, u32, i32)> {
     }
     let mut at = 19;
     let mut nanos = 0u32;
-    if s.get(at) == Some(&b'.') {
+    // Go's `time.Parse` takes a comma for the point too (its general parser, `commaOrPeriod`).
+    if matches!(s.get(at), Some(b'.' | b',')) {
         at += 1;
         let start = at;
         while s.get(at).is_some_and(u8::is_ascii_digit) {

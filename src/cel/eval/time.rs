@@ -7,8 +7,9 @@ use jiff::tz::{Offset, TimeZone};
 use super::civil;
 use super::value::{Duration, ErrorKind, Timestamp, Value};
 
+/// cel-go's `errTimestampOverflow` (`common/types/err.go`), for conversions and arithmetic alike.
 fn range_error() -> Value {
-    Value::error(ErrorKind::Overflow, "timestamp out of range")
+    Value::error(ErrorKind::Overflow, "timestamp overflow")
 }
 
 /// A timestamp from seconds and nanoseconds since the epoch, range-checked.
@@ -26,10 +27,7 @@ pub fn parse_timestamp(text: &str) -> Value {
             Some(t) => Value::Timestamp(t.with_offset(offset)),
             None => range_error(),
         },
-        None => Value::error(
-            ErrorKind::InvalidArgument,
-            format!("timestamp conversion error: cannot parse {text:?} as RFC 3339"),
-        ),
+        None => conversion_error("google.protobuf.Timestamp"),
     }
 }
 
@@ -70,11 +68,17 @@ pub fn difference(a: Timestamp, b: Timestamp) -> Value {
 pub fn parse_duration(text: &str) -> Value {
     match go_duration(text) {
         Some(n) => Value::Duration(Duration { nanos: n }),
-        None => Value::error(
-            ErrorKind::InvalidArgument,
-            format!("duration conversion error: invalid duration {text:?}"),
-        ),
+        None => conversion_error("google.protobuf.Duration"),
     }
+}
+
+/// cel-go's message for a string `time.Parse` or `time.ParseDuration` refuses
+/// (`common/types/string.go`).
+fn conversion_error(target: &str) -> Value {
+    Value::error(
+        ErrorKind::InvalidArgument,
+        format!("type conversion error from 'string' to '{target}'"),
+    )
 }
 
 fn unit_nanos(unit: &str) -> Option<i128> {

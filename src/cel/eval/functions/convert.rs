@@ -1,8 +1,10 @@
-//! Type conversions with cel-go's range checks (`int(1e20)` and `uint(-1)` are errors,
-//! `string(b'\xff')` is an error), type values and Go's float formatting.
+//! Type conversions with cel-go's range checks and messages (`int(1e20)` is an "integer
+//! overflow", `uint(-1)` an "unsigned integer overflow", `string(b'\xff')` an error), strings
+//! read with Go's `strconv` syntax, type values and Go's float formatting.
 
 use std::sync::Arc;
 
+use super::strconv;
 use crate::cel::eval::time;
 use crate::cel::eval::value::{Duration, ErrorKind, Value};
 
@@ -33,14 +35,22 @@ pub fn type_ident(name: &str) -> Option<Value> {
     NAMES.contains(&name).then(|| Value::Type(Arc::from(name)))
 }
 
-fn range() -> Value {
-    Value::error(ErrorKind::Overflow, "range error converting value")
+/// cel-go's `errIntOverflow` (`common/types/err.go`), for `int()` of a value out of range.
+fn int_overflow() -> Value {
+    Value::error(ErrorKind::Overflow, "integer overflow")
 }
 
-fn invalid(what: &str, text: &str) -> Value {
+/// cel-go's `errUintOverflow`, for `uint()` of a negative or too large value.
+fn uint_overflow() -> Value {
+    Value::error(ErrorKind::Overflow, "unsigned integer overflow")
+}
+
+/// What cel-go's `String.ConvertToType` returns for any string Go's parser refuses, syntax and
+/// range errors alike (`common/types/string.go`).
+pub(crate) fn invalid(target: &str) -> Value {
     Value::error(
         ErrorKind::InvalidArgument,
-        format!("{what} conversion error: {text:?}"),
+        format!("type conversion error from 'string' to '{target}'"),
     )
 }
 
@@ -50,18 +60,17 @@ pub fn to_int(v: &Value) -> Value {
         Value::Int(_) => v.clone(),
         Value::Uint(u) => i64::try_from(*u)
             .map(Value::Int)
-            .unwrap_or_else(|_| range()),
+            .unwrap_or_else(|_| int_overflow()),
         Value::Double(d) => {
             if d.is_finite() && *d > -9.223_372_036_854_776e18 && *d < 9.223_372_036_854_776e18 {
                 Value::Int(*d as i64)
             } else {
-                range()
+                int_overflow()
             }
         }
-        Value::String(s) => s
-            .parse::<i64>()
+        Value::String(s) => strconv::parse_int(s)
             .map(Value::Int)
-            .unwrap_or_else(|_| invalid("int", s)),
+            .unwrap_or_else(|| invalid("int")),
         Value::Timestamp(t) => Value::Int(t.seconds),
         Value::Duration(d) => Value::Int(d.nanos),
         Value::Error(_) => v.clone(),
@@ -75,18 +84,17 @@ pub fn to_uint(v: &Value) -> Value {
         Value::Uint(_) => v.clone(),
         Value::Int(i) => u64::try_from(*i)
             .map(Value::Uint)
-            .unwrap_or_else(|_| range()),
+            .unwrap_or_else(|_| uint_overflow()),
         Value::Double(d) => {
             if d.is_finite() && *d >= 0.0 && *d < 1.844_674_407_370_955_2e19 {
                 Value::Uint(*d as u64)
             } else {
-                range()
+                uint_overflow()
             }
         }
-        Value::String(s) => s
-            .parse::<u64>()
+        Value::String(s) => strconv::parse_uint(s)
             .map(Value::Uint)
-            .unwrap_or_else(|_| invalid("uint", s)),
+            .unwrap_or_else(|| invalid("uint")),
         Value::Error(_) => v.clone(),
         _ => Value::no_overload(),
     }
@@ -98,10 +106,9 @@ pub fn to_double(v: &Value) -> Value {
         Value::Double(_) => v.clone(),
         Value::Int(i) => Value::Double(*i as f64),
         Value::Uint(u) => Value::Double(*u as f64),
-        Value::String(s) => s
-            .parse::<f64>()
+        Value::String(s) => strconv::parse_float(s)
             .map(Value::Double)
-            .unwrap_or_else(|_| invalid("double", s)),
+            .unwrap_or_else(|| invalid("double")),
         Value::Error(_) => v.clone(),
         _ => Value::no_overload(),
     }
@@ -150,7 +157,7 @@ pub fn to_bool(v: &Value) -> Value {
         Value::String(s) => match &**s {
             "1" | "t" | "T" | "TRUE" | "true" | "True" => Value::Bool(true),
             "0" | "f" | "F" | "FALSE" | "false" | "False" => Value::Bool(false),
-            _ => invalid("bool", s),
+            _ => invalid("bool"),
         },
         Value::Error(_) => v.clone(),
         _ => Value::no_overload(),

@@ -8,6 +8,7 @@ pub mod format;
 pub mod kube;
 pub mod kube_types;
 pub mod lists;
+pub mod strconv;
 pub mod strings;
 
 use std::sync::Arc;

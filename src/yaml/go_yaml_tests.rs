@@ -1,0 +1,109 @@
+//! Leniency as go-yaml's (go.yaml.in/yaml/v2 `scannerc.go`, what sigs.k8s.io/yaml decodes with for
+//! kubectl and the API server): what it accepts is read with the same value and an exact source
+//! map, what it refuses is an error.
+
+use expect_test::expect;
+
+use super::tests::check;
+use super::{NodeKind, parse};
+use crate::text::TextSize;
+
+/// `yaml_parser_scan_flow_scalar` has no indentation check: continuation lines of a quoted scalar
+/// may start left of its key, and fold as usual (one space; an empty line gives a line feed).
+#[test]
+fn quoted_continuation_lines_left_of_the_key() {
+    check(
+        r#"spec:
+  validations:
+    - expression: "object.a &&
+  object.b"
+      message: 'one
+
+ two'
+    - expression: "x \
+y"
+"#,
+        expect![[r#"
+            doc 0:0-8:2
+              map 0:0-8:2
+                Plain 0:0-0:4 "spec"
+                  map 1:2-8:2
+                    Plain 1:2-1:13 "validations"
+                      seq 2:4-8:2
+                        map 2:6-6:5
+                          Plain 2:6-2:16 "expression"
+                            DoubleQuoted 2:18-3:11 "object.a && object.b"
+                          Plain 4:6-4:13 "message"
+                            SingleQuoted 4:15-6:5 "one\ntwo"
+                        map 7:6-8:2
+                          Plain 7:6-7:16 "expression"
+                            DoubleQuoted 7:18-8:2 "x y"
+        "#]],
+    );
+}
+
+/// The decoded text maps back to the file exactly, on the continuation line too.
+#[test]
+fn continuation_left_of_the_key_keeps_an_exact_source_map() {
+    let text = "a:\n  b: \"first &&\n second\"\n  c: d\n";
+    let file = parse(text);
+    assert!(file.errors.is_empty(), "{:?}", file.errors);
+    let root = file.documents[0].root.as_ref().expect("a root");
+    let b = root.get("a").and_then(|a| a.get("b")).expect("a.b");
+    let NodeKind::Scalar(scalar) = &b.kind else {
+        panic!("a scalar");
+    };
+    assert_eq!(scalar.value, "first && second");
+    assert!(scalar.source_map.is_exact());
+    let second = scalar.value.find("second").expect("second");
+    let in_file = scalar.source_map.to_file(TextSize::from(second as u32));
+    assert_eq!(&text[usize::from(in_file)..][..6], "second");
+    let c = root.get("a").and_then(|a| a.get("c")).expect("a.c");
+    assert_eq!(&text[c.range], "d");
+}
+
+/// go-yaml refuses these too: a multi-line key, and a document marker at column 0 inside the
+/// quotes ("found unexpected document indicator").
+#[test]
+fn what_go_yaml_refuses_stays_an_error() {
+    let key = parse("a:\n  \"multi\n line\": 1\n");
+    assert!(!key.errors.is_empty());
+    let marker = parse("a:\n  b: \"one\n---\n two\"\n");
+    assert!(!marker.errors.is_empty());
+}
+
+/// Each such scalar costs one more read of its document, so their number is bounded
+/// ([`MAX_MASKS`](super::mask::MAX_MASKS) a document); past it the parser's error stands.
+#[test]
+fn scalars_continued_left_of_their_key_are_bounded_per_document() {
+    let document = |count: usize| {
+        let mut text = String::from("a:\n");
+        for i in 0..count {
+            text.push_str(&format!("  k{i}: \"x\n y\"\n"));
+        }
+        text
+    };
+    let within = parse(&document(super::mask::MAX_MASKS));
+    assert!(within.errors.is_empty(), "{:?}", within.errors);
+    let beyond = parse(&document(super::mask::MAX_MASKS + 1));
+    assert_eq!(beyond.errors.len(), 1);
+}
+
+/// go-yaml skips the blanks that start a quoted scalar's continuation line, tabs included, with no
+/// indentation check.
+#[test]
+fn tabs_indenting_a_quoted_continuation_line() {
+    check(
+        "a:\n  b: \"x\n\ty\"\n  c: 'p\n \tq'\n",
+        expect![[r#"
+        doc 0:0-4:4
+          map 0:0-4:4
+            Plain 0:0-0:1 "a"
+              map 1:2-4:4
+                Plain 1:2-1:3 "b"
+                  DoubleQuoted 1:5-2:3 "x y"
+                Plain 3:2-3:3 "c"
+                  SingleQuoted 3:5-4:4 "p q"
+    "#]],
+    );
+}
