@@ -231,7 +231,7 @@ spec:
  long'
 "#,
         expect![[r#"
-            policy.yaml:10:31: error[cel-no-overload]: spec.validations[0].expression: found no matching overload for '_<_' applied to '(int, string)'
+            policy.yaml:10:31: error[cel-no-overload] (refused on create): spec.validations[0].expression: found no matching overload for '_<_' applied to '(int, string)'
                |
             10 |   object.metadata.name.size() < 'ten'"
                |                               ^
