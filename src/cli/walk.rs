@@ -19,11 +19,18 @@ pub struct WalkError {
 
 /// The files under `paths`, in argument order, each folder's files in sorted order.
 pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
+    collect_excluding(paths, &[])
+}
+
+/// The files under `paths` as `collect` finds them, leaving out the files and folders found in a
+/// folder that an `exclude` glob matches (a path named on the command line is always read).
+pub fn collect_excluding(paths: &[PathBuf], exclude: &[String]) -> (Vec<PathBuf>, Vec<WalkError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    let walker = Walker { exclude };
     for path in paths {
         match fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk_dir(path, &mut files, &mut errors),
+            Ok(meta) if meta.is_dir() => walker.walk_dir(path, &mut files, &mut errors),
             Ok(_) => files.push(tidy(path)),
             Err(error) => errors.push(WalkError {
                 path: path.clone(),
@@ -34,36 +41,46 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
     (files, errors)
 }
 
-fn walk_dir(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) => {
-            errors.push(WalkError {
-                path: tidy(dir),
-                message: io_message(&error),
-            });
-            return;
-        }
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(|entry| entry.file_name());
-    for entry in entries {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
-        }
-        // The entry's own type: a symlinked folder is not followed, so a link cycle can't loop.
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if file_type.is_dir() {
-            if !SKIPPED_DIRS.contains(&name.as_ref()) {
-                walk_dir(&path, files, errors);
+/// What a walk leaves out besides hidden and build folders.
+struct Walker<'a> {
+    exclude: &'a [String],
+}
+
+impl Walker<'_> {
+    fn walk_dir(&self, dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                errors.push(WalkError {
+                    path: tidy(dir),
+                    message: io_message(&error),
+                });
+                return;
             }
-        } else if is_yaml(&name) && (file_type.is_file() || path.is_file()) {
-            files.push(tidy(&path));
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|entry| entry.file_name());
+        for entry in entries {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') {
+                continue;
+            }
+            // The entry's own type: a symlinked folder is not followed, so a link cycle can't loop.
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if super::glob::excluded(&tidy(&path), self.exclude) {
+                continue;
+            }
+            if file_type.is_dir() {
+                if !SKIPPED_DIRS.contains(&name.as_ref()) {
+                    self.walk_dir(&path, files, errors);
+                }
+            } else if is_yaml(&name) && (file_type.is_file() || path.is_file()) {
+                files.push(tidy(&path));
+            }
         }
     }
 }
