@@ -407,7 +407,14 @@ fn exclude_leaves_out_what_a_walk_finds() {
     assert_eq!(all.status, Some(1), "{}", all.stdout);
     let excluded = run(
         dir.path(),
-        &["check", ".", "--exclude", "vendor", "--exclude", "**/*.test.yaml"],
+        &[
+            "check",
+            ".",
+            "--exclude",
+            "vendor",
+            "--exclude",
+            "**/*.test.yaml",
+        ],
     );
     check_output(
         &excluded,
@@ -442,5 +449,8 @@ fn a_dash_reads_standard_input_reported_as_stdin() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
     assert_eq!(report["files"][0]["path"], "<stdin>", "{stdout}");
-    assert_eq!(report["files"][0]["diagnostics"][0]["code"], "cel-syntax", "{stdout}");
+    assert_eq!(
+        report["files"][0]["diagnostics"][0]["code"], "cel-syntax",
+        "{stdout}"
+    );
 }
