@@ -475,3 +475,79 @@ fn no_arguments_on_a_terminal_print_a_short_help() {
     assert!(stdout.contains("admission-ls serve"), "{stdout}");
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn a_schema_folder_gives_every_crd_in_it() {
+    let dir = TempDir::new("cli-schema-dir");
+    dir.write("policy.yaml", WIDGET_POLICY);
+    dir.write("crds/nested/widget.yaml", WIDGET_CRD);
+    dir.write("crds/readme.txt", "not yaml, not read");
+    let typed = run(dir.path(), &["check", "policy.yaml", "--schema", "crds"]);
+    assert_eq!(typed.status, Some(1), "{}", typed.stdout);
+    assert!(
+        typed
+            .stdout
+            .contains("undefined field 'maxReplica'; did you mean 'maxReplicas'?"),
+        "{}",
+        typed.stdout
+    );
+    assert!(typed.stdout.contains("checked 1 file:"), "{}", typed.stdout);
+}
+
+#[test]
+fn exclude_leaves_out_what_a_walk_finds() {
+    let dir = TempDir::new("cli-exclude");
+    dir.write("policy.yaml", POLICY);
+    dir.write("vendor/broken.yaml", "a: [\n");
+    dir.write("deploy/x.test.yaml", "a: [\n");
+    let all = run(dir.path(), &["check", "."]);
+    assert_eq!(all.status, Some(1), "{}", all.stdout);
+    let excluded = run(
+        dir.path(),
+        &[
+            "check",
+            ".",
+            "--exclude",
+            "vendor",
+            "--exclude",
+            "**/*.test.yaml",
+        ],
+    );
+    check_output(
+        &excluded,
+        0,
+        expect![[r#"
+            checked 1 file: 0 errors, 0 warnings
+        "#]],
+        expect![""],
+    );
+}
+
+#[test]
+fn a_dash_reads_standard_input_reported_as_stdin() {
+    use std::io::Write as _;
+    let dir = TempDir::new("cli-stdin");
+    let mut child = Command::new(BINARY)
+        .args(["check", "-", "--format", "json"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run binary");
+    let broken = POLICY.replace("<= 5", "<= ");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(broken.as_bytes())
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(report["files"][0]["path"], "<stdin>", "{stdout}");
+    assert_eq!(
+        report["files"][0]["diagnostics"][0]["code"], "cel-syntax",
+        "{stdout}"
+    );
+}

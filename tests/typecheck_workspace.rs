@@ -149,7 +149,9 @@ fn hostile_crds_are_reported_and_the_rest_keeps_working() {
         .partition(|m| m.starts_with("unresolved-reference"));
     assert!(typed.iter().all(|m| m.starts_with("cel-")), "{policy:?}");
     assert!(
-        unmatched.len() == 1 && unmatched[0].contains("no resource 'as'"),
+        unmatched.len() == 1
+            && unmatched[0]
+                .contains("no CustomResourceDefinition in the checked files serves 'as'"),
         "{policy:?}"
     );
 }

@@ -7,7 +7,7 @@
 //! are said to.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use admission_ls::ide::{
@@ -48,31 +48,26 @@ pub fn run(args: &CheckArgs) -> i32 {
         disabled: Vec::new(),
         strict: args.strict,
     };
-    let (paths, walk_errors) = walk::collect(&args.paths);
-    let mut unreadable: Vec<Unreadable> = walk_errors
-        .into_iter()
-        .map(|e| Unreadable {
-            path: e.path.display().to_string(),
-            message: e.message,
-        })
-        .collect();
+    let (inputs, mut unreadable) = inputs(&args.paths, &args.exclude);
+    let (schema_paths, schema_errors) = walk::collect(&args.schemas);
+    unreadable.extend(schema_errors.into_iter().map(Unreadable::from));
     let mut host = AnalysisHost::new();
-    let mut files = Vec::with_capacity(paths.len());
-    for (i, path) in paths.iter().enumerate() {
-        match read_text(path) {
+    let mut files = Vec::with_capacity(inputs.len());
+    for (i, input) in inputs.iter().enumerate() {
+        match input.read() {
             Ok(text) => {
                 host.set_file(FileId(file_id(i)), text.as_str().into());
-                files.push((i, path.display().to_string(), text));
+                files.push((i, input.name(), text));
             }
             Err(message) => unreadable.push(Unreadable {
-                path: path.display().to_string(),
+                path: input.name(),
                 message,
             }),
         }
     }
-    for (i, path) in args.schemas.iter().enumerate() {
+    for (i, path) in schema_paths.iter().enumerate() {
         match read_text(path) {
-            Ok(text) => host.set_file(FileId(file_id(paths.len() + i)), text.as_str().into()),
+            Ok(text) => host.set_file(FileId(file_id(inputs.len() + i)), text.as_str().into()),
             Err(message) => unreadable.push(Unreadable {
                 path: path.display().to_string(),
                 message,
@@ -91,6 +86,63 @@ pub fn run(args: &CheckArgs) -> i32 {
         Format::Github => annotations::github(&checked, &unreadable),
     };
     out::emit(&report, exit_status(&summary, unreadable.len()))
+}
+
+/// One input of `check`: a file, or standard input (`-`).
+enum Input {
+    File(PathBuf),
+    Stdin,
+}
+
+/// The name standard input is reported under.
+const STDIN_NAME: &str = "<stdin>";
+
+impl Input {
+    fn name(&self) -> String {
+        match self {
+            Input::File(path) => path.display().to_string(),
+            Input::Stdin => STDIN_NAME.to_owned(),
+        }
+    }
+
+    fn read(&self) -> Result<String, String> {
+        match self {
+            Input::File(path) => read_text(path),
+            // Bounded as every other read: `check -` has the cap of a file a command reads.
+            Input::Stdin => disk::read_stream(std::io::stdin().lock(), disk::COMMAND_CAP)
+                .map_err(|refused| refused.to_string()),
+        }
+    }
+}
+
+impl From<walk::WalkError> for Unreadable {
+    fn from(error: walk::WalkError) -> Unreadable {
+        Unreadable {
+            path: error.path.display().to_string(),
+            message: error.message,
+        }
+    }
+}
+
+/// The inputs named by `paths` in order, folders walked leaving out what `exclude` matches; `-`
+/// is standard input, read once however often it is named.
+fn inputs(paths: &[PathBuf], exclude: &[String]) -> (Vec<Input>, Vec<Unreadable>) {
+    let mut inputs = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut stdin_named = false;
+    for path in paths {
+        if path.as_os_str() == "-" {
+            if !stdin_named {
+                inputs.push(Input::Stdin);
+            }
+            stdin_named = true;
+            continue;
+        }
+        let (found, errors) = walk::collect_excluding(std::slice::from_ref(path), exclude);
+        inputs.extend(found.into_iter().map(Input::File));
+        unreadable.extend(errors.into_iter().map(Unreadable::from));
+    }
+    (inputs, unreadable)
 }
 
 /// Whether a text holds an admission policy or binding (an `admissionregistration.k8s.io/…`

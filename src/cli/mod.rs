@@ -4,6 +4,7 @@ mod annotations;
 mod check;
 mod eval;
 mod explain;
+mod glob;
 mod init;
 mod init_skeleton;
 mod json;
@@ -61,18 +62,24 @@ enum Command {
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
-    /// Files and folders to check.
+    /// Files and folders to check; `-` reads standard input (reported as `<stdin>`), for
+    /// `helm template … | admission-ls check -`.
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
+    /// Leaves out the files and folders a folder walk finds that match this glob (repeatable):
+    /// `*` and `?` within a name, `**` across folders; a pattern without `/` matches any name on
+    /// the path (`vendor`, `*.test.yaml`).
+    #[arg(long = "exclude", value_name = "GLOB")]
+    exclude: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Target Kubernetes version, such as 1.31 (default: the newest supported).
     #[arg(long, value_name = "1.NN", default_value_t = KubeVersion::newest())]
     kube_version: KubeVersion,
-    /// Extra files with CustomResourceDefinitions that type objects and params (repeatable); they
-    /// are read for their CRDs, not reported on.
-    #[arg(long = "schema", value_name = "FILE")]
+    /// Extra files or folders (walked for *.yaml and *.yml) with CustomResourceDefinitions that
+    /// type objects and params (repeatable); they are read for their CRDs, not reported on.
+    #[arg(long = "schema", value_name = "FILE|DIR")]
     schemas: Vec<PathBuf>,
     /// Count the typed check's warnings (the typed checker disagrees, evaluation may succeed) as
     /// errors, so that they make the exit status 1.

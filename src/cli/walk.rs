@@ -25,6 +25,12 @@ pub struct WalkError {
 
 /// The files under `paths`, in argument order, each folder's files in sorted order.
 pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
+    collect_excluding(paths, &[])
+}
+
+/// The files under `paths` as `collect` finds them, leaving out the files and folders found in a
+/// folder that an `exclude` glob matches (a path named on the command line is always read).
+pub fn collect_excluding(paths: &[PathBuf], exclude: &[String]) -> (Vec<PathBuf>, Vec<WalkError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -32,7 +38,11 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<WalkError>) {
             Ok(meta) if meta.is_dir() => {
                 let root = path.canonicalize().unwrap_or_else(|_| path.clone());
                 let before = files.len();
-                walk_dir(path, &root, &mut files, &mut errors);
+                let walk = Walk {
+                    root: &root,
+                    exclude,
+                };
+                walk_dir(path, &walk, &mut files, &mut errors);
                 if files.len() == before {
                     errors.push(nothing_to_check(path));
                 }
@@ -59,7 +69,15 @@ fn nothing_to_check(dir: &Path) -> WalkError {
     }
 }
 
-fn walk_dir(dir: &Path, root: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
+/// What one folder walk needs besides the folder: the folder named (links must resolve inside it)
+/// and the globs that leave entries out.
+struct Walk<'a> {
+    root: &'a Path,
+    exclude: &'a [String],
+}
+
+fn walk_dir(dir: &Path, walk: &Walk, files: &mut Vec<PathBuf>, errors: &mut Vec<WalkError>) {
+    let root = walk.root;
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) => {
@@ -84,9 +102,12 @@ fn walk_dir(dir: &Path, root: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<
             continue;
         };
         let path = entry.path();
+        if super::glob::excluded(&tidy(&path), walk.exclude) {
+            continue;
+        }
         if file_type.is_dir() {
             if !SKIPPED_DIRS.contains(&name.as_ref()) {
-                walk_dir(&path, root, files, errors);
+                walk_dir(&path, walk, files, errors);
             }
         } else if is_yaml(&name) && (file_type.is_file() || path.is_file()) {
             match link_outside(&path, file_type, root) {

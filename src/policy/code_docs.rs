@@ -312,7 +312,8 @@ CustomResourceDefinition of the workspace serves under the rule's groups and ver
 [\"\"]` with `deployments`, a singular `deployment`, a resource the version no longer serves) is
 reported too: the rule matches nothing, and the typed check could not run for it. The message says
 what was probably meant: the plural, the group or versions that serve the resource, or the closest
-resource name.
+resource name. A resource in a group that Kubernetes does not serve is taken for a custom resource
+whose CRD is not among the checked files: the message says so and suggests `--schema FILE|DIR`.
 
 Fix: check the name, or add the file that defines it to the checked paths.
 ";

@@ -437,7 +437,7 @@ spec:
               |
             8 |     - {apiGroups: [apps], apiVersions: [v1beta1], operations: [CREATE], resources: [deployments]}
               |                                                                                     ^^^^^^^^^^^
-            policy.yaml:9:87: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[2].resources[0]: no resource 'widgets' in API group "example.com" version v1 of Kubernetes 1.37 (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it
+            policy.yaml:9:87: warning[unresolved-reference] (accepted): spec.matchConstraints.resourceRules[2].resources[0]: no CustomResourceDefinition in the checked files serves 'widgets' in API group "example.com" version v1, so the typed check could not run for it (the rule is fine if the CRD is installed in the cluster); add the CRD's file to the checked paths or pass it with --schema FILE|DIR
               |
             9 |     - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}
               |                                                                                       ^^^^^^^

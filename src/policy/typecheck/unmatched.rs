@@ -4,7 +4,9 @@
 //! a warning (`unresolved-reference`) says so on the resource, with a "did you mean" from the
 //! bundled resources: the plural of a singular (`deployment` → `deployments`), the group that serves
 //! the resource (`apiGroups: [""]` with `deployments` → `"apps"`), the versions it is served at, or
-//! the closest resource name of the group.
+//! the closest resource name of the group. A resource in a group Kubernetes does not serve is a
+//! custom resource whose CRD was not among the checked files: the warning says so and points at
+//! `--schema` instead.
 //!
 //! Rules with `*` in `apiGroups` or `apiVersions` and resources with `*` are left alone: they match
 //! whatever exists. A subresource (`pods/status`) is judged by its resource.
@@ -77,17 +79,32 @@ fn rule_warnings(
         if served {
             continue;
         }
-        let hint = suggestion(minor, name, &groups, &versions);
-        let message = format!(
-            "spec.matchConstraints.resourceRules[{index}].resources[{j}]: no resource '{name}' in {} of Kubernetes 1.{minor} (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it{hint}",
-            where_(&groups, &versions)
-        );
+        let field = format!("spec.matchConstraints.resourceRules[{index}].resources[{j}]");
+        let place = where_(&groups, &versions);
+        let message = if bundles_any_group(minor, &groups) {
+            let hint = suggestion(minor, name, &groups, &versions);
+            format!(
+                "{field}: no resource '{name}' in {place} of Kubernetes 1.{minor} (bundled) or of a CustomResourceDefinition in the workspace: the rule matches nothing and the typed check could not run for it{hint}"
+            )
+        } else {
+            format!(
+                "{field}: no CustomResourceDefinition in the checked files serves '{name}' in {place}, so the typed check could not run for it (the rule is fine if the CRD is installed in the cluster); add the CRD's file to the checked paths or pass it with --schema FILE|DIR"
+            )
+        };
         out.push(Diagnostic::new(
             Code::UnresolvedReference,
             resource.range,
             message,
         ));
     }
+}
+
+/// Whether Kubernetes of `minor` serves some resource in one of `groups`: if not, the rule is about
+/// a custom resource whose CRD was not checked with the policy, not a misspelt built-in.
+fn bundles_any_group(minor: u32, groups: &[&str]) -> bool {
+    resources(minor)
+        .iter()
+        .any(|(gvk, _)| groups.contains(&gvk.group.as_str()))
 }
 
 /// `API group "" version v1`, or the lists when there are several.
