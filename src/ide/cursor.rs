@@ -136,16 +136,7 @@ fn in_documents<'a>(
 /// The cursor inside a CRD's `x-kubernetes-validations` rule or messageExpression.
 fn in_crd_rule(yaml: &crate::yaml::YamlFile, offset: TextSize, minor: u32) -> Option<CelCursor> {
     let (site, env, at) = crate::policy::crd_rules::rule_at(yaml, offset, minor)?;
-    let ast = crate::cel::parse(&site.text).ast;
-    let checked = crate::cel::check::check(&ast, &env);
-    Some(CelCursor {
-        site,
-        ast,
-        env,
-        checked,
-        offset: at,
-        definitions: Vec::new(),
-    })
+    Some(checked_at(site, env, at))
 }
 
 /// The cursor inside an expression of a family's document (Kyverno's policies).
@@ -156,16 +147,22 @@ fn in_family(
     workspace: &Workspace,
 ) -> Option<CelCursor> {
     let (site, env, at) = crate::policy::families::site_at(yaml, offset, minor, workspace)?;
+    Some(checked_at(site, env, at))
+}
+
+/// The cursor at offset `at` of `site`, parsed and checked in `env`; nothing links to other
+/// sites' definitions (a CRD rule or a family's expression has no policy variables to go to).
+fn checked_at(site: ExpressionSite, env: Env, at: TextSize) -> CelCursor {
     let ast = crate::cel::parse(&site.text).ast;
     let checked = crate::cel::check::check(&ast, &env);
-    Some(CelCursor {
+    CelCursor {
         site,
         ast,
         env,
         checked,
         offset: at,
         definitions: Vec::new(),
-    })
+    }
 }
 
 /// The cursor in `model`'s site under `offset`, from the model's shared sites and trees; only

@@ -190,22 +190,20 @@ pub fn scan_within(roots: &[PathBuf], limits: Limits) -> Scan {
     let walked = yaml_paths.into_iter().map(|path| (path, roots));
     let named = named.into_iter().map(|path| (path, &[][..]));
     for (path, inside) in named.chain(walked) {
-        match read_bounded(&path, inside) {
-            Some(file) if is_admission_text(&file.text) => scan.files.push(file),
-            Some(_) => scan.other_yaml.push(path),
-            None => not_read(path, &mut scan.skipped),
+        match read_or_log(&path, inside) {
+            Ok(file) if is_admission_text(&file.text) => scan.files.push(file),
+            Ok(_) => scan.other_yaml.push(path),
+            Err(refused) => not_read(path, &refused, &mut scan.skipped),
         }
     }
     scan
 }
 
-/// Counts a file [`read_bounded`] did not read: too large, or not text.
-fn not_read(path: PathBuf, skipped: &mut Skipped) {
-    let size = fs::metadata(&path).map_or(0, |m| m.len());
-    if size > MAX_FILE_BYTES {
-        note(&mut skipped.too_large, path);
-    } else {
-        note(&mut skipped.unreadable, path);
+/// Counts a file the scan did not read under the reason the bounded read gave.
+fn not_read(path: PathBuf, refused: &Refused, skipped: &mut Skipped) {
+    match refused {
+        Refused::TooLarge(_) => note(&mut skipped.too_large, path),
+        _ => note(&mut skipped.unreadable, path),
     }
 }
 
@@ -311,21 +309,29 @@ fn is_admission_text(text: &str) -> bool {
 /// The file at `path` if it is a regular file within the size bound, is text, and (when `roots`
 /// are given) is really inside one of them; otherwise the reason is logged and the file skipped.
 pub fn read_bounded(path: &Path, roots: &[PathBuf]) -> Option<ScannedFile> {
+    read_or_log(path, roots).ok()
+}
+
+/// [`read_bounded`], keeping the reason a file was not read (already logged unless it is a plain
+/// I/O failure) so that the scan counts it without looking at the file again.
+fn read_or_log(path: &Path, roots: &[PathBuf]) -> Result<ScannedFile, Refused> {
     let bounds = Bounds {
         cap: MAX_FILE_BYTES,
         roots,
     };
-    match disk::read_text(path, bounds) {
-        Ok(text) => Some(ScannedFile {
-            path: path.to_owned(),
-            text,
-        }),
-        Err(Refused::Io(_)) => None,
-        Err(refused) => {
-            eprintln!("admission-ls: skipped {}: {refused}", path.display());
-            None
+    let refused = match disk::read_text(path, bounds) {
+        Ok(text) => {
+            return Ok(ScannedFile {
+                path: path.to_owned(),
+                text,
+            });
         }
+        Err(refused) => refused,
+    };
+    if !matches!(refused, Refused::Io(_)) {
+        eprintln!("admission-ls: skipped {}: {refused}", path.display());
     }
+    Err(refused)
 }
 
 #[cfg(test)]
