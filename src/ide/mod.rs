@@ -39,6 +39,7 @@ pub mod validate;
 mod yaml_spot;
 
 pub use crate::policy::diagnostic::Prediction;
+pub use crate::policy::markers::{holds_document, marker_groups};
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::schema::{KubeVersion, VersionError};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};

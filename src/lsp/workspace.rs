@@ -1,6 +1,7 @@
 //! The workspace scan at `initialized`: a bounded walk of the workspace folders for YAML files that
-//! hold admission documents or CustomResourceDefinitions (which type the policies of other files),
-//! so that their diagnostics show before they are opened; plus the files of the `schemaPaths`
+//! hold admission documents, documents of a family (Kyverno's policies…) or CustomResourceDefinitions
+//! (which type the policies of other files), by the one marker test of `policy/markers.rs`, so that
+//! their diagnostics show before they are opened; plus the files of the `schemaPaths`
 //! setting (files or folders); then the files holding objects of the kinds those policies take
 //! as params, so that `paramRef`s resolve.
 //!
@@ -27,9 +28,6 @@ pub const MAX_FILE_BYTES: u64 = 8 << 20;
 pub const MAX_DEPTH: usize = 24;
 /// How many skipped paths of each kind a report names.
 const NAMED: usize = 5;
-/// The cheap test for a file worth analysing: every admission document names this API group, and
-/// every CRD its kind.
-const MARKERS: &[&str] = &["admissionregistration.k8s.io", "CustomResourceDefinition"];
 
 /// What the walk's bounds left out.
 #[derive(Debug, Default)]
@@ -301,9 +299,10 @@ pub fn is_yaml(name: &str) -> bool {
     name.ends_with(".yaml") || name.ends_with(".yml")
 }
 
-/// Whether a file's text holds an admission document or a CRD (the scan's cheap test).
+/// Whether a file's text holds a document the analysis checks (the scan's cheap test, the same for
+/// every family: `policy/markers.rs`).
 fn is_admission_text(text: &str) -> bool {
-    MARKERS.iter().any(|m| text.contains(m))
+    crate::ide::holds_document(text)
 }
 
 /// The file at `path` if it is a regular file within the size bound, is text, and (when `roots`
@@ -403,6 +402,33 @@ mod tests {
             ]
         );
         assert_eq!(scan.files.len(), 4);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_scan_reads_the_files_of_every_family_and_lists_the_rest() {
+        let dir = folder("scan-families");
+        let kyverno = b"apiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\n";
+        write(&dir.join("kyverno/policy.yaml"), kyverno);
+        let listed = b"kind: List\nitems:\n- {apiVersion: policies.kyverno.io/v1alpha1, kind: MutatingPolicy}\n";
+        write(&dir.join("kyverno/list.yml"), listed);
+        let vap = b"apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n";
+        write(&dir.join("vap.yaml"), vap);
+        write(
+            &dir.join("deploy.yaml"),
+            b"apiVersion: apps/v1\nkind: Deployment\n",
+        );
+        let scan = scan(std::slice::from_ref(&dir));
+        let names = |paths: Vec<&PathBuf>| -> Vec<String> {
+            let shown = paths.iter().map(|p| p.strip_prefix(&dir).unwrap_or(p));
+            shown.map(|p| p.display().to_string()).collect()
+        };
+        let read = names(scan.files.iter().map(|f| &f.path).collect());
+        assert_eq!(
+            read,
+            ["kyverno/list.yml", "kyverno/policy.yaml", "vap.yaml"]
+        );
+        assert_eq!(names(scan.other_yaml.iter().collect()), ["deploy.yaml"]);
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -16,6 +16,7 @@ pub mod diagnostic;
 pub mod families;
 pub mod fields;
 mod list;
+pub mod markers;
 pub mod model;
 pub mod model_kinds;
 pub mod names;

@@ -1,0 +1,74 @@
+//! Which texts are worth reading as documents the tool checks: the cheap test a front end applies
+//! to a file before parsing it (the server's workspace scan and watched files). The one list is
+//! the built-in API groups plus every family's groups (`families::groups`), so a family's files are
+//! found as soon as the family declares its groups.
+//!
+//! The test is a text search, not a parse: it may take in a file that holds no such document (it
+//! is then read for nothing), but must never leave out one that does.
+
+use super::families;
+
+/// The API groups of the built-in documents: admission policies, their bindings and the webhook
+/// configurations.
+pub const BUILTIN_GROUPS: &[&str] = &["admissionregistration.k8s.io"];
+
+/// The kind of the built-in documents found by kind rather than group: CRDs, whose schemas type the
+/// policies of other files (their group, `apiextensions.k8s.io`, also holds kinds we don't read).
+pub const CRD_KIND: &str = "CustomResourceDefinition";
+
+/// Every API group whose documents the tool checks: the built-in ones, then each family's.
+pub fn marker_groups() -> impl Iterator<Item = &'static str> {
+    BUILTIN_GROUPS.iter().copied().chain(families::groups())
+}
+
+/// Whether `text` may hold a document the tool checks: it names a CRD, or an `apiVersion` of one
+/// of [`marker_groups`] (`group/…`, in block or flow style).
+pub fn holds_document(text: &str) -> bool {
+    text.contains(CRD_KIND) || marker_groups().any(|group| names_api_version_of(text, group))
+}
+
+/// Whether `text` has `group/` where a DNS name starts (so that `resource.k8s.io/` is not found
+/// inside `myresource.k8s.io/`).
+fn names_api_version_of(text: &str, group: &str) -> bool {
+    text.match_indices(group).any(|(at, _)| {
+        let after = text.get(at + group.len()..).unwrap_or("");
+        let before = text.get(..at).and_then(|t| t.chars().next_back());
+        let continues_a_name = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '-';
+        after.starts_with('/') && !before.is_some_and(continues_a_name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_group_is_found_in_an_api_version() {
+        for group in marker_groups() {
+            for text in [
+                format!("apiVersion: {group}/v1\nkind: Anything\n"),
+                format!("- \"apiVersion\": '{group}/v1beta1'\n"),
+                format!("{{\"kind\": \"X\", \"apiVersion\": \"{group}/v1\"}}\n"),
+            ] {
+                assert!(holds_document(&text), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_inside_another_name_or_without_a_version_is_not_a_marker() {
+        for text in [
+            "apiVersion: apps/v1\nkind: Deployment\n",
+            "apiVersion: example.com/v1\nkind: Widget\nspec: {group: myadmissionregistration.k8s.io/v1}\n",
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nrules:\n- apiGroups: [admissionregistration.k8s.io]\n",
+        ] {
+            assert!(!holds_document(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_crd_is_found_by_its_kind() {
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n";
+        assert!(holds_document(crd));
+    }
+}
