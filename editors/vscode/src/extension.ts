@@ -14,7 +14,7 @@ import {
 } from "vscode-languageclient/node";
 import { describeSource, resolveServer } from "./binary";
 import { executeLensCommand, registerCommands } from "./commands";
-import { AttachGate, DOCUMENT_SELECTOR, isAdmissionText } from "./detect";
+import { AttachGate, DOCUMENT_SELECTOR, LANGUAGES, isAdmissionText } from "./detect";
 import { RestartGuard } from "./restartGuard";
 import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
 
@@ -192,7 +192,7 @@ export function activate(context: vscode.ExtensionContext): void {
   extension = ext;
   context.subscriptions.push(ext.output, ...registerCommands(ext));
   const consider = (document: vscode.TextDocument) => {
-    if (!ext.client && document.languageId === "yaml" && isAdmissionText(document.getText())) {
+    if (!ext.client && LANGUAGES.includes(document.languageId) && isAdmissionText(document.getText())) {
       void ext.ensureStarted();
     }
   };

@@ -150,6 +150,82 @@ describe("admission-ls driven by the extension's client stack", { skip }, () => 
   });
 });
 
+describe("a Kyverno policy: every editor feature", { skip }, () => {
+  const get = settingsGetter({});
+  const file = path.join(editors, "testdata", "kyverno-policy.yaml");
+  const uri = pathToFileURL(file).toString();
+  const at = (line: number, character: number) => ({ textDocument: { uri }, position: { line, character } });
+  let session: Session;
+  let init: InitializeResult;
+  let typo: Diagnostic;
+
+  before(async () => {
+    session = new Session(get);
+    init = await session.initialize(get);
+    await session.open(uri, fs.readFileSync(file, "utf8"));
+    const ds = await session.waitFor(uri, (ds) => ds.some((d) => d.code === "cel-undefined-field"));
+    typo = ds.find((d) => d.code === "cel-undefined-field")!;
+  });
+  after(() => session.close());
+
+  test("diagnostics: the misspelt field at its characters", () => {
+    assert.deepEqual(typo.range, { start: { line: 18, character: 31 }, end: { line: 18, character: 38 } });
+    assert.match(String(typo.message), /did you mean 'replicas'/);
+  });
+
+  test("hover on a Kyverno library function shows its signature and docs", async () => {
+    const hover = (await session.connection.sendRequest("textDocument/hover", at(20, 37))) as { contents: { value: string } };
+    assert.match(hover.contents.value, /fn kyverno\.image\.registry\(\) -> string/);
+    assert.match(hover.contents.value, /registry of the image reference/);
+  });
+
+  test("completion offers the image's functions and the policy's fields", async () => {
+    const labels = async (line: number, character: number) => {
+      const result = (await session.connection.sendRequest("textDocument/completion", at(line, character))) as
+        | { items: Array<{ label: string }> }
+        | Array<{ label: string }>;
+      return (Array.isArray(result) ? result : result.items).map((item) => item.label);
+    };
+    const members = await labels(20, 35);
+    for (const name of ["registry", "repository", "tag", "digest"]) {
+      assert.ok(members.includes(name), `${name} in ${members.join(", ")}`);
+    }
+    const fields = await labels(18, 31);
+    assert.ok(fields.includes("replicas"), fields.join(", "));
+  });
+
+  test("signature help inside a Kyverno function call", async () => {
+    assert.ok(init.capabilities.signatureHelpProvider, "signature help advertised");
+    const help = (await session.connection.sendRequest("textDocument/signatureHelp", at(16, 25))) as { signatures: Array<{ label: string }> };
+    assert.ok(help.signatures.some((s) => /image\(string\)/.test(s.label)), JSON.stringify(help));
+  });
+
+  test("semantic tokens cover the policy's expressions", async () => {
+    assert.ok(init.capabilities.semanticTokensProvider, "semantic tokens advertised");
+    const tokens = (await session.connection.sendRequest("textDocument/semanticTokens/full", { textDocument: { uri } })) as { data: number[] };
+    const lines = new Set<number>();
+    let line = 0;
+    for (let i = 0; i < tokens.data.length; i += 5) {
+      line += tokens.data[i];
+      lines.add(line);
+    }
+    for (const expression of [16, 18, 20, 21]) {
+      assert.ok(lines.has(expression), `a token on line ${expression + 1}: ${[...lines].join(", ")}`);
+    }
+  });
+
+  test("the quick fix replaces the misspelt field", async () => {
+    const actions = (await session.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri },
+      range: typo.range,
+      context: { diagnostics: [typo] },
+    })) as Array<{ title: string; edit?: { changes?: Record<string, Array<{ newText: string; range: unknown }>> } }>;
+    const fix = actions.find((a) => a.edit?.changes?.[uri]?.some((e) => e.newText === "replicas"));
+    assert.ok(fix, JSON.stringify(actions));
+    assert.deepEqual(fix.edit!.changes![uri][0].range, typo.range);
+  });
+});
+
 describe("settings reach the server", { skip }, () => {
   test("diagnostics.disabled in initializationOptions silences a code", async () => {
     const get = settingsGetter({ "admissionLs.diagnostics.disabled": ["not-supported"] });

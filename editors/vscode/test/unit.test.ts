@@ -7,7 +7,7 @@ import * as path from "path";
 import { test } from "node:test";
 import { bundledBinary, describeSource, resolveServer } from "../src/binary";
 import { isUnsupportedError, serverSupports, unsupportedMessage } from "../src/commandErrors";
-import { AttachGate, isAdmissionText } from "../src/detect";
+import { AttachGate, DOCUMENT_SELECTOR, LANGUAGES, isAdmissionText } from "../src/detect";
 import { RestartGuard } from "../src/restartGuard";
 import { configurationItem, initializationOptions } from "../src/settings";
 import { settingsGetter } from "./vscodeSettings";
@@ -84,11 +84,22 @@ test("relative PATH entries, which name folders of the working directory (maybe 
   assert.match(win.command ?? "", /^C:\\bin.admission-ls\.exe$/);
 });
 
-test("detection: policies, bindings, webhook configurations, PolicyTest, CRDs; not other YAML", () => {
-  const cases = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "testdata", "detection.json"), "utf8")).cases as Array<{ name: string; text: string; attach: boolean }>;
-  assert.ok(cases.length >= 10);
+test("detection: policies, bindings, webhook configurations, PolicyTest, CRDs, every family, Helm templates; not other YAML", () => {
+  const cases = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "testdata", "detection.json"), "utf8")).cases as Array<{ name: string; text: string; attach: boolean; language?: string }>;
+  assert.ok(cases.length >= 30);
   for (const c of cases) {
     assert.equal(isAdmissionText(c.text), c.attach, c.name);
+    if (c.language) {
+      assert.ok(LANGUAGES.includes(c.language), `${c.name}: the ${c.language} language id is considered`);
+    }
+  }
+  // Every language considered is in the document selector and activates the extension.
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+  for (const language of LANGUAGES) {
+    assert.ok(manifest.activationEvents.includes(`onLanguage:${language}`), language);
+    for (const scheme of ["file", "untitled"]) {
+      assert.ok(DOCUMENT_SELECTOR.some((s) => s.language === language && s.scheme === scheme), `${scheme} ${language}`);
+    }
   }
 });
 
