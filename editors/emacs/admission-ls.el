@@ -12,10 +12,16 @@
 ;; files keep their usual mode and server.
 ;;
 ;; The files attached are those of the VS Code extension and the Neovim plugin (one rule, see
-;; `admission-ls-text-p'): a `.yaml'/`.yml' file with, in its first MiB, an
-;; `apiVersion: admissionregistration.k8s.io/...' line (policies, bindings,
-;; ValidatingWebhookConfiguration, MutatingWebhookConfiguration), a `kind: PolicyTest' line, or
-;; both an `apiVersion: apiextensions.k8s.io/...' line and a `kind: CustomResourceDefinition' line.
+;; `admission-ls-text-p'): a `.yaml'/`.yml' file with, in its first MiB, an `apiVersion:' line of
+;; `admissionregistration.k8s.io' (policies, bindings, ValidatingWebhookConfiguration,
+;; MutatingWebhookConfiguration), `policies.kyverno.io' (Kyverno's CEL policies),
+;; `templates.gatekeeper.sh' or `constraints.gatekeeper.sh', a `kind: PolicyTest' line, or both an
+;; `apiVersion:' line and a `kind:' line of: `apiextensions.k8s.io' CustomResourceDefinition,
+;; `cli.kyverno.io' Test, `test.gatekeeper.sh' Suite, `resource.k8s.io' DeviceClass,
+;; ResourceClaim, ResourceClaimTemplate or ResourceSlice, `apiserver.config.k8s.io'
+;; AuthenticationConfiguration or AuthorizationConfiguration.  Helm chart templates (`.yaml' files
+;; of a chart's `templates' folder with `{{ ... }}' actions) follow the same rule: the content test
+;; of `magic-mode-alist' comes before any mode a file name would pick.
 ;;
 ;;   (add-to-list 'load-path "/path/to/admission-ls/editors/emacs")
 ;;   (require 'admission-ls)
@@ -61,19 +67,42 @@ Sent as initializationOptions and answered to workspace/configuration."
   "A regexp for a line with KEY and a value starting with VALUE (a regexp)."
   (concat (format admission-ls--key key) value))
 
-(defconst admission-ls--admission-api (admission-ls--line "apiVersion" "admissionregistration\\.k8s\\.io/"))
-(defconst admission-ls--policy-test (admission-ls--line "kind" "PolicyTest\\_>"))
-(defconst admission-ls--crd-api (admission-ls--line "apiVersion" "apiextensions\\.k8s\\.io/"))
-(defconst admission-ls--crd-kind (admission-ls--line "kind" "CustomResourceDefinition\\_>"))
+;; Groups whose every document is attached, and the PolicyTest kind.
+(defconst admission-ls--alone
+  (list (admission-ls--line "apiVersion" "admissionregistration\\.k8s\\.io/")
+        (admission-ls--line "apiVersion" "policies\\.kyverno\\.io/")
+        (admission-ls--line "apiVersion" "templates\\.gatekeeper\\.sh/")
+        (admission-ls--line "apiVersion" "constraints\\.gatekeeper\\.sh/")
+        (admission-ls--line "kind" "PolicyTest\\_>"))
+  "Lines that alone make a file one the server checks.")
+
+(defun admission-ls--kinds (&rest kinds)
+  "A regexp for a `kind:' line of one of KINDS."
+  (admission-ls--line "kind" (concat (regexp-opt kinds) "\\_>")))
+
+;; Groups whose documents are attached for some kinds only.
+(defconst admission-ls--paired
+  (list (cons (admission-ls--line "apiVersion" "apiextensions\\.k8s\\.io/")
+              (admission-ls--kinds "CustomResourceDefinition"))
+        (cons (admission-ls--line "apiVersion" "cli\\.kyverno\\.io/")
+              (admission-ls--kinds "Test"))
+        (cons (admission-ls--line "apiVersion" "test\\.gatekeeper\\.sh/")
+              (admission-ls--kinds "Suite"))
+        (cons (admission-ls--line "apiVersion" "resource\\.k8s\\.io/")
+              (admission-ls--kinds "DeviceClass" "ResourceClaim" "ResourceClaimTemplate"
+                                   "ResourceSlice"))
+        (cons (admission-ls--line "apiVersion" "apiserver\\.config\\.k8s\\.io/")
+              (admission-ls--kinds "AuthenticationConfiguration" "AuthorizationConfiguration")))
+  "Pairs of an apiVersion line and a kind line that together make a file one the server checks.")
 
 (defun admission-ls-text-p (text)
-  "Non-nil when TEXT holds an admission document the server checks."
+  "Non-nil when TEXT holds a document the server checks."
   (let ((case-fold-search nil)
         (head (if (> (length text) 1048576) (substring text 0 1048576) text)))
-    (or (string-match-p admission-ls--admission-api head)
-        (string-match-p admission-ls--policy-test head)
-        (and (string-match-p admission-ls--crd-api head)
-             (string-match-p admission-ls--crd-kind head)))))
+    (or (cl-some (lambda (line) (string-match-p line head)) admission-ls--alone)
+        (cl-some (lambda (pair)
+                   (and (string-match-p (car pair) head) (string-match-p (cdr pair) head)))
+                 admission-ls--paired))))
 
 (defun admission-ls-buffer-p ()
   "Non-nil when the current buffer is a YAML file holding an admission document."

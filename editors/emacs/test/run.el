@@ -98,7 +98,86 @@
                                           (= (line-number-at-pos (flymake-diagnostic-beg d)) 19)))
                          (flymake-diagnostics))
              "and the cel-syntax diagnostic on line 19"))
-          (eglot-shutdown server))))))
+          (eglot-shutdown server))))
+    (admission-ls-test--helm-template)
+    (admission-ls-test--kyverno)))
+
+(defun admission-ls-test--helm-template ()
+  "A chart template of a policy, with template actions, opens in `admission-ls-yaml-mode'."
+  (let* ((chart (make-temp-file "admission-ls-chart" t))
+         (file (expand-file-name "templates/policy.yaml" chart)))
+    (make-directory (file-name-directory file))
+    (with-temp-file (expand-file-name "Chart.yaml" chart)
+      (insert "apiVersion: v2\nname: demo\nversion: 0.1.0\n"))
+    (with-temp-file file
+      (insert "{{- if .Values.enabled }}\napiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\n"
+              "metadata:\n  name: {{ .Release.Name }}\n{{- end }}\n"))
+    (with-current-buffer (find-file-noselect file)
+      (admission-ls-test--check (eq major-mode 'admission-ls-yaml-mode)
+                                "a Helm chart template of a Kyverno policy opens in admission-ls-yaml-mode"
+                                major-mode)
+      (kill-buffer))
+    (delete-directory chart t)))
+
+(defun admission-ls-test--request (server method line character &optional extra)
+  "The answer of SERVER to METHOD at LINE and CHARACTER (0-based) of the current buffer."
+  (jsonrpc-request server method
+                   (append (list :textDocument (list :uri (eglot--path-to-uri buffer-file-name))
+                                 :position (list :line line :character character))
+                           extra)))
+
+(defun admission-ls-test--labels (completion)
+  "The labels of a COMPLETION answer (a list or a CompletionList)."
+  (mapcar (lambda (item) (plist-get item :label))
+          (if (vectorp completion) completion (plist-get completion :items))))
+
+(defun admission-ls-test--kyverno ()
+  "A Kyverno policy: diagnostics, hover with the function's docs, completion, signature help,
+semantic tokens and the quick fix, through eglot."
+  (with-current-buffer (admission-ls-test--open "kyverno-policy.yaml")
+    (admission-ls-test--check (eq major-mode 'admission-ls-yaml-mode)
+                              "kyverno-policy.yaml opens in admission-ls-yaml-mode")
+    (let ((server (admission-ls-test--wait (lambda () (eglot-current-server)) 20)))
+      (admission-ls-test--check server "eglot connected admission-ls to the Kyverno policy")
+      (when server
+        (let ((typo (admission-ls-test--wait
+                     (lambda ()
+                       (cl-find-if (lambda (d) (string-match-p "undefined field 'replcas'" (flymake-diagnostic-text d)))
+                                   (flymake-diagnostics)))
+                     30)))
+          (admission-ls-test--check (and typo (= (line-number-at-pos (flymake-diagnostic-beg typo)) 19))
+                                    "flymake shows the misspelt field of the Kyverno policy on line 19"
+                                    (mapconcat #'flymake-diagnostic-text (flymake-diagnostics) " | "))
+          (let* ((hover (admission-ls-test--request server :textDocument/hover 20 37))
+                 (text (plist-get (plist-get hover :contents) :value)))
+            (admission-ls-test--check (and text (string-match-p "registry of the image reference" text))
+                                      "hover on a Kyverno function shows its docs" text))
+          (let ((labels (admission-ls-test--labels
+                         (admission-ls-test--request server :textDocument/completion 20 35))))
+            (admission-ls-test--check (and (member "registry" labels) (member "tag" labels))
+                                      "completion offers the image's functions"
+                                      (string-join labels ", ")))
+          (let* ((help (admission-ls-test--request server :textDocument/signatureHelp 16 25))
+                 (labels (mapcar (lambda (s) (plist-get s :label)) (plist-get help :signatures))))
+            (admission-ls-test--check (cl-some (lambda (l) (string-match-p "image(string)" l)) labels)
+                                      "signature help inside a Kyverno function call"
+                                      (string-join labels " | ")))
+          (let ((tokens (jsonrpc-request server :textDocument/semanticTokens/full
+                                         (list :textDocument (list :uri (eglot--path-to-uri buffer-file-name))))))
+            (admission-ls-test--check (> (length (plist-get tokens :data)) 0)
+                                      "semantic tokens for the Kyverno policy's expressions"))
+          (when typo
+            (let* ((range (list :start (eglot--pos-to-lsp-position (flymake-diagnostic-beg typo))
+                                :end (eglot--pos-to-lsp-position (flymake-diagnostic-end typo))))
+                   (actions (jsonrpc-request server :textDocument/codeAction
+                                             (list :textDocument (list :uri (eglot--path-to-uri buffer-file-name))
+                                                   :range range
+                                                   :context (list :diagnostics [])))))
+              (admission-ls-test--check
+               (cl-some (lambda (a) (string-match-p "replicas" (format "%S" (plist-get a :edit)))) actions)
+               "a quick fix replaces the misspelt field"
+               (format "%S" actions)))))
+        (eglot-shutdown server)))))
 
 (defun admission-ls-test--dir-locals ()
   "A cloned repository's .dir-locals.el cannot choose the program eglot runs."

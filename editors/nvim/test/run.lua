@@ -158,6 +158,83 @@ local function run()
     check(attached == (file ~= "object.yaml"), (file == "object.yaml" and "not attached to " or "attached to ") .. file)
   end
 
+  -- a Helm chart template (filetype helm, as Neovim 0.10+ and vim-helm set it) of a policy attaches
+  local chart = vim.fn.tempname()
+  vim.fn.mkdir(chart .. "/templates", "p")
+  vim.fn.writefile({ "apiVersion: v2", "name: demo", "version: 0.1.0" }, chart .. "/Chart.yaml")
+  vim.fn.writefile({ "{{- if .Values.enabled }}", "apiVersion: policies.kyverno.io/v1", "kind: ValidatingPolicy",
+    "metadata:", "  name: {{ .Release.Name }}", "{{- end }}" }, chart .. "/templates/policy.yaml")
+  -- Read without the yaml filetype's autocommands, then given the filetype helm only.
+  vim.cmd("noautocmd edit " .. chart .. "/templates/policy.yaml")
+  local template = vim.api.nvim_get_current_buf()
+  vim.bo[template].filetype = "helm"
+  check(vim.wait(10000, function()
+    return plugin.client(template) ~= nil
+  end, 20), "attached to a Helm chart template of a Kyverno policy (filetype helm)")
+
+  -- a Kyverno policy: its diagnostic, hover with the function's docs, completion, signature help,
+  -- semantic tokens and the quick fix
+  vim.cmd("edit " .. testdata .. "/kyverno-policy.yaml")
+  local kyverno = vim.api.nvim_get_current_buf()
+  local kyverno_client
+  vim.wait(10000, function()
+    kyverno_client = plugin.client(kyverno)
+    return kyverno_client ~= nil
+  end, 20)
+  check(kyverno_client ~= nil, "attached to kyverno-policy.yaml")
+  if kyverno_client then
+    local kyverno_uri = vim.uri_from_bufnr(kyverno)
+    local function ask(method, params)
+      local done, answer = false, nil
+      plugin.call(kyverno_client, "request", method, params, function(_, result)
+        done, answer = true, result
+      end, kyverno)
+      vim.wait(10000, function()
+        return done
+      end, 20)
+      return answer
+    end
+    local function at(line, character)
+      return { textDocument = { uri = kyverno_uri }, position = { line = line, character = character } }
+    end
+    local typo
+    vim.wait(15000, function()
+      for _, d in ipairs(vim.diagnostic.get(kyverno)) do
+        if code_of(d) == "cel-undefined-field" then
+          typo = d
+          return true
+        end
+      end
+      return false
+    end, 50)
+    check(typo ~= nil and typo.lnum == 18 and typo.col == 31, "the Kyverno policy's misspelt field at 19:32")
+    local hover = ask("textDocument/hover", at(20, 37))
+    local hovered = hover and hover.contents and hover.contents.value or ""
+    check(hovered:find("registry of the image reference", 1, true) ~= nil, "hover on a Kyverno function shows its docs")
+    local completion = ask("textDocument/completion", at(20, 35)) or {}
+    local labels = {}
+    for _, item in ipairs(completion.items or completion) do
+      labels[item.label] = true
+    end
+    check(labels.registry and labels.tag, "completion offers the image's functions")
+    local help = ask("textDocument/signatureHelp", at(16, 25)) or {}
+    local signature = help.signatures and help.signatures[1] and help.signatures[1].label or ""
+    check(signature:find("image(string)", 1, true) ~= nil, "signature help inside a Kyverno call: " .. signature)
+    local tokens = ask("textDocument/semanticTokens/full", { textDocument = { uri = kyverno_uri } }) or {}
+    check(#(tokens.data or {}) > 0, "semantic tokens for the Kyverno policy's expressions")
+    if typo then
+      local range = { start = { line = typo.lnum, character = typo.col }, ["end"] = { line = typo.end_lnum, character = typo.end_col } }
+      local actions = ask("textDocument/codeAction", { textDocument = { uri = kyverno_uri }, range = range, context = { diagnostics = {} } }) or {}
+      local fixed = false
+      for _, action in ipairs(actions) do
+        for _, edit in ipairs(action.edit and action.edit.changes and action.edit.changes[kyverno_uri] or {}) do
+          fixed = fixed or edit.newText == "replicas"
+        end
+      end
+      check(fixed, "a quick fix replaces the Kyverno policy's misspelt field")
+    end
+  end
+
   -- the validate lenses of a CRD and its custom resources; the CRD's lens run as
   -- vim.lsp.codelens.run() runs a command (the plugin's handler), its answer shown in a buffer
   vim.cmd("edit " .. testdata .. "/widgets-with-resources.yaml")
