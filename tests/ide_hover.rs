@@ -563,3 +563,59 @@ spec:
         "#]],
     );
 }
+
+/// The cel-go extension functions Kyverno enables have their own description on hover, not that
+/// of a Kyverno function of the same last name (`base64.decode` is not `x509.decode`).
+#[test]
+fn kyverno_extension_function_docs() {
+    let head = "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [''], apiVersions: [v1], resources: [secrets], operations: [CREATE]}
+  validations:
+";
+    check_hover(
+        &format!("{head}  - expression: size(base64.dec$0ode(object.metadata.name)) < 10\n"),
+        expect![[r#"
+            *decode*
+            ```cel
+            bytes
+            ```
+
+            ---
+
+            ```cel
+            fn base64.decode(string) -> bytes
+            ```
+
+            ---
+
+            Decodes base64 text (padded or not) into bytes.
+        "#]],
+    );
+    check_hover(
+        &format!(
+            "{head}  - expression: regex.extr$0act(object.metadata.name, 'a(.)').hasValue()\n"
+        ),
+        expect![[r#"
+            *extract*
+            ```cel
+            optional_type(string)
+            ```
+
+            ---
+
+            ```cel
+            fn regex.extract(string, string) -> optional_type(string)
+            ```
+
+            ---
+
+            The first match of an RE2 pattern in the text (or its one capture group), as an optional: none when nothing matches.
+        "#]],
+    );
+}

@@ -87,9 +87,13 @@ fn function(name: &str, overloads: Vec<Overload>) -> CustomFunction {
     }
 }
 
-/// A one-line description of each function, for hover and completion (by its name, either
-/// spelling, with or without the library prefix).
+/// A one-line description of each function, for hover and completion: the functions of cel-go's
+/// extensions and the prefixed names that mean something else unprefixed by their full name, the
+/// others by their name, either spelling, with or without the library prefix.
 fn doc_of(name: &str) -> Option<&'static str> {
+    if let Some(doc) = extension_doc(name) {
+        return Some(doc);
+    }
     let short = name.rsplit('.').next().unwrap_or(name);
     let doc = match short.to_ascii_lowercase().as_str() {
         "list" => "Lists the resources of an apiVersion and resource (in a namespace).",
@@ -118,7 +122,7 @@ fn doc_of(name: &str) -> Option<&'static str> {
         "digest" => "The digest of the image reference.",
         "parseserviceaccount" => "Splits a service account user name into namespace and name.",
         "sha1" | "sha256" | "md5" => "The hex digest of a string.",
-        "round" => "A double rounded to the given number of decimal places.",
+        "round" => "A double rounded half away from zero to the given number of decimal places.",
         "decode" => "Decodes a PEM certificate into its fields.",
         "now" => "The current time.",
         "tocron" => "A cron expression for the given time.",
@@ -133,6 +137,51 @@ fn doc_of(name: &str) -> Option<&'static str> {
         }
         "getimagedata" => "The registry metadata of an image reference.",
         "extractpayload" => "The payload of an image's attestation.",
+        _ => return None,
+    };
+    Some(doc)
+}
+
+/// The functions of cel-go's `ext.Encoders`, `ext.Math` and `ext.Regex` (cel-go `ext/encoders.go`,
+/// `ext/math.go`, `ext/regex.go`), by their full name; `math.round` with two arguments is
+/// Kyverno's, with one cel-go's, and one description says both.
+fn extension_doc(name: &str) -> Option<&'static str> {
+    let doc = match name {
+        "base64.decode" => "Decodes base64 text (padded or not) into bytes.",
+        "base64.encode" => "Encodes bytes as base64 text.",
+        "math.greatest" => "The greatest of the numbers given, or of a list of numbers.",
+        "math.least" => "The least of the numbers given, or of a list of numbers.",
+        "math.ceil" => "The smallest whole number not less than the double.",
+        "math.floor" => "The largest whole number not greater than the double.",
+        "math.round" => {
+            "The double rounded half away from zero: to a whole number (one argument) or to the given number of decimal places (Kyverno's two-argument form)."
+        }
+        "math.trunc" => "The double with its fractional part dropped.",
+        "math.isInf" => "Whether the double is positive or negative infinity.",
+        "math.isNaN" => "Whether the double is NaN.",
+        "math.isFinite" => "Whether the double is neither infinite nor NaN.",
+        "math.abs" => "The absolute value of the number.",
+        "math.sign" => {
+            "-1, 0 or 1, of the number's type, as the number is negative, zero or positive."
+        }
+        "math.sqrt" => "The square root of the number, as a double.",
+        "math.bitAnd" => "The bitwise AND of two ints or two uints.",
+        "math.bitOr" => "The bitwise OR of two ints or two uints.",
+        "math.bitXor" => "The bitwise exclusive OR of two ints or two uints.",
+        "math.bitNot" => "The bitwise complement of an int or a uint.",
+        "math.bitShiftLeft" => "The int or uint shifted left by the given number of bits.",
+        "math.bitShiftRight" => {
+            "The int or uint shifted right by the given number of bits (zeros shifted in, also for a negative int)."
+        }
+        "regex.replace" => {
+            "The text with the matches of an RE2 pattern replaced (`\\1` names a group), all of them or at most the given count."
+        }
+        "regex.extract" => {
+            "The first match of an RE2 pattern in the text (or its one capture group), as an optional: none when nothing matches."
+        }
+        "regex.extractAll" => {
+            "Every match of an RE2 pattern in the text (or of its one capture group), as a list."
+        }
         _ => return None,
     };
     Some(doc)
@@ -567,4 +616,37 @@ fn cel_go_extensions(out: &mut Vec<CustomFunction>) {
             Type::list(S),
         )],
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_declared_function_has_a_description() {
+        let undocumented: Vec<String> = functions(true)
+            .into_iter()
+            .filter(|function| function.doc.is_none())
+            .map(|function| function.name)
+            .collect();
+        assert!(undocumented.is_empty(), "{undocumented:?}");
+        for name in [
+            "verifyImageSignatures",
+            "verifyAttestationSignatures",
+            "getImageData",
+            "extractPayload",
+        ] {
+            assert!(doc_of(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_prefixed_name_that_means_something_else_has_its_own_description() {
+        let base64 = doc_of("base64.decode").unwrap_or_default();
+        let x509 = doc_of("x509.decode").unwrap_or_default();
+        assert!(
+            base64.contains("base64") && x509.contains("PEM"),
+            "{base64} / {x509}"
+        );
+    }
 }
