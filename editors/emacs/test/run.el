@@ -142,7 +142,7 @@ semantic tokens and the quick fix, through eglot."
       (when server
         (let ((typo (admission-ls-test--wait
                      (lambda ()
-                       (cl-find-if (lambda (d) (string-match-p "undefined field 'replcas'" (flymake-diagnostic-text d)))
+                       (cl-find-if (lambda (d) (string-match-p "undefined field 'replics'" (flymake-diagnostic-text d)))
                                    (flymake-diagnostics)))
                      30)))
           (admission-ls-test--check (and typo (= (line-number-at-pos (flymake-diagnostic-beg typo)) 19))

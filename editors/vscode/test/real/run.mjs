@@ -11,7 +11,8 @@
 // workspaces) lives in one temporary folder that is removed at the end: nothing touches the real home.
 //
 // Two sessions, each a fresh code-server:
-//  1. trusted (--disable-workspace-trust): diagnostics at their lines, hover, completion, quick fix,
+//  1. trusted (--disable-workspace-trust): diagnostics at their lines, hover, completion, a Kyverno
+//     policy (its diagnostic, hover with a library function's description, completion), quick fix,
 //     the evaluate and run-tests commands, the output channel naming the bundled binary, the server
 //     process being that binary; the workspace's .vscode/settings.json sets admissionLs.path to a
 //     script (machine scope: ignored) and admissionLs.schemaPaths to a CRD outside the workspace
@@ -443,10 +444,27 @@ async function trustedSession(box, bundled) {
     const paramHover = await hoverText(page);
     check(/^int\b/.test(paramHover) && paramHover.includes("The most replicas"), "workspace schemaPaths honoured when trusted: params.maxReplicas is typed from the CRD outside the workspace", paramHover.split("\n")[0]);
 
+    await kyverno(page);
     await quickFix(page, ws);
     await commands(page, ws);
     await bundledBinaryStarted(page, box, bundled, "trusted workspace");
   });
+}
+
+/** A Kyverno ValidatingPolicy: its diagnostic, hover with a library function's description, completion
+ * of the image's functions. */
+async function kyverno(page) {
+  const file = "kyverno-policy.yaml";
+  await openFromExplorer(page, file);
+  const diagnostic = await waitProblem(page, "replics", "cel-undefined-field", 19, 30_000);
+  check(Boolean(diagnostic) && diagnostic.label.includes("at line 19 and character 32"), "Problems: the Kyverno policy's misspelt field at line 19, column 32", diagnostic?.label);
+  await focusEditor(page);
+  await gotoPosition(page, ...positionOf(file, "variables.image.registry()", "variables.image.re".length));
+  const hover = await hoverText(page);
+  check(hover.includes("kyverno.image.registry") && hover.includes("registry of the image reference"), "hover on a Kyverno library function shows its signature and description", hover.split("\n").join(" | "));
+  await gotoPosition(page, ...positionOf(file, "variables.image.registry()", "variables.image.".length));
+  const labels = await completionLabels(page);
+  check(["registry", "repository", "tag"].every((w) => labels.includes(w)), "completion after variables.image. offers the image's functions", labels.join(", "));
 }
 
 /** "Did you mean 'replicas'?" on `object.spec.replcas`: apply it, save, read the file from disk. */
