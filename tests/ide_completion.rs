@@ -554,3 +554,48 @@ spec:
         "#]],
     );
 }
+
+/// After a variable that holds a Kyverno image, the image's member functions (its type comes from
+/// the variable's expression), not every member function.
+#[test]
+fn kyverno_variable_of_a_library_type() {
+    let head = "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  variables:
+  - name: image
+    expression: image(object.spec.template.spec.containers[0].image)
+  validations:
+";
+    check_completions_of(
+        "fn",
+        &format!("{head}  - expression: variables.image.$0\n"),
+        expect![[r#"
+            fn containsDigest () -> bool
+            fn digest () -> string
+            fn identifier () -> string
+            fn includes (dyn) -> bool
+            fn registry () -> string
+            fn repository () -> string
+            fn tag () -> string
+        "#]],
+    );
+    check_completions_of(
+        "fn",
+        &format!("{head}  - expression: \"variables.image.$0registry() != 'example.com'\"\n"),
+        expect![[r#"
+            fn containsDigest () -> bool
+            fn digest () -> string
+            fn identifier () -> string
+            fn includes (dyn) -> bool
+            fn registry () -> string
+            fn repository () -> string
+            fn tag () -> string
+        "#]],
+    );
+}

@@ -504,3 +504,41 @@ spec:
         "#]],
     );
 }
+
+/// A variable keeps the output type of its expression (kyverno/kyverno `pkg/cel/compiler/
+/// compiler.go` registers `ast.OutputType()` for `variables.x`): a variable holding an image
+/// reference is a `kyverno.image`, not `dyn` as a ValidatingAdmissionPolicy variable of a library
+/// type would be, so its functions are known and a comparison with a number is reported.
+#[test]
+fn variables_keep_library_types() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: image-variable
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [apps]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [deployments]
+  variables:
+    - name: image
+      expression: "image(object.spec.template.spec.containers[0].image)"
+    - name: maybe
+      expression: "optional.of(image('nginx'))"
+  validations:
+    - expression: "variables.image.registry() != 'example.com'"
+    - expression: "variables.maybe.hasValue() && variables.maybe.value().tag() != 'latest'"
+    - expression: "variables.image == 1"
+"#,
+        expect![[r#"
+            policy.yaml:20:36: error[cel-no-overload] (fails at admission): spec.validations[2].expression: found no matching overload for '_==_' applied to '(kyverno.image, int)'
+               |
+            20 |     - expression: "variables.image == 1"
+               |                                    ^^
+        "#]],
+    );
+}

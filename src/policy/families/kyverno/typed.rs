@@ -275,10 +275,29 @@ impl Walker {
         if site.role == "variable"
             && let Some(name) = &site.name
         {
-            let ty = env.variable_type_of(&checked);
+            let ty = if checked.errors.is_empty() {
+                variable_type(&env, &checked.result)
+            } else {
+                Type::Dyn
+            };
             self.variables.add_field(VARIABLES, name, ty, None);
         }
         checked
+    }
+}
+
+/// The type `variables.x` has for a variable whose expression checked as `ty`: Kyverno registers
+/// the compiled expression's output type as is (kyverno/kyverno `pkg/cel/compiler/compiler.go`,
+/// `RegisterField(variable.Name, ast.OutputType())` on its `VariablesProvider`), without the API
+/// server's conversion to a declared type, so a library value (`image(…)`, an optional) keeps its
+/// type and functions; scalars and schema objects are what the API server's conversion gives.
+fn variable_type(env: &Env, ty: &Type) -> Type {
+    match ty {
+        Type::Opaque(_) => ty.clone(),
+        Type::Optional(inner) => Type::optional(variable_type(env, inner)),
+        Type::List(elem) => Type::list(variable_type(env, elem)),
+        Type::Map(key, value) => Type::map(variable_type(env, key), variable_type(env, value)),
+        _ => env.variable_type(ty),
     }
 }
 
