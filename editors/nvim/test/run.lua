@@ -158,7 +158,7 @@ local function run()
     check(attached == (file ~= "object.yaml"), (file == "object.yaml" and "not attached to " or "attached to ") .. file)
   end
 
-  -- a Helm chart template (filetype helm, as Neovim 0.10+ and vim-helm set it) of a policy attaches
+  -- a Helm chart template (filetype helm, as the vim-helm plugin sets it) of a policy attaches
   local chart = vim.fn.tempname()
   vim.fn.mkdir(chart .. "/templates", "p")
   vim.fn.writefile({ "apiVersion: v2", "name: demo", "version: 0.1.0" }, chart .. "/Chart.yaml")

@@ -9,8 +9,8 @@ local M = {}
 M.defaults = {
   -- the server command; `admission-ls` on PATH by default
   cmd = { "admission-ls", "serve", "--stdio" },
-  -- filetypes whose buffers are checked for admission documents (`helm`: chart templates, as
-  -- Neovim 0.10+ and vim-helm name them)
+  -- filetypes whose buffers are checked for admission documents (`helm`: chart templates, as the
+  -- vim-helm plugin and LazyVim's Helm extra name them; Neovim itself calls them `yaml`)
   filetypes = { "yaml", "helm" },
   -- the section the server reads: { admissionLs = { kubernetesVersion = "1.31", schemaPaths = {},
   -- diagnostics = { disabled = { "unknown-field" } } } }
