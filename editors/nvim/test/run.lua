@@ -234,6 +234,8 @@ local function run()
       check(fixed, "a quick fix replaces the Kyverno policy's misspelt field")
     end
   end
+  -- Not carried into the restarts below, which time the settings on the first policy.
+  vim.cmd("bwipeout! " .. kyverno .. " " .. template)
 
   -- the validate lenses of a CRD and its custom resources; the CRD's lens run as
   -- vim.lsp.codelens.run() runs a command (the plugin's handler), its answer shown in a buffer
