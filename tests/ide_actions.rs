@@ -390,3 +390,33 @@ fn links_already_guarded_are_not_guarded_again() {
         expect![[r#""#]],
     );
 }
+
+/// In a Kyverno policy: the "did you mean" fix of a misspelt field (checked again after the
+/// rewrite: nothing left) and of a misspelt key (Kyverno's schema has `message`).
+#[test]
+fn kyverno_policy_fixes() {
+    let head = "
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: demo}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+";
+    check_rewrites(
+        &format!("{head}  validations:\n  - expression: object.spec.repl$0icaz <= 5\n"),
+        expect![[r#"
+            QuickFix Change to 'replicas'
+                - expression: object.spec.replicas <= 5
+              => no diagnostics
+        "#]],
+    );
+    check_actions(
+        &format!("{head}  validations:\n  - expression: 'true'\n    mesage$0: hi\n"),
+        expect![[r#"
+            QuickFix Change to 'message'
+                  message: hi
+        "#]],
+    );
+}
