@@ -21,20 +21,37 @@ pub fn marker_groups() -> impl Iterator<Item = &'static str> {
     BUILTIN_GROUPS.iter().copied().chain(families::groups())
 }
 
-/// Whether `text` may hold a document the tool checks: it names a CRD, or an `apiVersion` of one
-/// of [`marker_groups`] (`group/…`, in block or flow style).
+/// Whether `text` may hold a document the tool checks: it names a CRD, or has an `apiVersion` of
+/// one of [`marker_groups`] (`apiVersion: group/…`, the key or value quoted or not, in block or
+/// flow style; an annotation key such as `policies.kyverno.io/title` is not one).
 pub fn holds_document(text: &str) -> bool {
     text.contains(CRD_KIND) || marker_groups().any(|group| names_api_version_of(text, group))
 }
 
-/// Whether `text` has `group/` where a DNS name starts (so that `resource.k8s.io/` is not found
-/// inside `myresource.k8s.io/`).
+/// Whether `text` has `group/` as the value of an `apiVersion` key.
 fn names_api_version_of(text: &str, group: &str) -> bool {
     text.match_indices(group).any(|(at, _)| {
         let after = text.get(at + group.len()..).unwrap_or("");
-        let before = text.get(..at).and_then(|t| t.chars().next_back());
-        let continues_a_name = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '-';
-        after.starts_with('/') && !before.is_some_and(continues_a_name)
+        let before = text.get(..at).unwrap_or("");
+        after.starts_with('/') && follows_api_version_key(before)
+    })
+}
+
+/// Whether `before` ends with an `apiVersion` key and its colon (`apiVersion: `, `"apiVersion": "`,
+/// `'apiVersion': '`), so that the value starts where `before` ends.
+fn follows_api_version_key(before: &str) -> bool {
+    let quotes = |c: char| c == '"' || c == '\'';
+    let value_start = before
+        .trim_end_matches([' ', '\t'])
+        .trim_end_matches(quotes);
+    let Some(key) = value_start.trim_end_matches([' ', '\t']).strip_suffix(':') else {
+        return false;
+    };
+    let key = key.trim_end_matches([' ', '\t']).trim_end_matches(quotes);
+    key.strip_suffix("apiVersion").is_some_and(|rest| {
+        // The key starts where a key may: a line, a list item, a flow mapping or the next entry.
+        let rest = rest.trim_end_matches(quotes).trim_end_matches([' ', '\t']);
+        rest.is_empty() || rest.ends_with(['\n', '-', '{', ','])
     })
 }
 
@@ -49,6 +66,8 @@ mod tests {
                 format!("apiVersion: {group}/v1\nkind: Anything\n"),
                 format!("- \"apiVersion\": '{group}/v1beta1'\n"),
                 format!("{{\"kind\": \"X\", \"apiVersion\": \"{group}/v1\"}}\n"),
+                format!("kind: List\nitems:\n  - {{kind: X,apiVersion: {group}/v1}}\n"),
+                format!("---\n# a comment\n  apiVersion:\t{group}/v1\n"),
             ] {
                 assert!(holds_document(&text), "{text}");
             }
@@ -56,11 +75,14 @@ mod tests {
     }
 
     #[test]
-    fn a_group_inside_another_name_or_without_a_version_is_not_a_marker() {
+    fn a_group_anywhere_but_in_an_api_version_is_not_a_marker() {
         for text in [
             "apiVersion: apps/v1\nkind: Deployment\n",
-            "apiVersion: example.com/v1\nkind: Widget\nspec: {group: myadmissionregistration.k8s.io/v1}\n",
+            "apiVersion: example.com/v1\nkind: Widget\nspec: {group: admissionregistration.k8s.io/v1}\n",
+            "apiVersion: myadmissionregistration.k8s.io/v1\nkind: Widget\n",
             "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nrules:\n- apiGroups: [admissionregistration.k8s.io]\n",
+            "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata:\n  annotations:\n    policies.kyverno.io/title: Disallow procMount\n",
+            "apiVersion: v1\nkind: ConfigMap\ndata:\n  myapiVersion: policies.kyverno.io/v1\n",
         ] {
             assert!(!holds_document(text), "{text}");
         }
