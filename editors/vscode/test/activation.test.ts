@@ -23,6 +23,19 @@ test("a missing binary is reported once, with the path tried", async () => {
   await ext.deactivate();
 });
 
+test("a Helm chart template (language helm) of a policy starts the server; one of a Deployment does not", async () => {
+  const template = (text: string) => [{ uri: "file:///chart/templates/t.yaml", languageId: "helm", text }];
+  const deployment = await activateWith({ path: "/nonexistent/admission-ls" }, template("{{- if .Values.on }}\napiVersion: apps/v1\nkind: Deployment\n{{- end }}\n"));
+  await wait(300);
+  assert.equal(deployment.state.errors.length, 0, JSON.stringify(deployment.state.errors));
+  await deployment.ext.deactivate();
+  const kyverno = "{{- if .Values.on }}\napiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\n{{- end }}\n";
+  const started = await activateWith({ path: "/nonexistent/admission-ls" }, template(kyverno));
+  await wait(300);
+  assert.equal(started.state.errors.length, 1, "the start was tried (and the missing binary reported)");
+  await started.ext.deactivate();
+});
+
 interface Scenario {
   starts: number;
   errors: string[];

@@ -5,8 +5,11 @@ import { fakeVscode, FakeState } from "./fakeVscode";
 const bundle = path.join(__dirname, "..", "..", "dist", "extension.js");
 export const policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n";
 
-export async function activateWith(settings: Record<string, unknown>): Promise<{ state: FakeState; ext: { deactivate(): unknown } }> {
-  const state = new FakeState(settings, [{ uri: "file:///p.yaml", languageId: "yaml", text: policy }]);
+export async function activateWith(
+  settings: Record<string, unknown>,
+  documents = [{ uri: "file:///p.yaml", languageId: "yaml", text: policy }],
+): Promise<{ state: FakeState; ext: { deactivate(): unknown } }> {
+  const state = new FakeState(settings, documents);
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const Module = require("module") as { _load: (request: string, ...rest: unknown[]) => unknown };
   const load = Module._load;
