@@ -34,7 +34,9 @@ pub struct FamilySite {
 
 /// A family of documents: what it claims and how its documents are checked.
 pub trait Family: Sync {
-    /// The API groups the family's documents are written in (for "no policy here" notes).
+    /// The API groups the family's documents are written in (for "no policy here" notes and the
+    /// server's workspace scan, `policy/markers.rs`; the editor clients need a case of each in
+    /// `editors/testdata/detection.json`, `tests/editor_detection.rs`).
     fn groups(&self) -> &'static [&'static str];
     /// Whether a document of `api_version` and `kind` belongs to the family (also when the version
     /// or kind is unknown to it: it reports those itself).
