@@ -615,7 +615,7 @@ spec:
 
             ---
 
-            The first match of an RE2 pattern in the text (or its one capture group), as an optional: none when nothing matches.
+            The first match of an RE2 pattern in the text (or its one capture group), as an optional: none when nothing matches. Kyverno 1.19 and later.
         "#]],
     );
 }

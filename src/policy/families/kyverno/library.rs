@@ -80,11 +80,48 @@ fn overload(id: &str, member: bool, params: Vec<Type>, result: Type) -> Overload
 }
 
 fn function(name: &str, overloads: Vec<Overload>) -> CustomFunction {
+    let doc = doc_of(name).map(|doc| match since(name) {
+        Some(release) => format!("{doc} Kyverno {release} and later."),
+        None => doc.to_owned(),
+    });
     CustomFunction {
         name: name.to_string(),
         overloads,
-        doc: doc_of(name).map(Arc::from),
+        doc: doc.map(Arc::from),
     }
+}
+
+/// The Kyverno release that added a function under this name, when later than 1.14 (the first with
+/// CEL policies): from the libraries of kyverno/kyverno's tags (`pkg/cel/libs`, then kyverno/sdk
+/// `extensions/cel/libs` with its `AtLeast(1.18)` gates) and `pkg/cel/compiler/env.go` (`ext.Regex`
+/// from 1.19). Kyverno compiles with its own release's libraries, so a policy for an older Kyverno
+/// must not call these. `math.round` is left out: cel-go's one-argument form is older than
+/// Kyverno's two-argument one.
+fn since(name: &str) -> Option<&'static str> {
+    let release = match name {
+        "parseImageReference" | "Apply" => "1.15",
+        "ToGVR" => "1.16",
+        "sha1" | "sha256" | "md5" | "unmarshal" | "marshal" | "parse" | "random" | "time.now"
+        | "time.toCron" | "time.truncate" | "listObjToMap" | "x509.decode" => "1.17",
+        "list"
+        | "get"
+        | "post"
+        | "toGVR"
+        | "client"
+        | "getMetadata"
+        | "apply"
+        | "hash.sha1"
+        | "hash.sha256"
+        | "hash.md5"
+        | "random.random"
+        | "transform.listObjToMap"
+        | "user.parseServiceAccount"
+        | "gzip.compress"
+        | "gzip.decompress" => "1.18",
+        "regex.replace" | "regex.extract" | "regex.extractAll" => "1.19",
+        _ => return None,
+    };
+    Some(release)
 }
 
 /// A one-line description of each function, for hover and completion: the functions of cel-go's
@@ -638,6 +675,23 @@ mod tests {
         ] {
             assert!(doc_of(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_function_added_after_the_first_cel_release_says_which_release() {
+        let described = |name: &str| {
+            let all = functions(true);
+            let function = all.into_iter().find(|f| f.name == name);
+            function.and_then(|f| f.doc).map(|doc| doc.to_string())
+        };
+        let sha = described("sha256").unwrap_or_default();
+        let prefixed = described("hash.sha256").unwrap_or_default();
+        let camel = described("get").unwrap_or_default();
+        let pascal = described("Get").unwrap_or_default();
+        assert!(sha.ends_with("Kyverno 1.17 and later."), "{sha}");
+        assert!(prefixed.ends_with("Kyverno 1.18 and later."), "{prefixed}");
+        assert!(camel.ends_with("Kyverno 1.18 and later."), "{camel}");
+        assert!(!pascal.contains("Kyverno 1."), "{pascal}");
     }
 
     #[test]
