@@ -270,7 +270,8 @@ fn close(known: &str, typed: &str) -> bool {
         .take_while(|(x, y)| x == y)
         .count();
     let (a_mid, b_mid) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
-    let swapped = a_mid.len() == 2 && b_mid.len() == 2 && a_mid[0] == b_mid[1] && a_mid[1] == b_mid[0];
+    let swapped =
+        a_mid.len() == 2 && b_mid.len() == 2 && a_mid[0] == b_mid[1] && a_mid[1] == b_mid[0];
     a_mid.len().max(b_mid.len()) <= 1 || swapped
 }
 
@@ -324,7 +325,15 @@ mod tests {
 
     #[test]
     fn an_empty_or_broken_file_never_panics() {
-        for text in ["", "---\n", "[", "a: [\n", "- 1\n", "? [a]\n: b\n", "\u{feff}x: 1"] {
+        for text in [
+            "",
+            "---\n",
+            "[",
+            "a: [\n",
+            "- 1\n",
+            "? [a]\n: b\n",
+            "\u{feff}x: 1",
+        ] {
             let _ = parse_project_config(text);
         }
         assert_eq!(parse_project_config("").0, ProjectConfig::default());
