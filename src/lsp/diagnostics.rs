@@ -62,7 +62,7 @@ pub fn compute_each(job: &Job, done: &(dyn Fn(Uri, Vec<lsp::Diagnostic>) + Sync)
             let Some((uri, file)) = job.files.get(i) else {
                 return;
             };
-            match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
+            match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, uri, *file))) {
                 Ok(diagnostics) => done(uri.clone(), diagnostics),
                 Err(panic) => eprintln!(
                     "admission-ls: analysis of {} panicked: {}",
@@ -85,7 +85,7 @@ pub fn compute_each(job: &Job, done: &(dyn Fn(Uri, Vec<lsp::Diagnostic>) + Sync)
 pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     let mut results = Vec::with_capacity(job.files.len());
     for (uri, file) in &job.files {
-        match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
+        match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, uri, *file))) {
             Ok(diagnostics) => results.push((uri.clone(), diagnostics)),
             Err(panic) => eprintln!(
                 "admission-ls: analysis of {} panicked: {}",
@@ -97,8 +97,14 @@ pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     results
 }
 
-fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
-    let diagnostics = job.analysis.diagnostics(file, &job.config);
+fn diagnostics_of(job: &Job, uri: &Uri, file: FileId) -> Vec<lsp::Diagnostic> {
+    let diagnostics = if is_config_file(uri) {
+        // An open project configuration file: its problems as the editor's text has them.
+        let text = job.analysis.file_text(file).unwrap_or_default();
+        crate::ide::parse_project_config(&text).1
+    } else {
+        job.analysis.diagnostics(file, &job.config)
+    };
     if diagnostics.is_empty() {
         return Vec::new();
     }
@@ -109,6 +115,13 @@ fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
         .iter()
         .map(|d| to_proto::diagnostic(&index, d, job.encoding))
         .collect()
+}
+
+/// Whether the document is a project configuration file (by its name).
+fn is_config_file(uri: &Uri) -> bool {
+    let path = uri.path().as_str();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    crate::ide::is_config_file_name(name)
 }
 
 /// The text of a panic's payload.

@@ -76,8 +76,14 @@ pub struct State {
     /// The client has pulled workspace diagnostics (`workspace/diagnostic`): the workspace files'
     /// diagnostics are then its to ask for, and no longer pushed.
     pub workspace_pull: bool,
-    /// The current settings.
+    /// The current settings: the editor's (`editor`) laid over the project configuration file's.
     pub config: DiagnosticsConfig,
+    /// The settings the editor gave (`initializationOptions`, `didChangeConfiguration`).
+    pub editor: crate::lsp::config::Layer,
+    /// The editor's `schemaPaths`.
+    pub editor_schema_paths: Vec<PathBuf>,
+    /// The project configuration file of the first workspace folder.
+    pub project: Option<crate::lsp::server::ProjectFile>,
     /// Open documents by URI.
     pub documents: HashMap<Uri, Document>,
     /// The URI ↔ `FileId` table.
@@ -91,7 +97,8 @@ pub struct State {
     /// Files holding param objects, found by the scan: inputs of the analysis (bindings'
     /// `paramRef`s resolve to them) whose own diagnostics are not published.
     pub param_files: BTreeMap<Uri, FileId>,
-    /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
+    /// Extra CRD files from the `schemaPaths` setting and the project file's, loaded with the
+    /// workspace scan.
     pub schema_paths: Vec<PathBuf>,
     /// The diagnostics runs waiting for the runner (`server/schedule.rs`).
     pub queue: RunQueue,
@@ -109,6 +116,9 @@ impl State {
             refresh_pulled: false,
             workspace_pull: false,
             config: DiagnosticsConfig::default(),
+            editor: crate::lsp::config::Layer::default(),
+            editor_schema_paths: Vec::new(),
+            project: None,
             documents: HashMap::new(),
             file_ids: FileIds::default(),
             host: AnalysisHost::new(),

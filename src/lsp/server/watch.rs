@@ -4,12 +4,15 @@
 //! the client to watch the YAML files of the workspace (dynamic registration, when the client
 //! supports it), re-reads each changed file as the workspace scan does (admission and CRD files,
 //! and files holding objects of a paramKind), and checks the open documents again. An open document's text is the editor's, so its file events are ignored.
+//! The project configuration file is read again as settings (`project.rs`), also while it is open:
+//! its settings apply when saved.
 
 use std::path::PathBuf;
 
 use tower_lsp_server::ls_types::*;
 
 use super::Server;
+use super::project::is_project_file;
 use crate::lsp::diagnostics::{Guard, Publish};
 use crate::lsp::disk::local_path;
 use crate::lsp::workspace::{self, FileRole};
@@ -58,11 +61,19 @@ impl Server {
 
     /// `workspace/didChangeWatchedFiles`: re-reads the changed files that are not open, then checks
     /// the open documents and the workspace files again.
-    pub(super) async fn files_changed(&self, params: DidChangeWatchedFilesParams) {
+    pub(super) async fn files_changed(&self, mut params: DidChangeWatchedFilesParams) {
         let (analysis, roots) = {
             let state = self.state();
             (state.host.snapshot(), state.roots.clone())
         };
+        // The project configuration file is settings, not an input of the analysis.
+        let (project, changes): (Vec<_>, Vec<_>) = std::mem::take(&mut params.changes)
+            .into_iter()
+            .partition(|event| is_project_file(&event.uri, roots.first().map(PathBuf::as_path)));
+        params.changes = changes;
+        if let Some(event) = project.into_iter().last() {
+            self.project_changed(event.uri).await;
+        }
         // Reading and classifying happen off the state lock: the param kinds need every file's
         // facts.
         let read = move || {

@@ -1,0 +1,149 @@
+//! The project configuration file `.admission-ls.yaml` in the server, driven over stdio as an
+//! editor would: its settings apply to the open documents, an editor setting overrides it, its
+//! problems are published on it as `config` diagnostics, and a change on disk
+//! (`workspace/didChangeWatchedFiles`) applies at once.
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+#[path = "support/tempdir.rs"]
+mod tempdir;
+
+use lsp_client::{Client, file_uri};
+use serde_json::{Value, json};
+use tempdir::TempDir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_admission-ls");
+
+/// Clean at Kubernetes 1.31; at 1.34 and newer its API version is not served, and its
+/// misspelled `failurPolicy` is an `unknown-field` warning unless the code is turned off.
+const OLD_POLICY: &str = "\
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit.example.com
+spec:
+  failurPolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [\"apps\"]
+      apiVersions: [\"v1\"]
+      operations: [\"CREATE\", \"UPDATE\"]
+      resources: [\"deployments\"]
+  validations:
+  - expression: \"object.spec.replicas <= 5\"
+";
+
+const PINNED: &str = "kubernetesVersion: \"1.31\"\ndiagnostics:\n  disabled: [unknown-field]\n";
+
+fn open(client: &mut Client, uri: &str, text: &str) {
+    let document = json!({"uri": uri, "languageId": "yaml", "version": 1, "text": text});
+    client.notify("textDocument/didOpen", json!({"textDocument": document}));
+}
+
+fn codes(published: &Value) -> Vec<String> {
+    published["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["code"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn watching() -> Value {
+    json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}})
+}
+
+#[test]
+fn the_file_applies_and_an_editor_setting_overrides_it() {
+    let dir = TempDir::new("lsp-config");
+    dir.write(".admission-ls.yaml", PINNED);
+    let policy = dir.write("policy.yaml", OLD_POLICY);
+    let uri = file_uri(&policy);
+
+    // The file alone: 1.31 serves v1beta1, unknown-field is off.
+    let mut client = Client::spawn(BINARY);
+    client.initialize(json!({}), json!(file_uri(dir.path())), Value::Null);
+    open(&mut client, &uri, OLD_POLICY);
+    let pinned = client.diagnostics_at(&uri, 1);
+    assert_eq!(codes(&pinned), Vec::<String>::new(), "{pinned}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+
+    // The editor's kubernetesVersion wins over the file's; the file's disabled codes stay.
+    let mut client = Client::spawn(BINARY);
+    let options = json!({"admissionLs": {"kubernetesVersion": "1.35"}});
+    client.initialize(json!({}), json!(file_uri(dir.path())), options);
+    open(&mut client, &uri, OLD_POLICY);
+    let overridden = client.diagnostics_at(&uri, 1);
+    assert_eq!(codes(&overridden), ["not-supported"], "{overridden}");
+
+    // A settings change that turns the file's disabled codes back on.
+    let settings = json!({"settings": {"admissionLs": {"kubernetesVersion": "1.31",
+        "diagnostics": {"disabled": []}}}});
+    client.notify("workspace/didChangeConfiguration", settings);
+    let enabled = client.diagnostics_where(&uri, |p| codes(p) == ["unknown-field"]);
+    assert_eq!(codes(&enabled), ["unknown-field"], "{enabled}");
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn problems_are_published_on_the_file_and_a_change_on_disk_applies() {
+    let dir = TempDir::new("lsp-config-watch");
+    let config = dir.write(
+        ".admission-ls.yaml",
+        "kubernetesVersion: \"1.31\"\nstrict: maybe\n",
+    );
+    let config_uri = file_uri(&config);
+    let policy = dir.write("policy.yaml", OLD_POLICY);
+    let uri = file_uri(&policy);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(watching(), json!(file_uri(dir.path())), Value::Null);
+
+    let problems = client.diagnostics_where(&config_uri, |p| !codes(p).is_empty());
+    assert_eq!(codes(&problems), ["config"], "{problems}");
+    let first = &problems["diagnostics"][0];
+    assert_eq!(
+        first["range"],
+        json!({"start": {"line": 1, "character": 8}, "end": {"line": 1, "character": 13}})
+    );
+    assert_eq!(
+        first["message"],
+        "expected true or false for strict, found string"
+    );
+
+    // The version of the file applies even though another key is wrong.
+    open(&mut client, &uri, OLD_POLICY);
+    let pinned = client.diagnostics_at(&uri, 1);
+    assert_eq!(codes(&pinned), ["unknown-field"], "{pinned}");
+
+    // Saved with a newer version and the typo fixed: the policy is checked again, the file's
+    // problems are cleared.
+    std::fs::write(&config, "kubernetesVersion: \"1.35\"\nstrict: false\n").expect("rewrite");
+    let event = json!({"changes": [{"uri": config_uri, "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", event);
+    let newer = client.diagnostics_where(&uri, |p| codes(p).contains(&"not-supported".to_owned()));
+    assert_eq!(codes(&newer), ["not-supported", "unknown-field"], "{newer}");
+    let cleared = client.diagnostics_where(&config_uri, |p| codes(p).is_empty());
+    assert_eq!(cleared["diagnostics"], json!([]));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn an_open_configuration_file_shows_the_problems_of_its_text() {
+    let dir = TempDir::new("lsp-config-open");
+    let config = dir.write(".admission-ls.yaml", PINNED);
+    let uri = file_uri(&config);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(json!({}), json!(file_uri(dir.path())), Value::Null);
+    open(
+        &mut client,
+        &uri,
+        "kubernetesVersion: \"1.31\"\nschemaPath: [crds]\n",
+    );
+    let typo = client.diagnostics_at(&uri, 1);
+    assert_eq!(codes(&typo), ["config"], "{typo}");
+    assert_eq!(
+        typo["diagnostics"][0]["message"],
+        "unknown configuration key 'schemaPath'; did you mean 'schemaPaths'?"
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
