@@ -273,3 +273,102 @@ fn a_linked_configuration_outside_its_folder_is_not_read() {
         );
     }
 }
+
+/// A policy and a binding for a static manifests folder, with what the loader refuses across its
+/// files: a name without the suffix, a duplicate name, a binding to a policy not in the folder.
+const STATIC_FILES: [(&str, &str); 3] = [
+    (
+        "static/10-policy.yaml",
+        "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: deny-privileged.static.k8s.io}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: \"true\"
+",
+    ),
+    (
+        "static/20-bindings.yaml",
+        "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: deny-privileged}
+spec: {policyName: deny-privileged.static.k8s.io, validationActions: [Deny]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: audit.static.k8s.io}
+spec: {policyName: audit.static.k8s.io, validationActions: [Audit]}
+",
+    ),
+    (
+        "static/30-again.yaml",
+        "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: deny-privileged.static.k8s.io}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: \"true\"
+",
+    ),
+];
+
+#[test]
+fn a_static_manifests_folder_gets_the_loader_rules_across_its_files() {
+    let dir = TempDir::new("config-static");
+    dir.write(".admission-ls.yaml", "staticManifests: [static]\n");
+    for (path, text) in STATIC_FILES {
+        dir.write(path, text);
+    }
+    // A subfolder is not read by the API server: an ordinary policy file.
+    dir.write(
+        "static/old/policy.yaml",
+        STATIC_FILES[0].1.replace(".static.k8s.io", ""),
+    );
+    let folder = run(dir.path(), &["check", "static", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&folder.stdout).expect("json");
+    let found: Vec<String> = report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|file| {
+            let path = file["path"].as_str().unwrap_or("").to_owned();
+            file["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|d| d["code"] == "static-manifest")
+                .map(move |d| {
+                    let line = &d["range"]["start"]["line"];
+                    format!("{path}:{line}: {}", d["message"].as_str().unwrap_or(""))
+                })
+        })
+        .collect();
+    expect![[r#"
+        static/20-bindings.yaml:2: ValidatingAdmissionPolicyBinding "deny-privileged" must have a name ending with ".static.k8s.io"
+        static/20-bindings.yaml:8: ValidatingAdmissionPolicyBinding "audit.static.k8s.io" references policy "audit.static.k8s.io" which does not exist in the manifest directory
+        static/30-again.yaml:2: duplicate ValidatingAdmissionPolicy name "deny-privileged.static.k8s.io" found in file "static/30-again.yaml" (previously seen in "static/10-policy.yaml")"#]]
+    .assert_eq(&found.join("\n"));
+    assert_eq!(folder.status, Some(1));
+    // At 1.35 the API server has no static manifests.
+    let old = run(
+        dir.path(),
+        &["check", "static/10-policy.yaml", "--kube-version", "1.35"],
+    );
+    assert!(
+        old.stdout.contains(
+            "staticManifestsDir requires the ManifestBasedAdmissionControlConfig feature gate"
+        ),
+        "{}",
+        old.stdout
+    );
+}

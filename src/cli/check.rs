@@ -84,7 +84,13 @@ pub fn run(args: &CheckArgs) -> i32 {
             }),
         }
     }
-    let mut checked = check_all(&host.snapshot(), files, &config);
+    let groups = project
+        .as_ref()
+        .map(|p| static_groups(p, &files))
+        .unwrap_or_default();
+    let analysis = host.snapshot();
+    let mut checked = check_all(&analysis, files, &config);
+    add_static_findings(&analysis, &groups, &config, &mut checked);
     if let Some(project) = project.filter(|p| !p.diagnostics.is_empty()) {
         // The configuration file's own problems come first, as the settings of everything else.
         checked.insert(0, project.into_checked());
@@ -173,6 +179,53 @@ impl project::Loaded {
             path: self.path,
             text: self.text,
             diagnostics,
+        }
+    }
+}
+
+/// A folder of static manifests: its checked files as (position among the read files, id, path),
+/// in the order the API server reads them (by file name).
+type StaticGroup = Vec<(usize, FileId, String)>;
+
+/// The read files of each `staticManifests` folder of the configuration.
+fn static_groups(project: &project::Loaded, files: &[(usize, String, String)]) -> Vec<StaticGroup> {
+    let mut groups: Vec<StaticGroup> = vec![Vec::new(); project.config.static_manifests.len()];
+    for (position, (i, path, _)) in files.iter().enumerate() {
+        let folder = project.static_folder(Path::new(path));
+        if let Some(group) = folder.and_then(|k| groups.get_mut(k)) {
+            group.push((position, FileId(file_id(*i)), path.clone()));
+        }
+    }
+    for group in &mut groups {
+        group.sort_by(|a, b| a.2.cmp(&b.2));
+    }
+    groups
+}
+
+/// Adds the static-manifest findings of each folder to its files; a finding the name suffix
+/// already gave is not repeated.
+fn add_static_findings(
+    analysis: &Analysis,
+    groups: &[StaticGroup],
+    config: &DiagnosticsConfig,
+    checked: &mut [Checked],
+) {
+    for group in groups.iter().filter(|g| !g.is_empty()) {
+        let files: Vec<(FileId, String)> = group
+            .iter()
+            .map(|(_, id, path)| (*id, path.clone()))
+            .collect();
+        let found = analysis.static_manifest_diagnostics(&files, config);
+        for ((position, _, _), findings) in group.iter().zip(found) {
+            let Some(file) = checked.get_mut(*position) else {
+                continue;
+            };
+            for finding in findings {
+                if !file.diagnostics.contains(&finding) {
+                    file.diagnostics.push(finding);
+                }
+            }
+            admission_ls::policy::diagnostic::sort(&mut file.diagnostics);
         }
     }
 }

@@ -128,6 +128,20 @@ impl Loaded {
     }
 }
 
+impl Loaded {
+    /// Which of the file's `staticManifests` folders holds `file` directly (the API server reads
+    /// only the files of the folder itself, not of its subfolders).
+    pub fn static_folder(&self, file: &Path) -> Option<usize> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let file = absolute(&cwd, file);
+        let parent = file.parent()?;
+        self.config
+            .static_manifests
+            .iter()
+            .position(|folder| normalize(&self.dir.join(folder)) == parent)
+    }
+}
+
 /// `path` made absolute against `cwd` and without `.` and `..` components (lexically: a link is
 /// not resolved, so the printed paths stay the user's).
 fn absolute(cwd: &Path, path: &Path) -> PathBuf {

@@ -34,6 +34,7 @@ mod snapshot_tests;
 
 mod signature_types;
 mod snippets;
+mod static_manifests;
 mod symbols;
 mod tokens;
 pub mod validate;
