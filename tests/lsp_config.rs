@@ -147,3 +147,33 @@ fn an_open_configuration_file_shows_the_problems_of_its_text() {
     );
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// The `staticManifests` folders of the file: a binding there is checked by the API server's
+/// manifest loader rules across the folder (its policy is in another file of the folder).
+#[test]
+fn a_static_manifests_folder_gets_the_loader_rules() {
+    let dir = TempDir::new("lsp-config-static");
+    dir.write(".admission-ls.yaml", "staticManifests: [static]\n");
+    dir.write(
+        "static/10-policy.yaml",
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n\
+         metadata: {name: deny.static.k8s.io}\nspec:\n  matchConstraints:\n    resourceRules:\n\
+         \x20   - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}\n\
+         \x20 validations:\n  - expression: \"true\"\n",
+    );
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\n\
+        metadata: {name: deny-binding}\nspec: {policyName: deny.static.k8s.io, validationActions: [Deny]}\n";
+    let path = dir.write("static/20-binding.yaml", binding);
+    let uri = file_uri(&path);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(json!({}), json!(file_uri(dir.path())), Value::Null);
+    open(&mut client, &uri, binding);
+    // Once the workspace scan has read the policy file, only the binding's own name is wrong.
+    let found = client.diagnostics_where(&uri, |p| codes(p) == ["static-manifest"]);
+    assert_eq!(codes(&found), ["static-manifest"], "{found}");
+    assert_eq!(
+        found["diagnostics"][0]["message"],
+        "ValidatingAdmissionPolicyBinding \"deny-binding\" must have a name ending with \".static.k8s.io\""
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

@@ -41,6 +41,7 @@ pub mod validate;
 mod yaml_spot;
 
 pub use crate::policy::diagnostic::Prediction;
+pub use crate::policy::diagnostic::sort as sort_diagnostics;
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::schema::{KubeVersion, VersionError};
 pub use crate::text::{Encoding, LineCol, LineIndex, TextRange, TextSize};

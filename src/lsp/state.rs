@@ -260,7 +260,39 @@ impl State {
             files,
             config: self.config.clone(),
             encoding: self.encoding,
+            static_groups: std::sync::Arc::new(self.static_groups()),
         }
+    }
+
+    /// The inputs in each `staticManifests` folder of the project configuration (directly in it,
+    /// as the API server reads it), sorted by path.
+    fn static_groups(&self) -> Vec<Vec<(FileId, String)>> {
+        let Some(project) = &self.project else {
+            return Vec::new();
+        };
+        let folders: Vec<PathBuf> = project
+            .config
+            .static_manifests
+            .iter()
+            .map(|folder| project.dir.join(folder))
+            .collect();
+        let mut groups = vec![Vec::new(); folders.len()];
+        for (file, uri) in self.file_ids.uris() {
+            let input = self.workspace.contains_key(uri) || self.documents.contains_key(uri);
+            let Some(path) = crate::lsp::disk::local_path(uri).filter(|_| input) else {
+                continue;
+            };
+            let folder = folders
+                .iter()
+                .position(|f| path.parent() == Some(f.as_path()));
+            if let Some(group) = folder.and_then(|k| groups.get_mut(k)) {
+                group.push((file, path.display().to_string()));
+            }
+        }
+        for group in &mut groups {
+            group.sort_by(|a: &(FileId, String), b| a.1.cmp(&b.1));
+        }
+        groups
     }
 
     /// Whether a result computed under `guard` may still be published for `uri`.
