@@ -281,13 +281,13 @@ mod tests {
 
     #[test]
     fn every_key_is_read() {
-        let text = "kubernetesVersion: 1.32\nschemaPaths: [crds, ../shared/crd.yaml]\n\
+        let text = "kubernetesVersion: 1.32\nschemaPaths: [crds, platform/crd.yaml]\n\
                     exclude: vendor\nstrict: true\ndiagnostics:\n  disabled: [cel-cost]\n\
                     staticManifests: [static]\n";
         let (config, problems) = parse_project_config(text);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(config.kube_version, KubeVersion::from_minor(32).ok());
-        assert_eq!(config.schema_paths, ["crds", "../shared/crd.yaml"]);
+        assert_eq!(config.schema_paths, ["crds", "platform/crd.yaml"]);
         assert_eq!(config.exclude, ["vendor"]);
         assert_eq!(config.strict, Some(true));
         assert_eq!(config.disabled, Some(vec![Code::CelCost]));

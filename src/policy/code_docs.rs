@@ -348,7 +348,7 @@ changes. Command-line flags and editor settings override the file; `--schema` an
 to its lists. Relative paths and globs are relative to the file's folder. Every key:
 
     kubernetesVersion: \"1.34\"    # --kube-version
-    schemaPaths: [crds, ../shared/crds/widget.yaml]   # --schema: CRD files and folders
+    schemaPaths: [crds, platform/crds/widget.yaml]   # --schema: CRD files and folders
     exclude: [vendor, \"**/*.test.yaml\"]              # --exclude globs
     strict: true                   # --strict (also diagnostics.strict)
     diagnostics:
