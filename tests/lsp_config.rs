@@ -49,6 +49,19 @@ fn codes(published: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The first line of the server's log holding `needle`, waited for.
+fn log_line(client: &Client, needle: &str) -> String {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(20) {
+        let log = client.stderr();
+        if let Some(line) = log.lines().find(|l| l.contains(needle)) {
+            return line.to_owned();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("no log line with {needle:?}: {}", client.stderr());
+}
+
 fn watching() -> Value {
     json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}})
 }
@@ -175,5 +188,39 @@ fn a_static_manifests_folder_gets_the_loader_rules() {
         found["diagnostics"][0]["message"],
         "ValidatingAdmissionPolicyBinding \"deny-binding\" must have a name ending with \".static.k8s.io\""
     );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+/// The file's `exclude` leaves files out of the workspace scan: a binding whose policy is only in
+/// an excluded folder does not find it; when the glob is taken out of the file, it does.
+#[test]
+fn excluded_files_are_not_inputs_of_the_workspace() {
+    let dir = TempDir::new("lsp-config-exclude");
+    let config = dir.write(".admission-ls.yaml", "exclude: [vendor]\n");
+    dir.write(
+        "vendor/policy.yaml",
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n\
+         metadata: {name: vendored}\nspec:\n  matchConstraints:\n    resourceRules:\n\
+         \x20   - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}\n\
+         \x20 validations:\n  - expression: \"true\"\n",
+    );
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\n\
+        metadata: {name: vendored}\nspec: {policyName: vendored, validationActions: [Deny]}\n";
+    let path = dir.write("binding.yaml", binding);
+    let uri = file_uri(&path);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(watching(), json!(file_uri(dir.path())), Value::Null);
+    open(&mut client, &uri, binding);
+    let unresolved = client.diagnostics_at(&uri, 1);
+    assert_eq!(codes(&unresolved), ["unresolved-reference"], "{unresolved}");
+    // The scan read the binding only (the log line follows the exclusion).
+    let scanned = log_line(&client, "workspace scan: ");
+    assert!(scanned.contains(", 1 admission or CRD files"), "{scanned}");
+
+    std::fs::write(&config, "exclude: []\n").expect("rewrite");
+    let event = json!({"changes": [{"uri": file_uri(&config), "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", event);
+    let resolved = client.diagnostics_where(&uri, |p| codes(p).is_empty());
+    assert_eq!(resolved["diagnostics"], json!([]));
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }

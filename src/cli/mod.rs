@@ -4,7 +4,6 @@ mod annotations;
 mod check;
 mod eval;
 mod explain;
-mod glob;
 mod init;
 mod init_skeleton;
 mod json;

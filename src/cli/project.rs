@@ -124,7 +124,7 @@ impl Loaded {
         let cwd = std::env::current_dir().unwrap_or_default();
         let absolute = absolute(&cwd, found);
         let relative = absolute.strip_prefix(&self.dir).unwrap_or(&absolute);
-        super::glob::excluded(relative, &self.config.exclude)
+        admission_ls::lsp::glob::excluded(relative, &self.config.exclude)
     }
 }
 

@@ -2,7 +2,8 @@
 //! first workspace folder at `initialize` (before any document is checked), read again when the
 //! client reports it changed on disk (the YAML watcher covers it), and its problems published on
 //! it as `config` diagnostics. The editor's settings are laid over it (`config::Layer::over`);
-//! its `schemaPaths` add to the editor's, relative to the file's folder.
+//! its `schemaPaths` add to the editor's, relative to the file's folder, and its `exclude` globs
+//! leave files out of the workspace scan and the watched-file changes.
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +35,14 @@ pub struct ProjectFile {
 }
 
 impl ProjectFile {
+    /// Whether the file's `exclude` globs leave `path` out of the workspace (matched against the
+    /// path relative to the file's folder, as `check` matches them). An open document is checked
+    /// all the same, as `check` reads a file it is given by name.
+    pub fn excludes(&self, path: &Path) -> bool {
+        let relative = path.strip_prefix(&self.dir).unwrap_or(path);
+        crate::lsp::glob::excluded(relative, &self.config.exclude)
+    }
+
     /// The file's `schemaPaths`, relative ones taken from its folder.
     pub fn schema_paths(&self) -> Vec<PathBuf> {
         self.config
@@ -92,10 +101,46 @@ pub fn is_project_file(uri: &Uri, root: Option<&Path>) -> bool {
 
 impl State {
     /// Takes a (new) configuration file: the settings again, the editor's laid over it; returns
-    /// whether the schema paths changed (the workspace is then scanned again).
+    /// whether the workspace is to be scanned again (the schema paths or the excludes changed).
     pub fn set_project(&mut self, project: Option<ProjectFile>) -> bool {
+        let excludes = |p: &Option<ProjectFile>| {
+            p.as_ref()
+                .map(|p| p.config.exclude.clone())
+                .unwrap_or_default()
+        };
+        let exclude_changed = excludes(&self.project) != excludes(&project);
         self.project = project;
-        self.apply_settings()
+        let schemas_changed = self.apply_settings();
+        schemas_changed || exclude_changed
+    }
+
+    /// Takes the workspace files the configuration file now excludes out of the analysis (an open
+    /// document stays); returns their URIs, whose published diagnostics are to be cleared.
+    pub fn drop_excluded(&mut self) -> Vec<Uri> {
+        let Some(project) = &self.project else {
+            return Vec::new();
+        };
+        let excluded: Vec<(Uri, crate::ide::FileId)> = self
+            .workspace
+            .iter()
+            .chain(&self.param_files)
+            .filter(|(uri, _)| {
+                crate::lsp::disk::local_path(uri).is_some_and(|path| project.excludes(&path))
+            })
+            .map(|(uri, id)| (uri.clone(), *id))
+            .collect();
+        for (uri, id) in &excluded {
+            self.workspace.remove(uri);
+            self.param_files.remove(uri);
+            if !self.documents.contains_key(uri) {
+                self.host.remove_file(*id);
+            }
+        }
+        excluded
+            .into_iter()
+            .filter(|(uri, _)| !self.documents.contains_key(uri))
+            .map(|(uri, _)| uri)
+            .collect()
     }
 
     /// The settings from the editor's layer and the configuration file; returns whether the
@@ -149,12 +194,20 @@ impl Server {
         let Ok(project) = tokio::task::spawn_blocking(read).await else {
             return;
         };
-        let (open, rescan) = {
+        let (open, rescan, dropped) = {
             let mut state = self.state();
             let rescan = state.set_project(project);
-            (state.open_documents(), rescan)
+            let dropped = state.drop_excluded();
+            (state.open_documents(), rescan, dropped)
         };
         self.publish_project(Some(uri));
+        for uri in dropped {
+            let _ = self.shared.publisher.send(Publish {
+                uri,
+                diagnostics: Vec::new(),
+                guard: Guard::NotOpen,
+            });
+        }
         if rescan {
             let server = self.clone();
             tokio::spawn(async move { server.scan_workspace().await });

@@ -109,9 +109,13 @@ impl Server {
     /// and those of the open documents again: a document opened while the scan ran was checked
     /// without the CRDs and policies the scan found.
     pub(super) async fn scan_workspace(&self) {
-        let (roots, schemas) = {
+        let (roots, schemas, project) = {
             let state = self.state();
-            (state.roots.clone(), state.schema_paths.clone())
+            (
+                state.roots.clone(),
+                state.schema_paths.clone(),
+                state.project.clone(),
+            )
         };
         if roots.is_empty() && schemas.is_empty() {
             return;
@@ -119,6 +123,10 @@ impl Server {
         let scan = move || {
             let start = std::time::Instant::now();
             let mut scan = workspace::scan(&roots);
+            if let Some(project) = &project {
+                scan.files.retain(|file| !project.excludes(&file.path));
+                scan.other_yaml.retain(|path| !project.excludes(path));
+            }
             let schemas = workspace::scan(&schemas);
             scan.files.extend(schemas.files);
             scan.skipped.merge(schemas.skipped);
