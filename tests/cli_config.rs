@@ -275,8 +275,9 @@ fn a_linked_configuration_outside_its_folder_is_not_read() {
 }
 
 /// A policy and a binding for a static manifests folder, with what the loader refuses across its
-/// files: a name without the suffix, a duplicate name, a binding to a policy not in the folder.
-const STATIC_FILES: [(&str, &str); 3] = [
+/// files: a name without the suffix, a duplicate name, a binding to a policy not in the folder, a
+/// webhook configuration in the folder of the policy plugin.
+const STATIC_FILES: [(&str, &str); 4] = [
     (
         "static/10-policy.yaml",
         "\
@@ -319,6 +320,19 @@ spec:
   - expression: \"true\"
 ",
     ),
+    (
+        "static/40-webhook.yaml",
+        "\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: hooks.static.k8s.io}
+webhooks:
+- name: hook.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig: {url: \"https://hook.example.com/validate\"}
+",
+    ),
 ];
 
 #[test]
@@ -356,7 +370,8 @@ fn a_static_manifests_folder_gets_the_loader_rules_across_its_files() {
     expect![[r#"
         static/20-bindings.yaml:2: ValidatingAdmissionPolicyBinding "deny-privileged" must have a name ending with ".static.k8s.io"
         static/20-bindings.yaml:8: ValidatingAdmissionPolicyBinding "audit.static.k8s.io" references policy "audit.static.k8s.io" which does not exist in the manifest directory
-        static/30-again.yaml:2: duplicate ValidatingAdmissionPolicy name "deny-privileged.static.k8s.io" found in file "static/30-again.yaml" (previously seen in "static/10-policy.yaml")"#]]
+        static/30-again.yaml:2: duplicate ValidatingAdmissionPolicy name "deny-privileged.static.k8s.io" found in file "static/30-again.yaml" (previously seen in "static/10-policy.yaml")
+        static/40-webhook.yaml:1: unsupported resource type admissionregistration.k8s.io/v1, Kind=ValidatingWebhookConfiguration: each admission plugin has its own staticManifestsDir, and this folder holds the ValidatingAdmissionPolicy plugin's manifests (first in "static/10-policy.yaml")"#]]
     .assert_eq(&found.join("\n"));
     assert_eq!(folder.status, Some(1));
     // At 1.35 the API server has no static manifests.

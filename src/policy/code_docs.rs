@@ -370,7 +370,8 @@ pkg/admission/plugin/manifest and policy/manifest/loader) accepts only admission
 policies, bindings, webhook configurations and their lists; names must end in `.static.k8s.io`
 and be unique per kind in the folder; no paramKind, no paramRef; a binding's policyName must end
 in `.static.k8s.io` and name a policy of the same folder; a webhook must use clientConfig.url, not
-clientConfig.service.
+clientConfig.service; a folder holds the kinds of one admission plugin (each has its own
+staticManifestsDir).
 
     metadata:
       name: deny-privileged            # must have a name ending with \".static.k8s.io\"

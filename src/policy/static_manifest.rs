@@ -46,6 +46,21 @@ fn role_of(kind: &str) -> Option<Role> {
     }
 }
 
+/// The admission plugin that loads a kind from its `staticManifestsDir`.
+fn plugin_of(kind: &str) -> Option<&'static str> {
+    match kind {
+        "ValidatingAdmissionPolicy" | "ValidatingAdmissionPolicyBinding" => {
+            Some("ValidatingAdmissionPolicy")
+        }
+        "MutatingAdmissionPolicy" | "MutatingAdmissionPolicyBinding" => {
+            Some("MutatingAdmissionPolicy")
+        }
+        "ValidatingWebhookConfiguration" => Some("ValidatingAdmissionWebhook"),
+        "MutatingWebhookConfiguration" => Some("MutatingAdmissionWebhook"),
+        _ => None,
+    }
+}
+
 /// The rules of one document marked as a static manifest by its name (from 1.37 only: before,
 /// the suffix is an ordinary name).
 pub fn check_named(root: &Node, minor: u32, diagnostics: &mut Vec<Diagnostic>) {
@@ -200,6 +215,9 @@ fn check_webhooks(config_name: &str, object: &Node, diagnostics: &mut Vec<Diagno
 /// the loader reads them (sorted by name).
 #[derive(Default)]
 pub struct StaticSet {
+    /// The plugin the folder's first object belongs to, with that object's file: each admission
+    /// plugin has a `staticManifestsDir` of its own and loads only its kinds.
+    plugin: Option<(&'static str, String)>,
     /// (kind, name) → the file it was first seen in.
     seen: BTreeMap<(String, String), String>,
     /// Policy kind → names.
@@ -223,6 +241,10 @@ impl StaticSet {
             let Some((name, name_node)) = name_of(object) else {
                 continue;
             };
+            if let Some(finding) = self.other_plugin(kind, path, object) {
+                found.push(finding);
+                continue;
+            }
             let key = (kind.to_owned(), name.to_owned());
             if let Some(first) = self.seen.get(&key) {
                 found.push(error(
@@ -243,6 +265,28 @@ impl StaticSet {
             }
         }
         found
+    }
+
+    /// An object of another plugin than the folder's first: every plugin's loader refuses the
+    /// kinds it does not load ("unsupported resource type").
+    fn other_plugin(&mut self, kind: &str, path: &str, object: &Node) -> Option<Diagnostic> {
+        let plugin = plugin_of(kind)?;
+        match &self.plugin {
+            None => {
+                self.plugin = Some((plugin, path.to_owned()));
+                None
+            }
+            Some((first, _)) if *first == plugin => None,
+            Some((first, first_path)) => {
+                let at = object.get("kind").map_or(object.range, |k| k.range);
+                Some(error(
+                    at,
+                    format!(
+                        "unsupported resource type {API_VERSION}, Kind={kind}: each admission plugin has its own staticManifestsDir, and this folder holds the {first} plugin's manifests (first in {first_path:?})"
+                    ),
+                ))
+            }
+        }
     }
 
     fn add_binding(&mut self, index: usize, kind: &str, name: &str, object: &Node) {
