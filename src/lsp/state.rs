@@ -267,7 +267,11 @@ impl State {
     /// The inputs in each `staticManifests` folder of the project configuration (directly in it,
     /// as the API server reads it), sorted by path.
     fn static_groups(&self) -> Vec<Vec<(FileId, String)>> {
-        let Some(project) = &self.project else {
+        let Some(project) = self
+            .project
+            .as_ref()
+            .filter(|p| !p.config.static_manifests.is_empty())
+        else {
             return Vec::new();
         };
         let folders: Vec<PathBuf> = project
