@@ -338,5 +338,10 @@ mod tests {
         }
         assert_eq!(parse_project_config("").0, ProjectConfig::default());
         assert_eq!(parse_project_config("[").1.len(), 1);
+        // Nesting far beyond the parser's depth bound, in a key's value: an error, no overflow.
+        let deep = format!("exclude: {}{}\n", "[".repeat(5000), "]".repeat(5000));
+        let (config, problems) = parse_project_config(&deep);
+        assert!(config.exclude.is_empty());
+        assert!(!problems.is_empty());
     }
 }
