@@ -12,6 +12,7 @@ mod diagnostics {
     pub mod kyverno;
     pub mod map;
     pub mod severity;
+    pub mod static_manifests;
     pub mod typed;
     pub mod typed_clean;
     pub mod typed_mutations;

@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use admission_ls::ide::{
-    self, Analysis, AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, RenderOptions, Severity,
+    self, Analysis, AnalysisHost, Diagnostic, DiagnosticsConfig, FileId, ProjectConfig,
+    RenderOptions, Severity,
 };
 use admission_ls::lsp::disk::{self, Bounds};
 
-use super::{CheckArgs, EXIT_USAGE, Format, annotations, json, out, walk};
+use super::{CheckArgs, EXIT_USAGE, Format, annotations, json, out, project, walk};
 
 /// A path that could not be read, with the reason.
 #[derive(Debug)]
@@ -43,13 +44,22 @@ pub struct Checked {
 /// Runs `check` and returns the exit status: 2 if a path could not be read (the check is incomplete),
 /// else 1 if any diagnostic is an error, else 0 (warnings alone pass).
 pub fn run(args: &CheckArgs) -> i32 {
-    let config = DiagnosticsConfig {
-        kube_version: args.kube_version,
-        disabled: Vec::new(),
-        strict: args.strict,
-    };
-    let (inputs, mut unreadable) = inputs(&args.paths, &args.exclude);
-    let (schema_paths, schema_errors) = walk::collect(&args.schemas);
+    let mut unreadable = Vec::new();
+    let project = load_project(args, &mut unreadable);
+    let config = diagnostics_config(args, project.as_ref().map(|p| &p.config));
+    let (inputs, walk_errors) = inputs(&args.paths, &args.exclude, project.as_ref());
+    unreadable.extend(walk_errors);
+    let mut schemas = args.schemas.clone();
+    if let Some(project) = &project {
+        schemas.extend(
+            project
+                .config
+                .schema_paths
+                .iter()
+                .map(|p| project.resolve(p)),
+        );
+    }
+    let (schema_paths, schema_errors) = walk::collect(&schemas);
     unreadable.extend(schema_errors.into_iter().map(Unreadable::from));
     let mut host = AnalysisHost::new();
     let mut files = Vec::with_capacity(inputs.len());
@@ -74,7 +84,17 @@ pub fn run(args: &CheckArgs) -> i32 {
             }),
         }
     }
-    let checked = check_all(&host.snapshot(), files, &config);
+    let groups = project
+        .as_ref()
+        .map(|p| static_groups(p, &files))
+        .unwrap_or_default();
+    let analysis = host.snapshot();
+    let mut checked = check_all(&analysis, files, &config);
+    add_static_findings(&analysis, &groups, &config, &mut checked);
+    if let Some(project) = project.filter(|p| !p.diagnostics.is_empty()) {
+        // The configuration file's own problems come first, as the settings of everything else.
+        checked.insert(0, project.into_checked());
+    }
     let summary = Summary::of(&checked);
     for u in &unreadable {
         out::error(&format!("{}: error: {}", u.path, u.message));
@@ -124,9 +144,99 @@ impl From<walk::WalkError> for Unreadable {
     }
 }
 
-/// The inputs named by `paths` in order, folders walked leaving out what `exclude` matches; `-`
-/// is standard input, read once however often it is named.
-fn inputs(paths: &[PathBuf], exclude: &[String]) -> (Vec<Input>, Vec<Unreadable>) {
+/// The project configuration file of the run (see `project.rs`); one that exists but cannot be
+/// read is an unreadable path (the run is incomplete: the team's settings are not applied).
+fn load_project(args: &CheckArgs, unreadable: &mut Vec<Unreadable>) -> Option<project::Loaded> {
+    let lookup = project::Lookup {
+        named: args.config.as_deref(),
+        disabled: args.no_config,
+        paths: &args.paths,
+    };
+    project::load(&lookup).unwrap_or_else(|(path, message)| {
+        unreadable.push(Unreadable { path, message });
+        None
+    })
+}
+
+/// The settings of the run: a flag given overrides the configuration file's value.
+fn diagnostics_config(args: &CheckArgs, file: Option<&ProjectConfig>) -> DiagnosticsConfig {
+    DiagnosticsConfig {
+        kube_version: args
+            .kube_version
+            .or_else(|| file.and_then(|f| f.kube_version))
+            .unwrap_or_default(),
+        disabled: file.and_then(|f| f.disabled.clone()).unwrap_or_default(),
+        strict: args.strict || file.and_then(|f| f.strict).unwrap_or(false),
+    }
+}
+
+impl project::Loaded {
+    /// The configuration file as a checked file, to print its problems with the others.
+    fn into_checked(self) -> Checked {
+        let mut diagnostics = self.diagnostics;
+        admission_ls::policy::diagnostic::sort(&mut diagnostics);
+        Checked {
+            path: self.path,
+            text: self.text,
+            diagnostics,
+        }
+    }
+}
+
+/// A folder of static manifests: its checked files as (position among the read files, id, path),
+/// in the order the API server reads them (by file name).
+type StaticGroup = Vec<(usize, FileId, String)>;
+
+/// The read files of each `staticManifests` folder of the configuration.
+fn static_groups(project: &project::Loaded, files: &[(usize, String, String)]) -> Vec<StaticGroup> {
+    let mut groups: Vec<StaticGroup> = vec![Vec::new(); project.config.static_manifests.len()];
+    for (position, (i, path, _)) in files.iter().enumerate() {
+        let folder = project.static_folder(Path::new(path));
+        if let Some(group) = folder.and_then(|k| groups.get_mut(k)) {
+            group.push((position, FileId(file_id(*i)), path.clone()));
+        }
+    }
+    for group in &mut groups {
+        group.sort_by(|a, b| a.2.cmp(&b.2));
+    }
+    groups
+}
+
+/// Adds the static-manifest findings of each folder to its files; a finding the name suffix
+/// already gave is not repeated.
+fn add_static_findings(
+    analysis: &Analysis,
+    groups: &[StaticGroup],
+    config: &DiagnosticsConfig,
+    checked: &mut [Checked],
+) {
+    for group in groups.iter().filter(|g| !g.is_empty()) {
+        let files: Vec<(FileId, String)> = group
+            .iter()
+            .map(|(_, id, path)| (*id, path.clone()))
+            .collect();
+        let found = analysis.static_manifest_diagnostics(&files, config);
+        for ((position, _, _), findings) in group.iter().zip(found) {
+            let Some(file) = checked.get_mut(*position) else {
+                continue;
+            };
+            for finding in findings {
+                if !file.diagnostics.contains(&finding) {
+                    file.diagnostics.push(finding);
+                }
+            }
+            admission_ls::policy::diagnostic::sort(&mut file.diagnostics);
+        }
+    }
+}
+
+/// The inputs named by `paths` in order, folders walked leaving out what `exclude` and the
+/// configuration file's globs match; `-` is standard input, read once however often it is named.
+fn inputs(
+    paths: &[PathBuf],
+    exclude: &[String],
+    project: Option<&project::Loaded>,
+) -> (Vec<Input>, Vec<Unreadable>) {
     let mut inputs = Vec::new();
     let mut unreadable = Vec::new();
     let mut stdin_named = false;
@@ -139,7 +249,14 @@ fn inputs(paths: &[PathBuf], exclude: &[String]) -> (Vec<Input>, Vec<Unreadable>
             continue;
         }
         let (found, errors) = walk::collect_excluding(std::slice::from_ref(path), exclude);
-        inputs.extend(found.into_iter().map(Input::File));
+        // A file named on the command line is always read, as with `--exclude`.
+        let walked = path.is_dir();
+        inputs.extend(
+            found
+                .into_iter()
+                .filter(|file| !(walked && project.is_some_and(|p| p.excludes(file))))
+                .map(Input::File),
+        );
         unreadable.extend(errors.into_iter().map(Unreadable::from));
     }
     (inputs, unreadable)

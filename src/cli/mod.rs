@@ -4,12 +4,12 @@ mod annotations;
 mod check;
 mod eval;
 mod explain;
-mod glob;
 mod init;
 mod init_skeleton;
 mod json;
 mod junit;
 mod out;
+mod project;
 mod test;
 mod validate;
 mod walk;
@@ -74,9 +74,10 @@ struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Target Kubernetes version, such as 1.31 (default: the newest supported).
-    #[arg(long, value_name = "1.NN", default_value_t = KubeVersion::newest())]
-    kube_version: KubeVersion,
+    /// Target Kubernetes version, such as 1.31 (default: the configuration file's
+    /// kubernetesVersion, else the newest supported).
+    #[arg(long, value_name = "1.NN")]
+    kube_version: Option<KubeVersion>,
     /// Extra files or folders (walked for *.yaml and *.yml) with CustomResourceDefinitions that
     /// type objects and params (repeatable); they are read for their CRDs, not reported on.
     #[arg(long = "schema", value_name = "FILE|DIR")]
@@ -85,6 +86,14 @@ struct CheckArgs {
     /// errors, so that they make the exit status 1.
     #[arg(long)]
     strict: bool,
+    /// The project configuration file to read instead of the `.admission-ls.yaml` (or `.yml`)
+    /// found in the folder of the first path and upward (up to the folder holding `.git`). Flags
+    /// override its settings; `--schema` and `--exclude` add to its lists.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Ignore the project configuration file.
+    #[arg(long)]
+    no_config: bool,
 }
 
 /// Output formats of `check`.

@@ -102,7 +102,7 @@ fn walk_dir(dir: &Path, walk: &Walk, files: &mut Vec<PathBuf>, errors: &mut Vec<
             continue;
         };
         let path = entry.path();
-        if super::glob::excluded(&tidy(&path), walk.exclude) {
+        if admission_ls::lsp::glob::excluded(&tidy(&path), walk.exclude) {
             continue;
         }
         if file_type.is_dir() {

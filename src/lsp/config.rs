@@ -1,28 +1,69 @@
 //! Settings of section `admissionLs`, from `initializationOptions` or
 //! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31"), `diagnostics.disabled`
 //! (codes), `diagnostics.strict` (typed-check warnings as errors) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
-//! messages and otherwise ignored.
+//! messages and otherwise ignored. A setting the editor gives overrides the project configuration
+//! file's (`.admission-ls.yaml`); one it leaves out takes the file's value (`Layer::over`), and
+//! its `schemaPaths` add to the file's.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::ide::{Code, DiagnosticsConfig, KubeVersion};
+use crate::ide::{Code, DiagnosticsConfig, KubeVersion, ProjectConfig};
 
 /// The settings section the server reads.
 pub const SECTION: &str = "admissionLs";
 
+/// The settings the editor gave; `None` where it gave none (or a value that was ignored).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layer {
+    /// `kubernetesVersion`.
+    pub kube_version: Option<KubeVersion>,
+    /// `diagnostics.disabled`.
+    pub disabled: Option<Vec<Code>>,
+    /// `diagnostics.strict`.
+    pub strict: Option<bool>,
+}
+
+impl Layer {
+    /// The diagnostics settings: the editor's where it gave one, else the project file's, else the
+    /// default.
+    pub fn over(&self, file: Option<&ProjectConfig>) -> DiagnosticsConfig {
+        DiagnosticsConfig {
+            kube_version: self
+                .kube_version
+                .or_else(|| file.and_then(|f| f.kube_version))
+                .unwrap_or_default(),
+            disabled: self
+                .disabled
+                .clone()
+                .or_else(|| file.and_then(|f| f.disabled.clone()))
+                .unwrap_or_default(),
+            strict: self
+                .strict
+                .or_else(|| file.and_then(|f| f.strict))
+                .unwrap_or(false),
+        }
+    }
+}
+
 /// Reads settings, either the section itself or an object holding it under `admissionLs`; returns the
 /// configuration and a message for every value that was ignored.
 pub fn parse(settings: &Value) -> (DiagnosticsConfig, Vec<String>) {
+    let (layer, problems) = parse_layer(settings);
+    (layer.over(None), problems)
+}
+
+/// Reads the settings the editor gave, to lay over the project configuration file.
+pub fn parse_layer(settings: &Value) -> (Layer, Vec<String>) {
     let section = settings.get(SECTION).unwrap_or(settings);
     let mut problems = Vec::new();
-    let config = DiagnosticsConfig {
+    let layer = Layer {
         kube_version: kube_version(section, &mut problems),
         disabled: disabled_codes(section, &mut problems),
         strict: strict(section, &mut problems),
     };
-    (config, problems)
+    (layer, problems)
 }
 
 /// The `schemaPaths` setting: files or folders with CRDs, relative paths taken from `base` (the
@@ -57,49 +98,46 @@ pub fn schema_paths(settings: &Value, base: Option<&Path>) -> (Vec<PathBuf>, Vec
 
 /// The `kubernetesVersion` setting: a version outside the bundled range becomes the nearest
 /// bundled one and a malformed one the newest, each with a message naming the version used.
-fn kube_version(section: &Value, problems: &mut Vec<String>) -> KubeVersion {
-    let Some(value) = section.get("kubernetesVersion").filter(|v| !v.is_null()) else {
-        return KubeVersion::default();
-    };
+fn kube_version(section: &Value, problems: &mut Vec<String>) -> Option<KubeVersion> {
+    let value = section.get("kubernetesVersion").filter(|v| !v.is_null())?;
     match value.as_str().map(KubeVersion::parse_clamped) {
         Some(Ok((version, warning))) => {
             problems.extend(warning.map(|w| format!("kubernetesVersion: {w}")));
-            version
+            Some(version)
         }
         _ => {
             let newest = KubeVersion::newest();
             problems.push(format!(
                 "ignoring kubernetesVersion {value}: expected a string like \"{newest}\"; using {newest}"
             ));
-            newest
+            Some(newest)
         }
     }
 }
 
-/// The `diagnostics.strict` setting: a boolean, off unless set.
-fn strict(section: &Value, problems: &mut Vec<String>) -> bool {
-    let Some(value) = section
+/// The `diagnostics.strict` setting: a boolean; unset (the project file's, else off) otherwise.
+fn strict(section: &Value, problems: &mut Vec<String>) -> Option<bool> {
+    let value = section
         .get("diagnostics")
         .and_then(|d| d.get("strict"))
-        .filter(|v| !v.is_null())
-    else {
-        return false;
-    };
-    value.as_bool().unwrap_or_else(|| {
+        .filter(|v| !v.is_null())?;
+    let strict = value.as_bool();
+    if strict.is_none() {
         problems.push(format!(
             "ignoring diagnostics.strict {value}: expected true or false"
         ));
-        false
-    })
+    }
+    strict
 }
 
-fn disabled_codes(section: &Value, problems: &mut Vec<String>) -> Vec<Code> {
-    let Some(list) = section.get("diagnostics").and_then(|d| d.get("disabled")) else {
-        return Vec::new();
-    };
+fn disabled_codes(section: &Value, problems: &mut Vec<String>) -> Option<Vec<Code>> {
+    let list = section
+        .get("diagnostics")
+        .and_then(|d| d.get("disabled"))
+        .filter(|v| !v.is_null())?;
     let Some(items) = list.as_array() else {
         problems.push("ignoring diagnostics.disabled: expected a list of codes".to_owned());
-        return Vec::new();
+        return None;
     };
     let mut codes = Vec::new();
     for item in items {
@@ -108,7 +146,7 @@ fn disabled_codes(section: &Value, problems: &mut Vec<String>) -> Vec<Code> {
             None => problems.push(format!("ignoring unknown diagnostic code {item}")),
         }
     }
-    codes
+    Some(codes)
 }
 
 #[cfg(test)]
@@ -137,6 +175,25 @@ mod tests {
         let (config, problems) = parse(&json!({"kubernetesVersion": "1.2"}));
         assert_eq!(config.kube_version, KubeVersion::oldest());
         assert!(problems[0].contains(&format!("using {}", KubeVersion::oldest())));
+    }
+
+    #[test]
+    fn the_editor_overrides_the_project_file_where_it_gives_a_value() {
+        let file = ProjectConfig {
+            kube_version: KubeVersion::from_minor(31).ok(),
+            disabled: Some(vec![Code::CelCost]),
+            strict: Some(true),
+            ..ProjectConfig::default()
+        };
+        let (layer, _) = parse_layer(&json!({"kubernetesVersion": "1.33"}));
+        let config = layer.over(Some(&file));
+        assert_eq!(config.kube_version, KubeVersion::parse("1.33").unwrap());
+        assert_eq!(config.disabled, vec![Code::CelCost]);
+        assert!(config.strict);
+        let (layer, _) = parse_layer(&json!({"diagnostics": {"strict": false, "disabled": []}}));
+        let config = layer.over(Some(&file));
+        assert_eq!(config.kube_version, KubeVersion::parse("1.31").unwrap());
+        assert!(config.disabled.is_empty() && !config.strict);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! single task, in the order they were computed.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
@@ -22,6 +23,9 @@ pub struct Job {
     pub config: DiagnosticsConfig,
     /// The encoding for ranges.
     pub encoding: Encoding,
+    /// The files of each `staticManifests` folder of the project configuration, as the API
+    /// server reads them (by name): their documents get the manifest loader's rules.
+    pub static_groups: Arc<Vec<Vec<(FileId, String)>>>,
 }
 
 /// When a result may be published.
@@ -62,7 +66,7 @@ pub fn compute_each(job: &Job, done: &(dyn Fn(Uri, Vec<lsp::Diagnostic>) + Sync)
             let Some((uri, file)) = job.files.get(i) else {
                 return;
             };
-            match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
+            match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, uri, *file))) {
                 Ok(diagnostics) => done(uri.clone(), diagnostics),
                 Err(panic) => eprintln!(
                     "admission-ls: analysis of {} panicked: {}",
@@ -85,7 +89,7 @@ pub fn compute_each(job: &Job, done: &(dyn Fn(Uri, Vec<lsp::Diagnostic>) + Sync)
 pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     let mut results = Vec::with_capacity(job.files.len());
     for (uri, file) in &job.files {
-        match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, *file))) {
+        match catch_unwind(AssertUnwindSafe(|| diagnostics_of(job, uri, *file))) {
             Ok(diagnostics) => results.push((uri.clone(), diagnostics)),
             Err(panic) => eprintln!(
                 "admission-ls: analysis of {} panicked: {}",
@@ -97,8 +101,16 @@ pub fn compute_now(job: &Job) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
     results
 }
 
-fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
-    let diagnostics = job.analysis.diagnostics(file, &job.config);
+fn diagnostics_of(job: &Job, uri: &Uri, file: FileId) -> Vec<lsp::Diagnostic> {
+    let diagnostics = if is_config_file(uri) {
+        // An open project configuration file: its problems as the editor's text has them.
+        let text = job.analysis.file_text(file).unwrap_or_default();
+        crate::ide::parse_project_config(&text).1
+    } else {
+        let mut diagnostics = job.analysis.diagnostics(file, &job.config);
+        add_static_findings(job, file, &mut diagnostics);
+        diagnostics
+    };
     if diagnostics.is_empty() {
         return Vec::new();
     }
@@ -109,6 +121,30 @@ fn diagnostics_of(job: &Job, file: FileId) -> Vec<lsp::Diagnostic> {
         .iter()
         .map(|d| to_proto::diagnostic(&index, d, job.encoding))
         .collect()
+}
+
+/// Adds the findings of the static manifests folder `file` is in, if any; a finding its name
+/// suffix already gave is not repeated.
+fn add_static_findings(job: &Job, file: FileId, diagnostics: &mut Vec<crate::ide::Diagnostic>) {
+    for group in job.static_groups.iter() {
+        let Some(position) = group.iter().position(|(id, _)| *id == file) else {
+            continue;
+        };
+        let found = job.analysis.static_manifest_diagnostics(group, &job.config);
+        for finding in found.into_iter().nth(position).unwrap_or_default() {
+            if !diagnostics.contains(&finding) {
+                diagnostics.push(finding);
+            }
+        }
+        crate::ide::sort_diagnostics(diagnostics);
+    }
+}
+
+/// Whether the document is a project configuration file (by its name).
+fn is_config_file(uri: &Uri) -> bool {
+    let path = uri.path().as_str();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    crate::ide::is_config_file_name(name)
 }
 
 /// The text of a panic's payload.

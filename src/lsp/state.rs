@@ -76,8 +76,14 @@ pub struct State {
     /// The client has pulled workspace diagnostics (`workspace/diagnostic`): the workspace files'
     /// diagnostics are then its to ask for, and no longer pushed.
     pub workspace_pull: bool,
-    /// The current settings.
+    /// The current settings: the editor's (`editor`) laid over the project configuration file's.
     pub config: DiagnosticsConfig,
+    /// The settings the editor gave (`initializationOptions`, `didChangeConfiguration`).
+    pub editor: crate::lsp::config::Layer,
+    /// The editor's `schemaPaths`.
+    pub editor_schema_paths: Vec<PathBuf>,
+    /// The project configuration file of the first workspace folder.
+    pub project: Option<crate::lsp::server::ProjectFile>,
     /// Open documents by URI.
     pub documents: HashMap<Uri, Document>,
     /// The URI ↔ `FileId` table.
@@ -91,7 +97,8 @@ pub struct State {
     /// Files holding param objects, found by the scan: inputs of the analysis (bindings'
     /// `paramRef`s resolve to them) whose own diagnostics are not published.
     pub param_files: BTreeMap<Uri, FileId>,
-    /// Extra CRD files from the `schemaPaths` setting, loaded with the workspace scan.
+    /// Extra CRD files from the `schemaPaths` setting and the project file's, loaded with the
+    /// workspace scan.
     pub schema_paths: Vec<PathBuf>,
     /// The diagnostics runs waiting for the runner (`server/schedule.rs`).
     pub queue: RunQueue,
@@ -109,6 +116,9 @@ impl State {
             refresh_pulled: false,
             workspace_pull: false,
             config: DiagnosticsConfig::default(),
+            editor: crate::lsp::config::Layer::default(),
+            editor_schema_paths: Vec::new(),
+            project: None,
             documents: HashMap::new(),
             file_ids: FileIds::default(),
             host: AnalysisHost::new(),
@@ -250,7 +260,43 @@ impl State {
             files,
             config: self.config.clone(),
             encoding: self.encoding,
+            static_groups: std::sync::Arc::new(self.static_groups()),
         }
+    }
+
+    /// The inputs in each `staticManifests` folder of the project configuration (directly in it,
+    /// as the API server reads it), sorted by path.
+    fn static_groups(&self) -> Vec<Vec<(FileId, String)>> {
+        let Some(project) = self
+            .project
+            .as_ref()
+            .filter(|p| !p.config.static_manifests.is_empty())
+        else {
+            return Vec::new();
+        };
+        let folders: Vec<PathBuf> = project
+            .config
+            .static_manifests
+            .iter()
+            .map(|folder| project.dir.join(folder))
+            .collect();
+        let mut groups = vec![Vec::new(); folders.len()];
+        for (file, uri) in self.file_ids.uris() {
+            let input = self.workspace.contains_key(uri) || self.documents.contains_key(uri);
+            let Some(path) = crate::lsp::disk::local_path(uri).filter(|_| input) else {
+                continue;
+            };
+            let folder = folders
+                .iter()
+                .position(|f| path.parent() == Some(f.as_path()));
+            if let Some(group) = folder.and_then(|k| groups.get_mut(k)) {
+                group.push((file, path.display().to_string()));
+            }
+        }
+        for group in &mut groups {
+            group.sort_by(|a: &(FileId, String), b| a.1.cmp(&b.1));
+        }
+        groups
     }
 
     /// Whether a result computed under `guard` may still be published for `uri`.

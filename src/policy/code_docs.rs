@@ -25,9 +25,12 @@ Every diagnostic predicts what the API server does with the document, and its se
   accepted            (warning) accepted and evaluated as written, but probably not what was meant.
   test case           (error)   not a prediction: a PolicyTest case did not get the outcome it
                                 expects (test-failed).
+  configuration       (error)   not a prediction: the project configuration file .admission-ls.yaml
+                                has a key or value admission-ls cannot apply (config).
 
 The text output shows the prediction in parentheses after the code; JSON output has it as
-`prediction` (refused-on-create, fails-at-admission, typed-check, advice, test-case), LSP diagnostics in
+`prediction` (refused-on-create, fails-at-admission, typed-check, advice, test-case,
+configuration), LSP diagnostics in
 `data.prediction`.
 ";
 
@@ -43,6 +46,7 @@ pub(super) fn predictions(code: Code) -> &'static [Prediction] {
         }
         Code::CelCost => &[Refused, TypedCheck],
         Code::TestFailed => &[TestCase],
+        Code::Config => &[Configuration],
         _ => &[Refused],
     }
 }
@@ -68,6 +72,8 @@ pub(super) fn doc(code: Code) -> &'static str {
         Code::CelCost => CEL_COST,
         Code::UnresolvedReference => UNRESOLVED_REFERENCE,
         Code::TestFailed => TEST_FAILED,
+        Code::Config => CONFIG,
+        Code::StaticManifest => STATIC_MANIFEST,
     }
 }
 
@@ -326,6 +332,51 @@ message says what differed: the decision, the message, warnings, audit annotatio
 object. `admission-ls test` prints the same as a diff.
 
 Fix: correct the policy, or the expectation if the policy is right.
+";
+
+const CONFIG: &str = "\
+config (error): the project configuration file `.admission-ls.yaml` (or `.admission-ls.yml`) has a
+key admission-ls does not know, a value of the wrong type, or is not valid YAML.
+
+A setting that is not applied must not pass unnoticed, so a misspelled key is an error at its
+characters, not a silently ignored line; the keys that were read correctly still apply.
+
+`check` looks for the file in the folder of the first path it checks and upward, up to the folder
+that holds `.git` (the repository root) or the filesystem root; `--config FILE` names one and
+`--no-config` ignores it. The server reads it in the first workspace folder and again when it
+changes. Command-line flags and editor settings override the file; `--schema` and `--exclude` add
+to its lists. Relative paths and globs are relative to the file's folder. Every key:
+
+    kubernetesVersion: \"1.34\"    # --kube-version
+    schemaPaths: [crds, platform/crds/widget.yaml]   # --schema: CRD files and folders
+    exclude: [vendor, \"**/*.test.yaml\"]              # --exclude globs
+    strict: true                   # --strict (also diagnostics.strict)
+    diagnostics:
+      disabled: [unknown-field]    # codes not reported
+    staticManifests: [deploy/static]   # folders for the API server's staticManifestsDir
+
+Fix: correct the key or value at the position shown.
+";
+
+const STATIC_MANIFEST: &str = "\
+static-manifest (error): a document meant for the API server's `staticManifestsDir` (static
+admission manifests, feature ManifestBasedAdmissionControlConfig: alpha in 1.36, on by default from
+1.37) breaks a rule the API server's manifest loader applies, so the API server does not start.
+
+A document is a static manifest when its name ends in `.static.k8s.io` (from 1.37, where no other
+document may have such a name) or when its file is directly in a folder listed under
+`staticManifests` in `.admission-ls.yaml`. The loader (kubernetes/apiserver
+pkg/admission/plugin/manifest and policy/manifest/loader) accepts only admissionregistration.k8s.io/v1
+policies, bindings, webhook configurations and their lists; names must end in `.static.k8s.io`
+and be unique per kind in the folder; no paramKind, no paramRef; a binding's policyName must end
+in `.static.k8s.io` and name a policy of the same folder; a webhook must use clientConfig.url, not
+clientConfig.service; a folder holds the kinds of one admission plugin (each has its own
+staticManifestsDir).
+
+    metadata:
+      name: deny-privileged            # must have a name ending with \".static.k8s.io\"
+
+Fix: follow the message; the wording is the API server's.
 ";
 
 #[cfg(test)]

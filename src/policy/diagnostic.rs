@@ -75,6 +75,8 @@ codes! {
     CelCost => "cel-cost", Error;
     UnresolvedReference => "unresolved-reference", Warning;
     TestFailed => "test-failed", Error;
+    Config => "config", Error;
+    StaticManifest => "static-manifest", Error;
 }
 
 /// What a diagnostic predicts the API server does with the document: the severity follows from it
@@ -97,6 +99,9 @@ pub enum Prediction {
     Advice,
     /// Not a prediction: a test case of a suite did not get the outcome it expects.
     TestCase,
+    /// Not a prediction: the project configuration file (`.admission-ls.yaml`) has a key or value
+    /// the tool cannot apply.
+    Configuration,
 }
 
 impl Prediction {
@@ -108,6 +113,7 @@ impl Prediction {
             Prediction::TypedCheck => "typed-check",
             Prediction::Advice => "advice",
             Prediction::TestCase => "test-case",
+            Prediction::Configuration => "configuration",
         }
     }
 
@@ -119,6 +125,7 @@ impl Prediction {
             Prediction::TypedCheck => "typed check only",
             Prediction::Advice => "accepted",
             Prediction::TestCase => "test case",
+            Prediction::Configuration => "configuration",
         }
     }
 
@@ -127,6 +134,7 @@ impl Prediction {
     fn of_code(code: Code) -> Prediction {
         match code.default_severity() {
             _ if code == Code::TestFailed => Prediction::TestCase,
+            _ if code == Code::Config => Prediction::Configuration,
             Severity::Error => Prediction::Refused,
             _ => Prediction::Advice,
         }

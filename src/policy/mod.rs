@@ -28,6 +28,7 @@ mod report;
 mod same_name;
 pub(crate) mod served;
 pub mod sites;
+pub mod static_manifest;
 pub mod suite;
 mod typecheck;
 mod validate;
@@ -91,6 +92,7 @@ pub fn check_root(root: &Node, minor: u32, workspace: &Workspace) -> Vec<Diagnos
     for object in list::objects(root) {
         check_document(object, minor, workspace, &mut diagnostics);
     }
+    static_manifest::check_named(root, minor, &mut diagnostics);
     diagnostics
 }
 

@@ -8,12 +8,14 @@
 //! published).
 
 mod isolate;
+mod project;
 mod schedule;
 mod settings;
 mod sync;
 mod watch;
 
 pub use isolate::Cancel;
+pub use project::ProjectFile;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -94,6 +96,7 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        self.publish_project(None);
         let server = self.clone();
         tokio::spawn(async move { server.scan_workspace().await });
         let server = self.clone();

@@ -1,13 +1,13 @@
 //! Configuration of the server: what `initialize` negotiates and reads (position encoding, pull
-//! diagnostics, settings, workspace roots), settings changes, and the scan of the workspace
-//! folders and schema paths.
+//! diagnostics, settings, workspace roots, the project configuration file), settings changes, and
+//! the scan of the workspace folders and schema paths.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 use tower_lsp_server::ls_types::*;
 
-use super::Server;
+use super::{Server, project};
 use crate::lsp::capabilities::initialize_result;
 use crate::lsp::disk::local_path;
 use crate::lsp::workspace::{FileRole, ScannedFile};
@@ -23,10 +23,10 @@ impl Server {
             .text_document
             .as_ref()
             .is_some_and(|t| t.diagnostic.is_some());
-        let (config, problems) = params
+        let (editor, problems) = params
             .initialization_options
             .as_ref()
-            .map(config::parse)
+            .map(config::parse_layer)
             .unwrap_or_default();
         let refresh_pulled = params
             .capabilities
@@ -48,15 +48,18 @@ impl Server {
             .as_ref()
             .map(|options| config::schema_paths(options, roots.first().map(PathBuf::as_path)))
             .unwrap_or_default();
+        // Read before any document is checked, so that the first diagnostics follow it.
+        let project = project::read(roots.first().map(PathBuf::as_path));
         {
             let mut state = self.state();
             state.encoding = encoding;
             state.pull = pull;
             state.refresh_pulled = refresh_pulled;
-            state.config = config;
+            state.editor = editor;
+            state.editor_schema_paths = schema_paths;
             state.roots = roots;
-            state.schema_paths = schema_paths;
             state.watch_files = watch_files;
+            state.set_project(project);
         }
         for problem in problems.into_iter().chain(schema_problems) {
             eprintln!("admission-ls: {problem}");
@@ -71,15 +74,15 @@ impl Server {
             Value::Null => self.pull_settings().await,
             settings => settings,
         };
-        let (config, mut problems) = config::parse(&settings);
+        let (editor, mut problems) = config::parse_layer(&settings);
         let (open, rescan) = {
             let mut state = self.state();
             let base = state.roots.first().cloned();
             let (schema_paths, schema_problems) = config::schema_paths(&settings, base.as_deref());
             problems.extend(schema_problems);
-            let rescan = schema_paths != state.schema_paths;
-            state.schema_paths = schema_paths;
-            state.config = config;
+            state.editor = editor;
+            state.editor_schema_paths = schema_paths;
+            let rescan = state.apply_settings();
             (state.open_documents(), rescan)
         };
         if rescan {
@@ -106,9 +109,13 @@ impl Server {
     /// and those of the open documents again: a document opened while the scan ran was checked
     /// without the CRDs and policies the scan found.
     pub(super) async fn scan_workspace(&self) {
-        let (roots, schemas) = {
+        let (roots, schemas, project) = {
             let state = self.state();
-            (state.roots.clone(), state.schema_paths.clone())
+            (
+                state.roots.clone(),
+                state.schema_paths.clone(),
+                state.project.clone(),
+            )
         };
         if roots.is_empty() && schemas.is_empty() {
             return;
@@ -116,6 +123,10 @@ impl Server {
         let scan = move || {
             let start = std::time::Instant::now();
             let mut scan = workspace::scan(&roots);
+            if let Some(project) = &project {
+                scan.files.retain(|file| !project.excludes(&file.path));
+                scan.other_yaml.retain(|path| !project.excludes(path));
+            }
             let schemas = workspace::scan(&schemas);
             scan.files.extend(schemas.files);
             scan.skipped.merge(schemas.skipped);

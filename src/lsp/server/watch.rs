@@ -4,12 +4,16 @@
 //! the client to watch the YAML files of the workspace (dynamic registration, when the client
 //! supports it), re-reads each changed file as the workspace scan does (admission and CRD files,
 //! and files holding objects of a paramKind), and checks the open documents again. An open document's text is the editor's, so its file events are ignored.
+//! The project configuration file is read again as settings (`project.rs`), also while it is open:
+//! its settings apply when saved.
 
 use std::path::PathBuf;
 
 use tower_lsp_server::ls_types::*;
 
+use super::ProjectFile;
 use super::Server;
+use super::project::is_project_file;
 use crate::lsp::diagnostics::{Guard, Publish};
 use crate::lsp::disk::local_path;
 use crate::lsp::workspace::{self, FileRole};
@@ -58,10 +62,24 @@ impl Server {
 
     /// `workspace/didChangeWatchedFiles`: re-reads the changed files that are not open, then checks
     /// the open documents and the workspace files again.
-    pub(super) async fn files_changed(&self, params: DidChangeWatchedFilesParams) {
-        let (analysis, roots) = {
+    pub(super) async fn files_changed(&self, mut params: DidChangeWatchedFilesParams) {
+        // The project configuration file is settings, not an input of the analysis; it is read
+        // first, so that its `exclude` applies to the other changes.
+        let first_root = self.state().roots.first().cloned();
+        let (config_events, changes): (Vec<_>, Vec<_>) = std::mem::take(&mut params.changes)
+            .into_iter()
+            .partition(|event| is_project_file(&event.uri, first_root.as_deref()));
+        params.changes = changes;
+        if let Some(event) = config_events.into_iter().last() {
+            self.project_changed(event.uri).await;
+        }
+        let (analysis, roots, project): (_, _, Option<ProjectFile>) = {
             let state = self.state();
-            (state.host.snapshot(), state.roots.clone())
+            (
+                state.host.snapshot(),
+                state.roots.clone(),
+                state.project.clone(),
+            )
         };
         // Reading and classifying happen off the state lock: the param kinds need every file's
         // facts.
@@ -72,9 +90,11 @@ impl Server {
                 .into_iter()
                 .map(|event| {
                     // A deleted file is gone; a created or changed one is read as the scan reads.
+                    // A file the project's `exclude` leaves out is no input, as in the scan.
                     let text = (event.typ != FileChangeType::DELETED)
                         .then(|| local_file(&event.uri))
                         .flatten()
+                        .filter(|path| !project.as_ref().is_some_and(|p| p.excludes(path)))
                         .and_then(|path: PathBuf| workspace::read_bounded(&path, &roots))
                         .map(|file| file.text);
                     let input = text.and_then(|text| {

@@ -1,4 +1,5 @@
-//! The `--exclude` patterns of `check`: shell globs (`*` and `?` within one path component, `**`
+//! The exclude globs of `check --exclude` and of the project configuration file's `exclude` (for
+//! `check` and the server's workspace scan alike): shell globs (`*` and `?` within one path component, `**`
 //! across components). A pattern with a `/` is matched against the whole path as printed; one
 //! without is matched against each component, so `vendor` or `*.test.yaml` exclude wherever they
 //! occur, as in a `.gitignore`.
