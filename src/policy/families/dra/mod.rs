@@ -18,6 +18,8 @@
 pub mod eval;
 mod rules;
 mod sites;
+#[cfg(test)]
+mod tests;
 mod typed;
 
 use super::{Family, FamilySite};

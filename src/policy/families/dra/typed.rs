@@ -177,6 +177,10 @@ impl SizeEstimator for DeviceSizes {
         };
         Some(Size { min: 0, max })
     }
+
+    fn map_select_reaches_values(&self) -> bool {
+        true
+    }
 }
 
 /// The maximum size of the value reached from `device.<field>` through `steps`.
@@ -191,4 +195,20 @@ fn field_size(field: &str, steps: &[Step]) -> Option<u64> {
         ("capacity", [Step::Values, Step::Values]) => Some(0),
         _ => None,
     }
+}
+
+/// The estimated worst-case cost of `expression` in `env`, when it compiles and every size is
+/// known.
+#[cfg(test)]
+pub(super) fn estimated_cost(expression: &str, env: &Env) -> Option<u64> {
+    let parsed = crate::cel::parse(expression);
+    if !parsed.errors.is_empty() {
+        return None;
+    }
+    let checked = check_ast(&parsed.ast, env);
+    if !checked.errors.is_empty() {
+        return None;
+    }
+    let estimate = cost::estimate_value(&parsed.ast, &checked, &DeviceSizes);
+    (!estimate.unknown).then_some(estimate.cost.max)
 }
