@@ -38,28 +38,40 @@ const KINDS: &[&str] = &["DeviceClass", "ResourceClaim", "ResourceClaimTemplate"
 /// DeviceTaintRule from 1.34 on).
 struct Served {
     version: &'static str,
+    kinds: &'static [&'static str],
     first: u32,
     last: Option<u32>,
 }
 
+/// v1alpha2 (classic DRA, 1.26 to 1.30) had claims but no DeviceClass and no CEL selectors.
 const SERVED: &[Served] = &[
     Served {
+        version: "v1alpha2",
+        kinds: &["ResourceClaim", "ResourceClaimTemplate"],
+        first: 26,
+        last: Some(30),
+    },
+    Served {
         version: "v1alpha3",
+        kinds: KINDS,
         first: 31,
         last: Some(33),
     },
     Served {
         version: "v1beta1",
+        kinds: KINDS,
         first: 32,
         last: None,
     },
     Served {
         version: "v1beta2",
+        kinds: KINDS,
         first: 33,
         last: None,
     },
     Served {
         version: "v1",
+        kinds: KINDS,
         first: 34,
         last: None,
     },
@@ -144,7 +156,9 @@ fn served<'r>(root: &'r Node, minor: u32, out: &mut Vec<Diagnostic>) -> Option<&
         .strip_prefix(GROUP)?
         .strip_prefix('/')?;
     let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
-    let serves = |s: &Served| s.first <= minor && s.last.is_none_or(|last| minor <= last);
+    let serves = |s: &Served| {
+        s.kinds.contains(&kind) && s.first <= minor && s.last.is_none_or(|last| minor <= last)
+    };
     if SERVED.iter().any(|s| s.version == version && serves(s)) {
         return Some(version);
     }
@@ -153,7 +167,10 @@ fn served<'r>(root: &'r Node, minor: u32, out: &mut Vec<Diagnostic>) -> Option<&
         .filter(|s| serves(s))
         .map(|s| format!("{GROUP}/{}", s.version))
         .collect();
-    let since = match SERVED.iter().find(|s| s.version == version) {
+    let since = match SERVED
+        .iter()
+        .find(|s| s.version == version && s.kinds.contains(&kind))
+    {
         Some(s) if s.first > minor => format!("; it is first served by 1.{}", s.first),
         Some(Served {
             last: Some(last), ..
