@@ -85,8 +85,15 @@ fn group_heading(run: &SelectorRun, group: &SelectorGroup) -> String {
         .iter()
         .filter(|d| d.verdict == Verdict::Match)
         .count();
+    let class = match &group.class {
+        Some((class, true)) => format!(" (with DeviceClass {class})"),
+        Some((class, false)) => {
+            format!(" (DeviceClass {class} not in this file: its selectors not run)")
+        }
+        None => String::new(),
+    };
     format!(
-        "{} {}{request}: {matched} of {} devices match\n",
+        "{} {}{request}{class}: {matched} of {} devices match\n",
         run.kind,
         run.name,
         group.devices.len()
@@ -132,5 +139,8 @@ fn group_json(group: &SelectorGroup) -> Json {
                    "selector": selector, "error": error})
         })
         .collect();
-    json!({"request": group.request, "selectors": group.selectors, "devices": devices})
+    let class = group.class.as_ref().map(|(name, _)| name);
+    let class_run = group.class.as_ref().map(|(_, found)| found);
+    json!({"request": group.request, "deviceClassName": class, "classSelectorsRun": class_run,
+           "selectors": group.selectors, "devices": devices})
 }

@@ -5,7 +5,8 @@
 //! attribute parsed as semver, an unparsable one an error for that device), the selectors of a
 //! request (or of a DeviceClass) are evaluated in order, each with the selector cost limit, and a
 //! device matches when every one is true. A selector that fails for a device is reported for that
-//! device (the allocator gives up the claim on it).
+//! device (the allocator gives up the claim on it). A request's DeviceClass selectors run first
+//! when the class is in the same file.
 //!
 //! Looking up a domain the device has no attribute in gives an empty map upstream, not an error;
 //! here the domains a selector names with a literal (`device.attributes["dra.example.com"]`) are
@@ -51,6 +52,9 @@ pub struct DeviceVerdict {
 pub struct SelectorGroup {
     /// The request (`request` or `request/subrequest`); `None` for a DeviceClass.
     pub request: Option<String>,
+    /// A request's DeviceClass, and whether its selectors (from a DeviceClass of the same file)
+    /// were run first, as the allocator runs the class's selectors before the request's.
+    pub class: Option<(String, bool)>,
     /// The paths of its selectors, in order.
     pub selectors: Vec<String>,
     /// The verdict for every device, in slice and device order.
@@ -260,7 +264,8 @@ impl ByDomain {
 /// against `devices`.
 pub fn run(policy: &str, name: Option<&str>, devices: &Devices) -> Vec<SelectorRun> {
     let yaml = crate::yaml::parse(policy);
-    yaml.documents
+    let documents: Vec<&Node> = yaml
+        .documents
         .iter()
         .filter_map(crate::policy::checked_root)
         .filter(|root| {
@@ -268,18 +273,48 @@ pub fn run(policy: &str, name: Option<&str>, devices: &Devices) -> Vec<SelectorR
             let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
             is_selector_document(api_version, kind)
         })
+        .collect();
+    let classes: Vec<(String, Vec<FamilySite>)> = documents
+        .iter()
+        .filter(|root| root.get("kind").and_then(Node::as_str) == Some("DeviceClass"))
+        .map(|root| {
+            let name = name_of(root);
+            let sites = sites::collect(root, super::shape_of(root))
+                .into_iter()
+                .map(|site| FamilySite {
+                    path: format!("DeviceClass {name} {}", site.path),
+                    ..site
+                })
+                .collect();
+            (name, sites)
+        })
+        .collect();
+    documents
+        .iter()
         .filter(|root| name.is_none_or(|wanted| name_of(root) == wanted))
-        .map(|root| run_document(root, devices))
+        .map(|root| run_document(root, &classes, devices))
         .collect()
 }
 
-fn run_document(root: &Node, devices: &Devices) -> SelectorRun {
+fn run_document(
+    root: &Node,
+    classes: &[(String, Vec<FamilySite>)],
+    devices: &Devices,
+) -> SelectorRun {
     let sites = sites::collect(root, super::shape_of(root));
     let mut groups: Vec<(Option<String>, Vec<&FamilySite>)> = Vec::new();
     for site in &sites {
         match groups.iter_mut().find(|(request, _)| *request == site.name) {
             Some((_, members)) => members.push(site),
             None => groups.push((site.name.clone(), vec![site])),
+        }
+    }
+    for (request, members) in &mut groups {
+        let Some(class) = request.as_deref().and_then(|r| class_of(root, r)) else {
+            continue;
+        };
+        if let Some((_, class_sites)) = classes.iter().find(|(name, _)| *name == class) {
+            members.splice(0..0, class_sites.iter());
         }
     }
     SelectorRun {
@@ -291,9 +326,47 @@ fn run_document(root: &Node, devices: &Devices) -> SelectorRun {
         name: name_of(root),
         groups: groups
             .into_iter()
-            .map(|(request, members)| run_group(request, &members, devices))
+            .map(|(request, members)| {
+                let class = request.as_deref().and_then(|r| class_of(root, r)).map(|c| {
+                    let found = classes.iter().any(|(name, _)| *name == c);
+                    (c, found)
+                });
+                SelectorGroup {
+                    class,
+                    ..run_group(request, &members, devices)
+                }
+            })
             .collect(),
     }
+}
+
+/// The `deviceClassName` of request `request` (`name` or `name/subrequest`) of a claim or
+/// claim template.
+fn class_of(root: &Node, request: &str) -> Option<String> {
+    let spec = root.get("spec")?;
+    let spec = if root.get("kind").and_then(Node::as_str) == Some("ResourceClaimTemplate") {
+        spec.get("spec")?
+    } else {
+        spec
+    };
+    let requests = spec.get("devices")?.get("requests")?.as_sequence()?;
+    let (parent, sub) = match request.split_once('/') {
+        Some((parent, sub)) => (parent, Some(sub)),
+        None => (request, None),
+    };
+    let node = requests.iter().find(|r| name_of(r) == parent)?;
+    let owner = match sub {
+        Some(sub) => node
+            .get("firstAvailable")?
+            .as_sequence()?
+            .iter()
+            .find(|s| name_of(s) == sub)?,
+        None => node.get("exactly").unwrap_or(node),
+    };
+    owner
+        .get("deviceClassName")
+        .and_then(Node::as_str)
+        .map(str::to_string)
 }
 
 fn run_group(request: Option<String>, sites: &[&FamilySite], devices: &Devices) -> SelectorGroup {
@@ -319,6 +392,7 @@ fn run_group(request: Option<String>, sites: &[&FamilySite], devices: &Devices) 
         .collect();
     SelectorGroup {
         request,
+        class: None,
         selectors: sites.iter().map(|site| site.path.clone()).collect(),
         devices: verdicts,
     }
