@@ -33,23 +33,23 @@ fn class_and_requests_against_slices() {
         &["eval", CLAIMS, "--object", SLICES],
         0,
         expect![[r#"
-        error: tests/cli_fixtures/dra/gpu-slices.yaml:40:3: ResourceSlice node-2-gpu.example.com has no devices (spec.devices is empty): nothing to select from
-        DeviceClass gpu.example.com: 4 of 4 devices match
-          gpu-0 (slice node-1-gpu.example.com): match
-          gpu-1 (slice node-1-gpu.example.com): match
-          gpu-2 (slice node-1-gpu.example.com): match
-          gpu-3 (slice node-1-gpu.example.com): match
-        ResourceClaimTemplate big-gpu request gpu/latest (with DeviceClass gpu.example.com): 1 of 4 devices match
-          gpu-0 (slice node-1-gpu.example.com): match
-          gpu-1 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[0].selectors[1].cel.expression is false
-          gpu-2 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression is false
-          gpu-3 (slice node-1-gpu.example.com): error: spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression: no such key: model
-        ResourceClaimTemplate big-gpu request gpu/any-new-driver (with DeviceClass gpu.example.com): 0 of 4 devices match
-          gpu-0 (slice node-1-gpu.example.com): error: spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression: no such key: legacy
-          gpu-1 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression is false
-          gpu-2 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression is false
-          gpu-3 (slice node-1-gpu.example.com): error: spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression: no such key: legacy
-    "#]],
+            error: tests/cli_fixtures/dra/gpu-slices.yaml:40:3: ResourceSlice node-2-gpu.example.com has no devices (spec.devices is empty): nothing to select from
+            DeviceClass gpu.example.com: 4 of 4 devices match
+              gpu-0 (slice node-1-gpu.example.com): match
+              gpu-1 (slice node-1-gpu.example.com): match
+              gpu-2 (slice node-1-gpu.example.com): match
+              gpu-3 (slice node-1-gpu.example.com): match
+            ResourceClaimTemplate big-gpu request gpu/latest (with DeviceClass gpu.example.com): 1 of 4 devices match
+              gpu-0 (slice node-1-gpu.example.com): match
+              gpu-1 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[0].selectors[1].cel.expression is false
+              gpu-2 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression is false
+              gpu-3 (slice node-1-gpu.example.com): error: spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression: no such key: model
+            ResourceClaimTemplate big-gpu request gpu/any-new-driver (with DeviceClass gpu.example.com): 2 of 4 devices match
+              gpu-0 (slice node-1-gpu.example.com): match
+              gpu-1 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression is false
+              gpu-2 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression is false
+              gpu-3 (slice node-1-gpu.example.com): match
+        "#]],
     );
 }
 
