@@ -4,7 +4,7 @@
 //! object when there is one document). `-` reads a file from standard input. Exit 0 when the
 //! evaluation ran, whatever the decision; with `--exit-code`, 1 when any decision is deny or error;
 //! 2 on bad input. A file of DRA device selectors is evaluated against ResourceSlices instead
-//! (`eval_dra.rs`).
+//! (`eval_dra.rs`), an AuthenticationConfiguration against a token's claims (`eval_authn.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -168,6 +168,9 @@ pub fn run(args: &EvalArgs) -> i32 {
         Err(message) => return usage_error(&message),
     };
     if let Some(status) = super::eval_dra::run(args, &policy_text) {
+        return status;
+    }
+    if let Some(status) = super::eval_authn::run(args, &policy_text) {
         return status;
     }
     let outcomes = match evaluate_all(args, policy_text) {

@@ -3,6 +3,7 @@
 mod annotations;
 mod check;
 mod eval;
+mod eval_authn;
 mod eval_dra;
 mod explain;
 mod glob;
