@@ -3,6 +3,7 @@
 //! with an inline snapshot (`UPDATE_EXPECT=1 cargo test --test diagnostics` updates them).
 
 mod diagnostics {
+    pub mod apiserver_config;
     pub mod binding;
     pub mod cel;
     pub mod cost;
