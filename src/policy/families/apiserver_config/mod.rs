@@ -13,6 +13,8 @@
 pub mod eval;
 mod rules;
 mod sites;
+#[cfg(test)]
+mod tests;
 mod typed;
 
 use super::{Family, FamilySite};
