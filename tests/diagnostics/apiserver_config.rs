@@ -156,6 +156,8 @@ jwt:
   - claim: hd
     requiredValue: example.com
     message: not with a claim
+  - claim: hd
+    requiredValue: example.com
   claimMappings:
     username:
       claim: email
@@ -175,6 +177,17 @@ jwt:
 - issuer:
     url: https://example.com
     audiences: [a]
+  claimValidationRules:
+  - expression: claims.a == 'b'
+  - expression: claims.a == 'b'
+  userValidationRules:
+  - expression: user.uid != ''
+  - expression: user.uid != ''
+- issuer:
+    url: https://example.com
+    audiences: [a]
+  claimMappings:
+    username: {expression: claims.sub}
 "#,
         expect![[r#"
             policy.yaml:5:5: error[required] (refused on create): jwt[0].issuer.url: Required value
@@ -197,38 +210,54 @@ jwt:
                |
             12 |     message: not with a claim
                |              ^^^^^^^^^^^^^^^^
-            policy.yaml:15:7: error[required] (refused on create): jwt[0].claimMappings.username.prefix: Required value: prefix is required when claim is set. It can be set to an empty string to disable prefixing
+            policy.yaml:13:12: error[duplicate] (refused on create): jwt[0].claimValidationRules[3].claim: Duplicate value: "hd"
                |
-            15 |       claim: email
+            13 |   - claim: hd
+               |            ^^
+            policy.yaml:17:7: error[required] (refused on create): jwt[0].claimMappings.username.prefix: Required value: prefix is required when claim is set. It can be set to an empty string to disable prefixing
+               |
+            17 |       claim: email
                |       ^^^^^^^^^^^^
-            policy.yaml:17:7: error[invalid] (refused on create): jwt[0].claimMappings.groups: Invalid value: "": claim and expression can't both be set
+            policy.yaml:19:7: error[invalid] (refused on create): jwt[0].claimMappings.groups: Invalid value: "": claim and expression can't both be set
                |
-            17 |       claim: groups
+            19 |       claim: groups
                |       ^^^^^^^^^^^^^
-            policy.yaml:20:12: error[invalid] (refused on create): jwt[0].claimMappings.extra[0].key: Invalid value: "Example.com/Tenant": must be lowercase
+            policy.yaml:22:12: error[invalid] (refused on create): jwt[0].claimMappings.extra[0].key: Invalid value: "Example.com/Tenant": must be lowercase
                |
-            20 |     - key: Example.com/Tenant
+            22 |     - key: Example.com/Tenant
                |            ^^^^^^^^^^^^^^^^^^
-            policy.yaml:22:12: error[invalid] (refused on create): jwt[0].claimMappings.extra[1].key: Invalid value: "kubernetes.io/tenant": k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use
+            policy.yaml:24:12: error[invalid] (refused on create): jwt[0].claimMappings.extra[1].key: Invalid value: "kubernetes.io/tenant": k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use
                |
-            22 |     - key: kubernetes.io/tenant
+            24 |     - key: kubernetes.io/tenant
                |            ^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:24:7: error[required] (refused on create): jwt[0].claimMappings.extra[2].valueExpression: Required value
+            policy.yaml:26:7: error[required] (refused on create): jwt[0].claimMappings.extra[2].valueExpression: Required value
                |
-            24 |     - key: example.com/a
+            26 |     - key: example.com/a
                |       ^^^^^^^^^^^^^^^^^^
-            policy.yaml:25:12: error[duplicate] (refused on create): jwt[0].claimMappings.extra[3].key: Duplicate value: "example.com/a"
+            policy.yaml:27:12: error[duplicate] (refused on create): jwt[0].claimMappings.extra[3].key: Duplicate value: "example.com/a"
                |
-            25 |     - key: example.com/a
+            27 |     - key: example.com/a
                |            ^^^^^^^^^^^^^
-            policy.yaml:28:5: error[required] (refused on create): jwt[0].userValidationRules[0].expression: Required value
+            policy.yaml:30:5: error[required] (refused on create): jwt[0].userValidationRules[0].expression: Required value
                |
-            28 |   - message: empty
+            30 |   - message: empty
                |     ^^^^^^^^^^^^^^
-            policy.yaml:29:3: error[required] (refused on create): jwt[1].claimMappings.username: Required value: claim or expression is required
+            policy.yaml:31:3: error[required] (refused on create): jwt[1].claimMappings.username: Required value: claim or expression is required
                |
-            29 | - issuer:
+            31 | - issuer:
                |   ^^^^^^^
+            policy.yaml:36:17: error[duplicate] (refused on create): jwt[1].claimValidationRules[1].expression: Duplicate value: "claims.a == 'b'"
+               |
+            36 |   - expression: claims.a == 'b'
+               |                 ^^^^^^^^^^^^^^^
+            policy.yaml:39:17: error[duplicate] (refused on create): jwt[1].userValidationRules[1].expression: Duplicate value: "user.uid != ''"
+               |
+            39 |   - expression: user.uid != ''
+               |                 ^^^^^^^^^^^^^^
+            policy.yaml:41:10: error[duplicate] (refused on create): jwt[2].issuer.url: Duplicate value: "https://example.com"
+               |
+            41 |     url: https://example.com
+               |          ^^^^^^^^^^^^^^^^^^^
         "#]],
     );
 }
@@ -251,6 +280,7 @@ authorizers:
     failurePolicy: Allow
     connectionInfo: {type: Somewhere}
     matchConditions:
+    - expression: request.user == 'x'
     - expression: request.user == 'x'
 - type: RBAC
   name: rbac
@@ -293,13 +323,17 @@ authorizers: []
                |
             13 |     connectionInfo: {type: Somewhere}
                |                     ^^^^^^^^^^^^^^^^^
-            policy.yaml:18:12: error[invalid] (refused on create): authorizers[3].webhook: Invalid value: "non-null": may only be specified when type=Webhook
+            policy.yaml:16:19: error[duplicate] (refused on create): authorizers[2].webhook.matchConditions[1].expression: Duplicate value: "request.user == 'x'"
                |
-            18 |   webhook: {timeout: 3s}
+            16 |     - expression: request.user == 'x'
+               |                   ^^^^^^^^^^^^^^^^^^^
+            policy.yaml:19:12: error[invalid] (refused on create): authorizers[3].webhook: Invalid value: "non-null": may only be specified when type=Webhook
+               |
+            19 |   webhook: {timeout: 3s}
                |            ^^^^^^^^^^^^^
-            policy.yaml:22:14: error[required] (refused on create): authorizers: Required value: at least one authorization mode must be defined
+            policy.yaml:23:14: error[required] (refused on create): authorizers: Required value: at least one authorization mode must be defined
                |
-            22 | authorizers: []
+            23 | authorizers: []
                |              ^^
         "#]],
     );

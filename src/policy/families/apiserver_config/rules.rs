@@ -6,7 +6,8 @@
 //! expression or missing beside a claim, extra mappings (lower-case keys outside the Kubernetes
 //! domains, unique, with a value expression), user validation rules with an expression; at least
 //! one authorizer, each with a known type and a unique name, a webhook exactly when the type is
-//! Webhook, with its required fields and match conditions.
+//! Webhook, with its required fields and match conditions; duplicate issuer URLs, rule claims and
+//! expressions, and match condition expressions.
 
 use super::sites::items;
 use crate::policy::Diagnostic;
@@ -28,8 +29,17 @@ pub(super) fn check(root: &Node, out: &mut Vec<Diagnostic>) {
     let mut report = Report::new(out);
     match root.get("kind").and_then(Node::as_str) {
         Some("AuthenticationConfiguration") => {
+            let mut urls: Vec<&str> = Vec::new();
             for (i, jwt) in items(root.get("jwt")).iter().enumerate() {
-                jwt_rules(jwt, &format!("jwt[{i}]"), &mut report);
+                let path = format!("jwt[{i}]");
+                jwt_rules(jwt, &path, &mut report);
+                let url_node = jwt.get("issuer").and_then(|issuer| issuer.get("url"));
+                let url = text(url_node);
+                if !url.is_empty() && urls.contains(&url) {
+                    let range = url_node.map_or(jwt.range, |n| n.range);
+                    report.duplicate(range, &format!("{path}.issuer.url"), url, "");
+                }
+                urls.push(url);
             }
         }
         Some("AuthorizationConfiguration") => authorizers(root, &mut report),
@@ -53,8 +63,13 @@ fn jwt_rules(jwt: &Node, path: &str, report: &mut Report<'_>) {
         let detail = format!("at least one {field} is required");
         report.required(at(audiences.or(issuer)), &field, &detail);
     }
-    for (j, rule) in items(jwt.get("claimValidationRules")).iter().enumerate() {
-        claim_validation_rule(rule, &format!("{path}.claimValidationRules[{j}]"), report);
+    let rules = items(jwt.get("claimValidationRules"));
+    for (j, rule) in rules.iter().enumerate() {
+        let rule_path = format!("{path}.claimValidationRules[{j}]");
+        claim_validation_rule(rule, &rule_path, report);
+        // A rule with both is refused as such and not remembered (`validateClaimValidationRules`).
+        duplicate_of_earlier(rules, j, "claim", Some("expression"), &rule_path, report);
+        duplicate_of_earlier(rules, j, "expression", Some("claim"), &rule_path, report);
     }
     let mappings = jwt.get("claimMappings");
     let mappings_path = format!("{path}.claimMappings");
@@ -66,11 +81,40 @@ fn jwt_rules(jwt: &Node, path: &str, report: &mut Report<'_>) {
             "claim or expression is required",
         ),
     }
-    for (j, rule) in items(jwt.get("userValidationRules")).iter().enumerate() {
+    let rules = items(jwt.get("userValidationRules"));
+    for (j, rule) in rules.iter().enumerate() {
+        let rule_path = format!("{path}.userValidationRules[{j}]");
         if text(rule.get("expression")).is_empty() {
-            let path = format!("{path}.userValidationRules[{j}].expression");
-            report.required(rule.range, &path, "");
+            report.required(rule.range, &format!("{rule_path}.expression"), "");
         }
+        duplicate_of_earlier(rules, j, "expression", None, &rule_path, report);
+    }
+}
+
+/// `Duplicate value` on `rules[index].field` when an earlier rule has the same non-empty value;
+/// with `alone`, only rules whose `alone` field is empty count, the current one included.
+fn duplicate_of_earlier(
+    rules: &[Node],
+    index: usize,
+    field: &str,
+    alone: Option<&str>,
+    path: &str,
+    report: &mut Report<'_>,
+) {
+    let counts = |rule: &Node| alone.is_none_or(|other| text(rule.get(other)).is_empty());
+    let Some(rule) = rules.get(index).filter(|rule| counts(rule)) else {
+        return;
+    };
+    let Some(node) = rule.get(field) else {
+        return;
+    };
+    let value = text(Some(node));
+    let earlier = rules
+        .iter()
+        .take(index)
+        .any(|rule| counts(rule) && text(rule.get(field)) == value);
+    if !value.is_empty() && earlier {
+        report.duplicate(node.range, &format!("{path}.{field}"), value, "");
     }
 }
 
@@ -286,9 +330,11 @@ fn webhook_rules(webhook: &Node, path: &str, report: &mut Report<'_>) {
         );
     }
     for (j, condition) in conditions.iter().enumerate() {
+        let condition_path = format!("{path}.matchConditions[{j}]");
         if text(condition.get("expression")).is_empty() {
-            let path = format!("{path}.matchConditions[{j}].expression");
+            let path = format!("{condition_path}.expression");
             report.required(condition.range, &path, "");
         }
+        duplicate_of_earlier(conditions, j, "expression", None, &condition_path, report);
     }
 }
