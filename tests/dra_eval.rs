@@ -145,3 +145,28 @@ fn unknown_document_name() {
         "#]],
     );
 }
+
+/// A request without selectors of its own is decided by its DeviceClass's selectors when the
+/// class is in the same file; a request whose class is elsewhere has nothing to run here.
+#[test]
+fn request_without_selectors_runs_its_class() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/dra/class-only-request.yaml",
+            "--object",
+            SLICES,
+            "--policy",
+            "any",
+        ],
+        0,
+        expect![[r#"
+            error: tests/cli_fixtures/dra/gpu-slices.yaml:40:3: ResourceSlice node-2-gpu.example.com has no devices (spec.devices is empty): nothing to select from
+            ResourceClaim any request gpu (with DeviceClass gpu.example.com): 4 of 4 devices match
+              gpu-0 (slice node-1-gpu.example.com): match
+              gpu-1 (slice node-1-gpu.example.com): match
+              gpu-2 (slice node-1-gpu.example.com): match
+              gpu-3 (slice node-1-gpu.example.com): match
+        "#]],
+    );
+}

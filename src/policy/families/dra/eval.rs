@@ -303,20 +303,20 @@ fn run_document(
 ) -> SelectorRun {
     let sites = sites::collect(root, super::shape_of(root));
     let mut groups: Vec<(Option<String>, Vec<&FamilySite>)> = Vec::new();
-    for site in &sites {
-        match groups.iter_mut().find(|(request, _)| *request == site.name) {
-            Some((_, members)) => members.push(site),
-            None => groups.push((site.name.clone(), vec![site])),
-        }
+    if root.get("kind").and_then(Node::as_str) == Some("DeviceClass") {
+        groups.push((None, sites.iter().collect()));
     }
-    for (request, members) in &mut groups {
-        let Some(class) = request.as_deref().and_then(|r| class_of(root, r)) else {
-            continue;
-        };
-        if let Some((_, class_sites)) = classes.iter().find(|(name, _)| *name == class) {
-            members.splice(0..0, class_sites.iter());
-        }
+    for request in request_names(root) {
+        let class = class_of(root, &request);
+        let class_sites = class
+            .and_then(|class| classes.iter().find(|(name, _)| *name == class))
+            .map(|(_, sites)| sites.as_slice())
+            .unwrap_or(&[]);
+        let own = sites.iter().filter(|s| s.name.as_deref() == Some(&request));
+        let members: Vec<&FamilySite> = class_sites.iter().chain(own).collect();
+        groups.push((Some(request), members));
     }
+    groups.retain(|(_, members)| !members.is_empty());
     SelectorRun {
         kind: root
             .get("kind")
@@ -340,16 +340,54 @@ fn run_document(
     }
 }
 
+/// The requests of a claim or claim template, a `firstAvailable` request as each of its
+/// sub-requests (`request/subrequest`), in order.
+fn request_names(root: &Node) -> Vec<String> {
+    let Some(spec) = claim_spec(root) else {
+        return Vec::new();
+    };
+    let requests = spec
+        .get("devices")
+        .and_then(|d| d.get("requests"))
+        .and_then(Node::as_sequence)
+        .unwrap_or(&[]);
+    let mut names = Vec::new();
+    for request in requests {
+        let name = name_of(request);
+        let subrequests = request
+            .get("firstAvailable")
+            .and_then(Node::as_sequence)
+            .unwrap_or(&[]);
+        if subrequests.is_empty() {
+            names.push(name);
+        } else {
+            names.extend(
+                subrequests
+                    .iter()
+                    .map(|sub| format!("{name}/{}", name_of(sub))),
+            );
+        }
+    }
+    names
+}
+
+/// The claim spec of a ResourceClaim (`spec`) or ResourceClaimTemplate (`spec.spec`).
+fn claim_spec(root: &Node) -> Option<&Node> {
+    let spec = root.get("spec")?;
+    match root.get("kind").and_then(Node::as_str) {
+        Some("ResourceClaimTemplate") => spec.get("spec"),
+        Some("ResourceClaim") => Some(spec),
+        _ => None,
+    }
+}
+
 /// The `deviceClassName` of request `request` (`name` or `name/subrequest`) of a claim or
 /// claim template.
 fn class_of(root: &Node, request: &str) -> Option<String> {
-    let spec = root.get("spec")?;
-    let spec = if root.get("kind").and_then(Node::as_str) == Some("ResourceClaimTemplate") {
-        spec.get("spec")?
-    } else {
-        spec
-    };
-    let requests = spec.get("devices")?.get("requests")?.as_sequence()?;
+    let requests = claim_spec(root)?
+        .get("devices")?
+        .get("requests")?
+        .as_sequence()?;
     let (parent, sub) = match request.split_once('/') {
         Some((parent, sub)) => (parent, Some(sub)),
         None => (request, None),
