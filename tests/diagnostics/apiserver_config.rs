@@ -262,6 +262,73 @@ jwt:
     );
 }
 
+/// The issuer: https URLs without user, query or fragment, a discovery URL other than the URL,
+/// audiences present, unique and matched with `MatchAny` when there are several.
+#[test]
+fn issuer_structure() {
+    check_diagnostics(
+        r#"
+apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: http://user:pw@example.com/?a=b#c
+    discoveryURL: http://user:pw@example.com/
+    audiences: [a, a, ""]
+  claimMappings:
+    username: {expression: claims.sub}
+- issuer:
+    url: https://two.example.com
+    audiences: [a]
+    audienceMatchPolicy: MatchAll
+  claimMappings:
+    username: {expression: claims.sub}
+"#,
+        expect![[r#"
+            policy.yaml:5:5: error[invalid] (refused on create): jwt[0].issuer.audienceMatchPolicy: Invalid value: "": audienceMatchPolicy must be MatchAny for multiple audiences
+              |
+            5 |     url: http://user:pw@example.com/?a=b#c
+              |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:5:10: error[invalid] (refused on create): jwt[0].issuer.url: Invalid value: "http://user:pw@example.com/?a=b#c": URL must not contain a fragment
+              |
+            5 |     url: http://user:pw@example.com/?a=b#c
+              |          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:5:10: error[invalid] (refused on create): jwt[0].issuer.url: Invalid value: "http://user:pw@example.com/?a=b#c": URL must not contain a query
+              |
+            5 |     url: http://user:pw@example.com/?a=b#c
+              |          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:5:10: error[invalid] (refused on create): jwt[0].issuer.url: Invalid value: "http://user:pw@example.com/?a=b#c": URL must not contain a username or password
+              |
+            5 |     url: http://user:pw@example.com/?a=b#c
+              |          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:5:10: error[invalid] (refused on create): jwt[0].issuer.url: Invalid value: "http://user:pw@example.com/?a=b#c": URL scheme must be https
+              |
+            5 |     url: http://user:pw@example.com/?a=b#c
+              |          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:6:19: error[invalid] (refused on create): jwt[0].issuer.discoveryURL: Invalid value: "http://user:pw@example.com/": URL must not contain a username or password
+              |
+            6 |     discoveryURL: http://user:pw@example.com/
+              |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:6:19: error[invalid] (refused on create): jwt[0].issuer.discoveryURL: Invalid value: "http://user:pw@example.com/": URL scheme must be https
+              |
+            6 |     discoveryURL: http://user:pw@example.com/
+              |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:7:20: error[duplicate] (refused on create): jwt[0].issuer.audiences[1]: Duplicate value: "a"
+              |
+            7 |     audiences: [a, a, ""]
+              |                    ^
+            policy.yaml:7:23: error[required] (refused on create): jwt[0].issuer.audiences[2]: Required value
+              |
+            7 |     audiences: [a, a, ""]
+              |                       ^^
+            policy.yaml:13:26: error[invalid] (refused on create): jwt[1].issuer.audienceMatchPolicy: Invalid value: "MatchAll": audienceMatchPolicy must be empty or MatchAny for single audience
+               |
+            13 |     audienceMatchPolicy: MatchAll
+               |                          ^^^^^^^^
+        "#]],
+    );
+}
+
 #[test]
 fn authorization_structure() {
     check_diagnostics(

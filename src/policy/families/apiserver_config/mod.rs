@@ -11,6 +11,7 @@
 //! `eval.rs` derives the user the API server would authenticate from a token's claims.
 
 pub mod eval;
+mod issuer;
 mod rules;
 mod sites;
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! What the API server refuses in an authentication or authorization configuration around its
 //! CEL, in the wording of `k8s.io/apiserver` `pkg/apis/apiserver/validation/validation.go`:
-//! a JWT authenticator without an issuer URL or audiences, a claim validation rule with both or
+//! a JWT authenticator's issuer (`issuer.rs`), a claim validation rule with both or
 //! neither of `claim` and `expression` (and a `message` beside `claim`), a claim mapping with
 //! both or neither of `claim` and `expression` (`username` is required), a `prefix` beside an
 //! expression or missing beside a claim, extra mappings (lower-case keys outside the Kubernetes
@@ -52,17 +52,7 @@ fn text(node: Option<&Node>) -> &str {
 }
 
 fn jwt_rules(jwt: &Node, path: &str, report: &mut Report<'_>) {
-    let issuer = jwt.get("issuer");
-    let at = |node: Option<&Node>| node.map_or(jwt.range, |n| n.range);
-    if text(issuer.and_then(|i| i.get("url"))).is_empty() {
-        report.required(at(issuer), &format!("{path}.issuer.url"), "");
-    }
-    let audiences = issuer.and_then(|i| i.get("audiences"));
-    if items(audiences).is_empty() {
-        let field = format!("{path}.issuer.audiences");
-        let detail = format!("at least one {field} is required");
-        report.required(at(audiences.or(issuer)), &field, &detail);
-    }
+    super::issuer::check(jwt, path, report);
     let rules = items(jwt.get("claimValidationRules"));
     for (j, rule) in rules.iter().enumerate() {
         let rule_path = format!("{path}.claimValidationRules[{j}]");
