@@ -3,12 +3,14 @@
 //! with an inline snapshot (`UPDATE_EXPECT=1 cargo test --test diagnostics` updates them).
 
 mod diagnostics {
+    pub mod apiserver_config;
     pub mod binding;
     pub mod cel;
     pub mod cost;
     pub mod crd;
     pub mod crd_rules;
     pub mod decode;
+    pub mod dra;
     pub mod kyverno;
     pub mod map;
     pub mod severity;

@@ -3,7 +3,8 @@
 //! request, evaluated in document order (text: one block each; JSON: an array of outcomes, one
 //! object when there is one document). `-` reads a file from standard input. Exit 0 when the
 //! evaluation ran, whatever the decision; with `--exit-code`, 1 when any decision is deny or error;
-//! 2 on bad input.
+//! 2 on bad input. A file of DRA device selectors is evaluated against ResourceSlices instead
+//! (`eval_dra.rs`), an AuthenticationConfiguration against a token's claims (`eval_authn.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -83,7 +84,7 @@ pub enum EvalFormat {
 }
 
 /// The text of `path`; `-` is standard input (read once: a second `-` reads nothing).
-fn read_path(path: &Path, what: &str) -> Result<String, String> {
+pub(super) fn read_path(path: &Path, what: &str) -> Result<String, String> {
     if path == Path::new("-") {
         return disk::read_stream(std::io::stdin().lock(), disk::COMMAND_CAP)
             .map_err(|e| format!("cannot read {what} from standard input: {e}"));
@@ -96,9 +97,8 @@ fn read(path: &Option<PathBuf>, what: &str) -> Result<Option<String>, String> {
     path.as_ref().map(|p| read_path(p, what)).transpose()
 }
 
-fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
+fn request(args: &EvalArgs, policy_text: String) -> Result<EvalRequest, String> {
     let policy_path = args.policy_file.display().to_string();
-    let policy_text = read_path(&args.policy_file, "policy file")?;
     Ok(EvalRequest {
         policy_path,
         policy_text,
@@ -146,8 +146,8 @@ fn requests(request: EvalRequest) -> Result<Vec<EvalRequest>, String> {
         .collect())
 }
 
-fn evaluate_all(args: &EvalArgs) -> Result<Vec<EvalOutcome>, String> {
-    requests(request(args)?)?
+fn evaluate_all(args: &EvalArgs, policy_text: String) -> Result<Vec<EvalOutcome>, String> {
+    requests(request(args, policy_text)?)?
         .iter()
         .enumerate()
         .map(|(i, r)| {
@@ -163,12 +163,19 @@ fn evaluate_all(args: &EvalArgs) -> Result<Vec<EvalOutcome>, String> {
 
 /// Runs `eval`.
 pub fn run(args: &EvalArgs) -> i32 {
-    let outcomes = match evaluate_all(args) {
+    let policy_text = match read_path(&args.policy_file, "policy file") {
+        Ok(text) => text,
+        Err(message) => return usage_error(&message),
+    };
+    if let Some(status) = super::eval_dra::run(args, &policy_text) {
+        return status;
+    }
+    if let Some(status) = super::eval_authn::run(args, &policy_text) {
+        return status;
+    }
+    let outcomes = match evaluate_all(args, policy_text) {
         Ok(outcomes) => outcomes,
-        Err(message) => {
-            out::error(&format!("admission-ls eval: error: {message}"));
-            return EXIT_USAGE;
-        }
+        Err(message) => return usage_error(&message),
     };
     let text = match args.format {
         EvalFormat::Json => {
@@ -193,6 +200,12 @@ pub fn run(args: &EvalArgs) -> i32 {
         .iter()
         .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
     out::emit(&text, i32::from(args.exit_code && refused))
+}
+
+/// Reports a bad input; the usage exit status.
+pub(super) fn usage_error(message: &str) -> i32 {
+    out::error(&format!("admission-ls eval: error: {message}"));
+    EXIT_USAGE
 }
 
 /// The text form of an outcome.

@@ -3,6 +3,8 @@
 mod annotations;
 mod check;
 mod eval;
+mod eval_authn;
+mod eval_dra;
 mod explain;
 mod init;
 mod init_skeleton;

@@ -182,6 +182,14 @@ pub trait SizeEstimator {
     fn computed_elements(&self) -> bool {
         false
     }
+
+    /// Whether `m.f` on a map `m` reaches the map's values (a path step [`Step::Values`]), as
+    /// an estimator that sizes every value of a map alike reads cel-go's path (DRA's
+    /// `sizeEstimator` gives each attribute the attribute type's size). Kubernetes' schema
+    /// estimators find no field of that name and know no size, so the default is no.
+    fn map_select_reaches_values(&self) -> bool {
+        false
+    }
 }
 
 /// An estimator that knows no sizes: everything not fixed by the expression is unknown.

@@ -1,11 +1,13 @@
-//! Document families: each family of CEL-bearing documents (Kyverno's policies today) declares in its
-//! own module which `apiVersion`/`kind` it claims, how its documents are checked (structure, CEL
-//! syntax, typed CEL) and what its expression sites are, behind the [`Family`] trait. The checker
+//! Document families: each family of CEL-bearing documents (Kyverno's policies, DRA device
+//! selectors, authentication and authorization configuration) declares in its own module which `apiVersion`/`kind` it claims, how its documents
+//! are checked (structure, CEL syntax, typed CEL) and what its expression sites are, behind the [`Family`] trait. The checker
 //! asks [`claiming`] once per document; a new family is one module and one line in [`FAMILIES`].
 //!
 //! The Kubernetes admission kinds, CRD rules and webhooks still have their own paths in
 //! `policy/mod.rs`; they move behind this trait next.
 
+pub mod apiserver_config;
+pub mod dra;
 pub mod kyverno;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
@@ -91,7 +93,7 @@ impl FamilySite {
     pub fn builtin_role(&self) -> SiteRole {
         match self.role {
             "matchCondition" | "targetMatchCondition" | "condition" => SiteRole::MatchCondition,
-            "variable" => SiteRole::Variable,
+            "variable" | "claimMapping" => SiteRole::Variable,
             "messageExpression" => SiteRole::MessageExpression,
             "auditAnnotation" => SiteRole::AuditAnnotation,
             "applyConfiguration" => SiteRole::ApplyConfiguration,
@@ -102,7 +104,11 @@ impl FamilySite {
 }
 
 /// Every registered family; the one place a family is added.
-pub static FAMILIES: &[&dyn Family] = &[&kyverno::Kyverno];
+pub static FAMILIES: &[&dyn Family] = &[
+    &kyverno::Kyverno,
+    &dra::Dra,
+    &apiserver_config::ApiserverConfig,
+];
 
 /// The family that claims the document at `root`, if any.
 pub fn claiming(root: &Node) -> Option<&'static dyn Family> {

@@ -164,6 +164,15 @@ impl<'a> Walker<'a> {
             _ => {}
         }
         let operand_cost = self.cost(operand);
+        let on_map = matches!(self.checked.type_of(operand), Type::Map(..));
+        if on_map && self.checked.reference(id).is_none() && self.sizes.map_select_reaches_values()
+        {
+            let path = self.path(operand).map(|mut p| {
+                p.steps.push(Step::Values);
+                p
+            });
+            self.set_path(id, path);
+        }
         if optional {
             // `a.?f` is the call `_?._(a, "f")`: one unit plus its arguments.
             return operand_cost.plus(Cost::fixed(1));

@@ -1,0 +1,78 @@
+//! `admission-ls eval AUTHN_CONFIG --object CLAIMS`: when the file holds an
+//! AuthenticationConfiguration, the JSON (or YAML) claims of a token in `--object` are run through
+//! it and the user the API server would derive is printed (username, uid, groups, extra), or the
+//! reason it would refuse the token. Exit 0 when the run happened; with `--exit-code`, 1 when the
+//! token is refused.
+
+use admission_ls::policy::admission::json::documents;
+use admission_ls::policy::families::apiserver_config::eval::{
+    Authenticated, authenticate, is_authentication_config,
+};
+use serde_json::json;
+
+use super::eval::{EvalArgs, EvalFormat, read_path, usage_error};
+use super::out;
+
+/// Authenticates the claims when `config_text` is an AuthenticationConfiguration; `None`
+/// otherwise.
+pub fn run(args: &EvalArgs, config_text: &str) -> Option<i32> {
+    if !is_authentication_config(config_text) {
+        return None;
+    }
+    let Some(object) = &args.object else {
+        return Some(usage_error(
+            "--object: an authentication configuration is evaluated against a file of token claims",
+        ));
+    };
+    let claims_text = match read_path(object, "--object") {
+        Ok(text) => text,
+        Err(message) => return Some(usage_error(&message)),
+    };
+    let claims = match documents(&claims_text) {
+        Ok(mut docs) if docs.len() == 1 => docs.remove(0),
+        Ok(_) => return Some(usage_error("--object: one claims object is expected")),
+        Err(e) => return Some(usage_error(&format!("--object: {e}"))),
+    };
+    let outcome = authenticate(config_text, &claims);
+    let text = match args.format {
+        EvalFormat::Text => render_text(&outcome),
+        EvalFormat::Json => render_json(&outcome),
+    };
+    Some(out::emit(
+        &text,
+        i32::from(args.exit_code && outcome.is_err()),
+    ))
+}
+
+fn render_text(outcome: &Result<Authenticated, String>) -> String {
+    let user = match outcome {
+        Ok(user) => user,
+        Err(reason) => return format!("AuthenticationConfiguration: refused: {reason}\n"),
+    };
+    let mut text = format!(
+        "AuthenticationConfiguration (issuer {}): authenticated\n  username: {}\n",
+        user.issuer, user.username
+    );
+    if !user.uid.is_empty() {
+        text.push_str(&format!("  uid: {}\n", user.uid));
+    }
+    text.push_str(&format!("  groups: [{}]\n", user.groups.join(", ")));
+    for (key, values) in &user.extra {
+        text.push_str(&format!("  extra {key}: [{}]\n", values.join(", ")));
+    }
+    text
+}
+
+fn render_json(outcome: &Result<Authenticated, String>) -> String {
+    let value = match outcome {
+        Ok(user) => json!({
+            "authenticated": true, "issuer": user.issuer, "username": user.username,
+            "uid": user.uid, "groups": user.groups, "extra": user.extra,
+        }),
+        Err(reason) => json!({"authenticated": false, "error": reason}),
+    };
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&value).unwrap_or_default()
+    )
+}
