@@ -11,6 +11,7 @@ mod documents;
 pub mod encoding;
 mod fault;
 mod features;
+pub mod origin;
 mod server;
 mod state;
 mod tokens;
