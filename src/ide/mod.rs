@@ -48,8 +48,8 @@ pub use completion::{CompletionItem, CompletionKind};
 pub use hints::InlayHint;
 pub use hover::HoverResult;
 pub use models::ModelReads;
-pub use origin::{FileOrigin, PatchKind, PathFacts};
 pub use navigation::NavigationTarget;
+pub use origin::{FileOrigin, PatchKind, PathFacts};
 pub use references::WorkspaceSymbol;
 pub use render::{RenderOptions, render_diagnostics};
 pub use signature::{Signature, SignatureHelp};
@@ -157,6 +157,15 @@ impl FileFacts {
             crd_fingerprint: workspace.crd_fingerprint(),
             workspace,
             diagnostics: Vec::new(),
+        }
+    }
+
+    /// The facts of a file that tells the others nothing (a patch, a skipped file): its own
+    /// diagnostics (a patch's CRD rules) without its contribution.
+    fn silenced(self) -> FileFacts {
+        FileFacts {
+            diagnostics: self.diagnostics,
+            ..FileFacts::empty(&self.text)
         }
     }
 
@@ -316,11 +325,8 @@ fn file_facts(
         return facts;
     }
     // Read outside the lock: another snapshot may be indexing at the same time.
-    let facts = Arc::new(if silent {
-        FileFacts::empty(text)
-    } else {
-        FileFacts::read(text)
-    });
+    let facts = FileFacts::read(text);
+    let facts = Arc::new(if silent { facts.silenced() } else { facts });
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -493,12 +499,9 @@ impl Analysis {
         if self.index.get().is_some() || cached_facts(&self.facts, file, &parsed.text).is_some() {
             return;
         }
-        let facts = if self.reading(file).is_some_and(|r| r.is_silent()) {
-            FileFacts::empty(&parsed.text)
-        } else {
-            FileFacts::of_tree(&parsed.text, &parsed.yaml)
-        };
-        let facts = Arc::new(facts);
+        let facts = FileFacts::of_tree(&parsed.text, &parsed.yaml);
+        let silent = self.reading(file).is_some_and(|r| r.is_silent());
+        let facts = Arc::new(if silent { facts.silenced() } else { facts });
         self.facts
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -157,7 +157,10 @@ fn alone_on_lines(text: &str, spans: &[(usize, usize)], k: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
     let mut at = line_start;
-    for &(s, e) in spans.iter().filter(|(s, e)| *e > line_start && *s < line_end) {
+    for &(s, e) in spans
+        .iter()
+        .filter(|(s, e)| *e > line_start && *s < line_end)
+    {
         if !text[at..s.max(at)].trim().is_empty() {
             return false;
         }
@@ -173,7 +176,10 @@ const CONTROL_WORDS: &[&str] = &[
 
 /// What the action `source` (from `{{` to `}}`) does.
 fn kind_of(source: &str) -> ActionKind {
-    let body = source.trim_start_matches('{').trim_start_matches('-').trim();
+    let body = source
+        .trim_start_matches('{')
+        .trim_start_matches('-')
+        .trim();
     if body.starts_with("/*") {
         return ActionKind::Comment;
     }

@@ -90,7 +90,9 @@ patchesJson6902:
     #[test]
     fn a_list_of_operations_is_a_json_patch() {
         assert!(is_operation_list("- op: add\n  path: /x\n  value: 1\n"));
-        assert!(is_operation_list("[{\"op\": \"remove\", \"path\": \"/x\"}]"));
+        assert!(is_operation_list(
+            "[{\"op\": \"remove\", \"path\": \"/x\"}]"
+        ));
         assert!(!is_operation_list("apiVersion: v1\nkind: X\n"));
     }
 }

@@ -6,6 +6,7 @@
 //! path and text, so the command line and the server read a file the same way.
 
 pub mod kustomize;
+mod patch_rules;
 mod taint;
 
 use std::path::{Component, Path, PathBuf};
@@ -111,9 +112,9 @@ pub(crate) enum Reading {
 pub(crate) fn prepare(text: Arc<str>, origin: FileOrigin) -> Prepared {
     let reading = match origin {
         FileOrigin::Plain => Reading::Plain,
-        FileOrigin::HelmHelpers => Reading::Skipped(
-            "a Helm helper template (.tpl): Go template text, not YAML".to_owned(),
-        ),
+        FileOrigin::HelmHelpers => {
+            Reading::Skipped("a Helm helper template (.tpl): Go template text, not YAML".to_owned())
+        }
         FileOrigin::Patch(kind) => patch_reading(&text, kind),
         FileOrigin::HelmTemplate if template::has_actions(&text) => {
             let masked = template::mask(&text);
@@ -159,7 +160,8 @@ impl Reading {
             Reading::Skipped(reason) => Some(reason.clone()),
             Reading::Template(_) => {
                 let error = yaml.errors.first()?;
-                let at = LineIndex::new(text).line_col(error.range.start(), crate::text::Encoding::Utf8);
+                let at =
+                    LineIndex::new(text).line_col(error.range.start(), crate::text::Encoding::Utf8);
                 Some(format!(
                     "a Helm template whose YAML does not parse once its template actions are \
                      masked (line {}: {})",
@@ -181,10 +183,19 @@ impl Reading {
         match self {
             Reading::Plain => diagnostics,
             Reading::Skipped(_) => Vec::new(),
-            Reading::Patch => diagnostics
-                .into_iter()
-                .filter(|d| matches!(d.code, Code::YamlSyntax | Code::CelSyntax))
-                .collect(),
+            Reading::Patch => {
+                let mut kept: Vec<Diagnostic> = diagnostics
+                    .into_iter()
+                    .filter(|d| matches!(d.code, Code::YamlSyntax | Code::CelSyntax))
+                    .collect();
+                for found in patch_rules::rule_syntax(yaml) {
+                    if !kept.contains(&found) {
+                        kept.push(found);
+                    }
+                }
+                crate::policy::diagnostic::sort(&mut kept);
+                kept
+            }
             Reading::Template(_) if !yaml.errors.is_empty() => Vec::new(),
             Reading::Template(actions) => taint::Taint::of(text, yaml, actions).keep(diagnostics),
         }

@@ -25,7 +25,11 @@ pub(super) struct Taint {
 impl Taint {
     /// The taint of `actions` in the masked text `text`, parsed as `yaml`.
     pub(super) fn of(text: &str, yaml: &YamlFile, actions: &[Action]) -> Taint {
-        let starts: Vec<u32> = yaml.documents.iter().map(|d| d.range.start().into()).collect();
+        let starts: Vec<u32> = yaml
+            .documents
+            .iter()
+            .map(|d| d.range.start().into())
+            .collect();
         let mut taint = Taint {
             ranges: Vec::with_capacity(actions.len() * 2),
             writes_yaml: vec![false; starts.len()],
@@ -89,7 +93,10 @@ impl Taint {
 /// `range` grown to the start of its first line and the end of its last.
 fn whole_lines(text: &str, range: TextRange) -> TextRange {
     let (start, end) = (usize::from(range.start()), usize::from(range.end()));
-    let start = text.get(..start).and_then(|t| t.rfind('\n')).map_or(0, |n| n + 1);
+    let start = text
+        .get(..start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |n| n + 1);
     let end = text
         .get(end..)
         .and_then(|t| t.find('\n'))
