@@ -1298,7 +1298,10 @@ fn param_object_created_on_disk_resolves_the_open_binding() {
 #[test]
 fn a_chart_template_is_masked_and_a_plain_file_is_not() {
     let dir = TempDir::new("e2e-helm");
-    dir.write("chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+    dir.write(
+        "chart/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+    );
     let template = format!(
         "{{{{- if .Values.enabled }}}}\n{}  - expression: \"object.x ==\"\n{{{{- end }}}}\n",
         POLICY.replace("replica-limit.example.com", "{{ .Release.Name }}")

@@ -66,6 +66,16 @@ pub fn origin_of(path: &Path, facts: PathFacts) -> FileOrigin {
     FileOrigin::Plain
 }
 
+/// Whether a file of `origin` holding `text` is Go template text rather than YAML as written (a
+/// Helm helper, or a chart template with actions): what a suite search leaves out.
+pub fn is_go_template(origin: FileOrigin, text: &str) -> bool {
+    match origin {
+        FileOrigin::HelmHelpers => true,
+        FileOrigin::HelmTemplate => template::has_actions(text),
+        FileOrigin::Plain | FileOrigin::Patch(_) => false,
+    }
+}
+
 /// The folders that make `path` a chart template if one of them holds a `Chart.yaml`: the parent
 /// of every `templates` folder above the file (Helm renders `templates/` and its subfolders).
 pub fn chart_candidates(path: &Path) -> Vec<PathBuf> {
