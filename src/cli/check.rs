@@ -321,7 +321,7 @@ fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> S
         let _ = write!(out, "; {} could not be read", plural(n_unreadable, "path"));
     }
     out.push('\n');
-    if summary.policy_files == 0 && summary.crd_files == 0 && summary.files > 0 {
+    if summary.policy_files == 0 && summary.crd_files == 0 && summary.files > summary.skipped {
         out.push_str(
             "note: none of these files holds an admission policy or binding (an admissionregistration.k8s.io apiVersion)\n",
         );
