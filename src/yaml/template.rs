@@ -55,8 +55,8 @@ pub fn mask(text: &str) -> Masked {
     let spans = action_spans(text);
     let mut bytes = text.as_bytes().to_vec();
     let mut actions = Vec::with_capacity(spans.len());
-    for (k, &(start, end)) in spans.iter().enumerate() {
-        let alone = alone_on_lines(text, &spans, k);
+    let alone_flags = alone_flags(text, &spans);
+    for (&(start, end), &alone) in spans.iter().zip(&alone_flags) {
         let kind = kind_of(&text[start..end]);
         // Only an output among other text leaves a word; the rest writes nothing there.
         let replacement = if alone || kind != ActionKind::Output {
@@ -151,22 +151,39 @@ fn string_end(bytes: &[u8], open: usize, quote: u8) -> usize {
     bytes.len()
 }
 
-/// Whether action `k` shares its lines with nothing but blanks and other actions.
-fn alone_on_lines(text: &str, spans: &[(usize, usize)], k: usize) -> bool {
-    let (start, end) = spans[k];
-    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
-    let mut at = line_start;
-    for &(s, e) in spans
-        .iter()
-        .filter(|(s, e)| *e > line_start && *s < line_end)
-    {
-        if !text[at..s.max(at)].trim().is_empty() {
-            return false;
+/// For each action, whether it shares its lines with nothing but blanks and other actions. Actions
+/// whose lines overlap form one group that is alone or not as a whole; linear in the text.
+fn alone_flags(text: &str, spans: &[(usize, usize)]) -> Vec<bool> {
+    let mut flags = vec![false; spans.len()];
+    let mut first = 0;
+    while first < spans.len() {
+        let line_start = text[..spans[first].0].rfind('\n').map_or(0, |n| n + 1);
+        let mut last = first;
+        let mut line_end = line_end_after(text, spans[first].1);
+        while let Some(next) = spans.get(last + 1).filter(|next| next.0 < line_end) {
+            last += 1;
+            // Only an action running past the line's end moves it (no rescan per action).
+            if next.1 > line_end {
+                line_end = line_end_after(text, next.1);
+            }
         }
-        at = at.max(e);
+        let group = &spans[first..=last];
+        let mut at = line_start;
+        let mut alone = true;
+        for &(start, end) in group {
+            alone &= text[at..start].trim().is_empty();
+            at = end;
+        }
+        alone &= text[at.min(line_end)..line_end].trim().is_empty();
+        flags[first..=last].fill(alone);
+        first = last + 1;
     }
-    text[at.min(line_end)..line_end].trim().is_empty()
+    flags
+}
+
+/// The end of the line `at` is on (its line break, or the end of the text).
+fn line_end_after(text: &str, at: usize) -> usize {
+    text[at..].find('\n').map_or(text.len(), |n| at + n)
 }
 
 /// Text/template's keywords that write nothing themselves.
@@ -271,6 +288,22 @@ mod tests {
         let out = mask("a: 1\nb: {{ .X \nc");
         assert_eq!(out.text, "a: 1\nb: ______\n ");
         assert_eq!(out.actions.len(), 1);
+    }
+
+    proptest::proptest! {
+        /// Any text: the same length, line breaks where they were, and outside the actions
+        /// every byte unchanged.
+        #[test]
+        fn masking_keeps_every_position(text in "([-{}/*'\"`\\\\ a-z:.|$=\n]|é|\\{\\{|\\}\\}){0,80}") {
+            let out = mask(&text);
+            proptest::prop_assert_eq!(out.text.len(), text.len());
+            let inside = |i: usize| out.actions.iter().any(|a| {
+                usize::from(a.range.start()) <= i && i < usize::from(a.range.end())
+            });
+            for (i, (a, b)) in text.bytes().zip(out.text.bytes()).enumerate() {
+                proptest::prop_assert!(a == b || (inside(i) && a != b'\n' && b.is_ascii()));
+            }
+        }
     }
 
     #[test]

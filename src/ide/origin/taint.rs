@@ -36,13 +36,15 @@ impl Taint {
             branches: vec![false; starts.len()],
             starts,
         };
+        let mut scalars = Vec::new();
+        for root in yaml.documents.iter().filter_map(|d| d.root.as_ref()) {
+            collect_scalars(root, 0, &mut scalars);
+        }
+        scalars.sort_by_key(|r| r.start());
+        let lines = LineStarts::of(text);
         for action in actions {
-            taint.ranges.push(whole_lines(text, action.range));
-            let scalar = yaml
-                .documents
-                .iter()
-                .filter_map(|d| d.root.as_ref())
-                .find_map(|root| scalar_around(root, action.range, 0));
+            taint.ranges.push(lines.whole_lines(action.range));
+            let scalar = scalar_around(&scalars, action.range);
             if let Some(scalar) = scalar {
                 taint.ranges.push(scalar);
             }
@@ -56,6 +58,7 @@ impl Taint {
                 *flag |= action.kind == ActionKind::Control;
             }
         }
+        taint.ranges = union(std::mem::take(&mut taint.ranges));
         taint
     }
 
@@ -79,7 +82,14 @@ impl Taint {
     }
 
     fn unknown(&self, d: &Diagnostic) -> bool {
-        if self.ranges.iter().any(|r| r.intersect(d.range).is_some()) {
+        // `ranges` are disjoint and sorted: only the last one starting at or before the
+        // diagnostic's end can meet it.
+        let after = self.ranges.partition_point(|r| r.start() <= d.range.end());
+        let meets = after
+            .checked_sub(1)
+            .and_then(|k| self.ranges.get(k))
+            .is_some_and(|r| r.intersect(d.range).is_some());
+        if meets {
             return true;
         }
         let doc = self.document_of(d.range);
@@ -90,36 +100,83 @@ impl Taint {
     }
 }
 
-/// `range` grown to the start of its first line and the end of its last.
-fn whole_lines(text: &str, range: TextRange) -> TextRange {
-    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
-    let start = text
-        .get(..start)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |n| n + 1);
-    let end = text
-        .get(end..)
-        .and_then(|t| t.find('\n'))
-        .map_or(text.len(), |n| end + n);
-    TextRange::new(crate::text::to_size(start), crate::text::to_size(end))
+/// The start of every line of a text, to grow ranges to whole lines without rescanning them.
+struct LineStarts {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineStarts {
+    fn of(text: &str) -> LineStarts {
+        let breaks = text.match_indices('\n').map(|(at, _)| at + 1);
+        LineStarts {
+            starts: std::iter::once(0).chain(breaks).collect(),
+            len: text.len(),
+        }
+    }
+
+    /// `range` grown to the start of its first line and the end of its last (before its break).
+    fn whole_lines(&self, range: TextRange) -> TextRange {
+        let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+        let first = self
+            .starts
+            .partition_point(|s| *s <= start)
+            .saturating_sub(1);
+        let next = self.starts.partition_point(|s| *s <= end);
+        let line_start = self.starts.get(first).copied().unwrap_or(0);
+        let line_end = self
+            .starts
+            .get(next)
+            .map_or(self.len, |s| s.saturating_sub(1))
+            .max(end);
+        TextRange::new(
+            crate::text::to_size(line_start),
+            crate::text::to_size(line_end),
+        )
+    }
+}
+
+/// `ranges` merged into disjoint ranges sorted by start (touching ones joined).
+fn union(mut ranges: Vec<TextRange>) -> Vec<TextRange> {
+    ranges.sort_by_key(|r| r.start());
+    let mut merged: Vec<TextRange> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match merged.last_mut() {
+            Some(last) if range.start() <= last.end() => *last = last.cover(range),
+            _ => merged.push(range),
+        }
+    }
+    merged
 }
 
 /// Bound on the nesting walked (the tree's own depth is bounded by the parser).
 const MAX_DEPTH: usize = crate::yaml::MAX_DEPTH + 2;
 
-/// The range of the scalar (key or value) that holds `range`, if one does.
-fn scalar_around(node: &Node, range: TextRange, depth: usize) -> Option<TextRange> {
-    if depth > MAX_DEPTH || !node.range.contains_range(range) {
-        return None;
+/// The range of the scalar (key or value) that holds `range`, if one does; `scalars` sorted by
+/// start.
+fn scalar_around(scalars: &[TextRange], range: TextRange) -> Option<TextRange> {
+    let after = scalars.partition_point(|s| s.start() <= range.start());
+    let candidate = *scalars.get(after.checked_sub(1)?)?;
+    candidate.contains_range(range).then_some(candidate)
+}
+
+/// The ranges of every scalar under `node`, keys included.
+fn collect_scalars(node: &Node, depth: usize, out: &mut Vec<TextRange>) {
+    if depth > MAX_DEPTH {
+        return;
     }
     match &node.kind {
-        NodeKind::Scalar(_) => Some(node.range),
-        NodeKind::Sequence(items) => items
-            .iter()
-            .find_map(|item| scalar_around(item, range, depth + 1)),
-        NodeKind::Mapping(entries) => entries.iter().find_map(|entry| {
-            scalar_around(&entry.key, range, depth + 1)
-                .or_else(|| scalar_around(&entry.value, range, depth + 1))
-        }),
+        NodeKind::Scalar(_) => out.push(node.range),
+        NodeKind::Sequence(items) => {
+            for item in items {
+                collect_scalars(item, depth + 1, out);
+            }
+        }
+        NodeKind::Mapping(entries) => {
+            for entry in entries {
+                collect_scalars(&entry.key, depth + 1, out);
+                collect_scalars(&entry.value, depth + 1, out);
+            }
+        }
     }
 }
