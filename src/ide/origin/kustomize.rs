@@ -25,14 +25,20 @@ pub fn patch_files(text: &str) -> Vec<(String, PatchKind)> {
         found.extend(entry_paths(root.get("patches")).map(|p| (p, PatchKind::Either)));
         found.extend(entry_paths(root.get("patchesJson6902")).map(|p| (p, PatchKind::Json6902)));
         let merges = items(root.get("patchesStrategicMerge")).filter_map(Node::as_str);
-        // An entry holding a line break is an inline patch, not a path.
         found.extend(
             merges
-                .filter(|p| !p.contains('\n') && !p.trim().is_empty())
+                .filter(|p| !is_inline_patch(p))
                 .map(|p| (p.trim().to_owned(), PatchKind::StrategicMerge)),
         );
     }
     found
+}
+
+/// Whether a `patchesStrategicMerge` entry is a patch written inline rather than a path: YAML
+/// of a mapping (a line break, a `key: value`, a flow mapping).
+fn is_inline_patch(entry: &str) -> bool {
+    let entry = entry.trim();
+    entry.is_empty() || entry.contains('\n') || entry.contains(": ") || entry.starts_with('{')
 }
 
 /// The `path` of every entry of a list of patch entries.
