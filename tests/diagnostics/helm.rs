@@ -237,3 +237,40 @@ spec:
         "#]],
     );
 }
+
+/// An action in a block-scalar expression or in a variable leaves that expression unchecked; the
+/// expressions without one, the uses of the variable included, are checked as usual (the field
+/// Deployments do not have is still an error).
+#[test]
+fn an_action_in_an_expression_leaves_only_that_expression_unchecked() {
+    check_diagnostics(
+        r#"
+#- /Chart.yaml
+name: c
+#- /templates/policy.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: p
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: ["apps"], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  variables:
+  - name: max
+    expression: "{{ .Values.max }}"
+  validations:
+  - expression: >-
+      object.spec.replicas <= {{ .Values.max }} &&
+      object.metadata.name.startsWith(
+  - expression: "object.spec.replicas <= variables.max"
+  - expression: "object.spec.replicaz > 0"
+"#,
+        expect![[r#"
+            templates/policy.yaml:17:30: error[cel-undefined-field] (fails at admission): spec.validations[2].expression: undefined field 'replicaz'; did you mean 'replicas'? (in apps/v1, Kind=Deployment)
+               |
+            17 |   - expression: "object.spec.replicaz > 0"
+               |                              ^^^^^^^^
+        "#]],
+    );
+}
