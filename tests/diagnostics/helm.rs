@@ -169,7 +169,9 @@ metadata:
 
 /// Cluster API's `config/crd/patches`: strategic-merge patches of a CRD that a kustomization names
 /// are not whole CRDs (no `spec.group: required`), but the CEL rules they add are syntax-checked;
-/// a JSON 6902 patch is skipped with the reason.
+/// a policy patch has no required fields and only its CEL syntax is checked (its types are the
+/// base's); a JSON 6902 patch is skipped with the reason; a file no kustomization names is read
+/// as written.
 #[test]
 fn kustomize_patches_are_not_whole_documents() {
     check_diagnostics(
@@ -182,6 +184,7 @@ patches:
 - path: patches/ops.yaml
 patchesStrategicMerge:
 - patches/rules.yaml
+- patches/policy.yaml
 #- /config/crd/patches/webhook_in_widgets.yaml
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -211,6 +214,15 @@ spec:
           spec:
             x-kubernetes-validations:
             - rule: "self.replicas >="
+#- /config/crd/patches/policy.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: widgets-policy
+spec:
+  validations:
+  - expression: "object.spec.size >"
+  - expression: "object.spec.nosuchfield == 1"
 #- /config/crd/patches/ops.yaml
 - op: add
   path: /spec/versions/0/schema/openAPIV3Schema/x-kubernetes-validations
@@ -229,6 +241,10 @@ spec:
                |
             13 |             - rule: "self.replicas >="
                |                                      ^
+            config/crd/patches/policy.yaml:7:36: error[cel-syntax] (refused on create): spec.validations[0].expression: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+              |
+            7 |   - expression: "object.spec.size >"
+              |                                    ^
             config/crd/patches/ops.yaml: note: skipped: a JSON 6902 patch a kustomization names (a list of operations on another document)
             config/crd/patches/not-named.yaml:6:3: error[invalid] (refused on create): CustomResourceDefinition spec.group: required; its kinds are untyped
               |
