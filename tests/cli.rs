@@ -551,3 +551,66 @@ fn a_dash_reads_standard_input_reported_as_stdin() {
         "{stdout}"
     );
 }
+
+/// A repository with a Helm chart and a kustomization: the chart's templates are checked with
+/// their actions masked (no syntax error), a `.tpl` named on the command line, a template that
+/// cannot be read once masked and a JSON 6902 patch are each reported once as skipped with the
+/// reason, in the text and the JSON output, and the run passes.
+#[test]
+fn chart_templates_and_kustomize_patches_are_read_or_skipped_with_a_reason() {
+    let dir = TempDir::new("cli-helm");
+    dir.write(
+        "chart/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+    );
+    let template = format!(
+        "{{{{- if .Values.enabled }}}}\n{}{{{{- end }}}}\n",
+        POLICY.replace("replica-limit.example.com", "{{ .Release.Name }}")
+    );
+    dir.write("chart/templates/policy.yaml", &template);
+    dir.write(
+        "chart/templates/broken.yaml",
+        "metadata:\n  name: x\n {{ .Values.k }}: y\n",
+    );
+    dir.write(
+        "chart/templates/_helpers.tpl",
+        "{{- define \"c.name\" }}c{{ end }}\n",
+    );
+    dir.write(
+        "config/kustomization.yaml",
+        "resources: [crd.yaml]\npatches:\n- path: patches/group.yaml\n- path: patches/ops.yaml\n",
+    );
+    dir.write(
+        "config/patches/group.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+         metadata:\n  name: widgets.example.com\nspec:\n  conversion:\n    strategy: None\n",
+    );
+    dir.write("config/patches/ops.yaml", "- op: remove\n  path: /spec/x\n");
+    let run = run(dir.path(), &["check", ".", "chart/templates/_helpers.tpl"]);
+    check_output(
+        &run,
+        0,
+        expect![[r#"
+            chart/templates/broken.yaml: note: skipped: a Helm template whose YAML does not parse once its template actions are masked (line 3: while parsing a block mapping, did not find expected key)
+            config/patches/ops.yaml: note: skipped: a JSON 6902 patch a kustomization names (a list of operations on another document)
+            chart/templates/_helpers.tpl: note: skipped: a Helm helper template (.tpl): Go template text, not YAML
+
+            checked 7 files: 0 errors, 0 warnings; 3 files skipped
+        "#]],
+        expect![""],
+    );
+    let json = self::run(dir.path(), &["check", "--format", "json", "."]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let skipped: Vec<String> = report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f.get("skipped").is_some())
+        .map(|f| format!("{} {}", f["path"], f["skipped"]))
+        .collect();
+    expect![[r#"
+        "chart/templates/broken.yaml" "a Helm template whose YAML does not parse once its template actions are masked (line 3: while parsing a block mapping, did not find expected key)"
+        "config/patches/ops.yaml" "a JSON 6902 patch a kustomization names (a list of operations on another document)""#]].assert_eq(&skipped.join("\n"));
+    expect![[r#"{"errors":0,"files":6,"policyFiles":1,"skipped":2,"unreadable":0,"warnings":0}"#]]
+        .assert_eq(&report["summary"].to_string());
+}

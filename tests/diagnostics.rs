@@ -11,6 +11,7 @@ mod diagnostics {
     pub mod crd_rules;
     pub mod decode;
     pub mod dra;
+    pub mod helm;
     pub mod kyverno;
     pub mod map;
     pub mod severity;
@@ -22,9 +23,10 @@ mod diagnostics {
     pub mod webhooks;
 }
 
+use admission_ls::ide::origin::{self, kustomize};
 use admission_ls::ide::{
-    AnalysisHost, DiagnosticsConfig, FileId, KubeVersion, RenderOptions, diagnostics_for_text,
-    render_diagnostics,
+    AnalysisHost, DiagnosticsConfig, FileId, FileOrigin, KubeVersion, PathFacts, RenderOptions,
+    diagnostics_for_text, render_diagnostics,
 };
 use expect_test::Expect;
 use std::path::{Path, PathBuf};
@@ -92,6 +94,7 @@ pub fn check_diagnostics_with(fixture: &str, config: &DiagnosticsConfig, expect:
     let files = fixture_files(fixture);
     let mut host = AnalysisHost::new();
     for (i, file) in files.iter().enumerate() {
+        host.set_origin(FileId(i as u32), origin_in_fixture(&file.path, &files));
         host.set_file(FileId(i as u32), file.text.as_str().into());
     }
     let analysis = host.snapshot();
@@ -106,8 +109,55 @@ pub fn check_diagnostics_with(fixture: &str, config: &DiagnosticsConfig, expect:
             &diagnostics,
             RenderOptions { snippets: true },
         ));
+        if let Some(reason) = analysis.skipped(FileId(i as u32)) {
+            rendered.push_str(&format!("{}: note: skipped: {reason}\n", file.path));
+        }
     }
     expect.assert_eq(&rendered);
+}
+
+/// How the file at `path` is read when the fixture's files are the disk, as the front ends find
+/// it there: a `Chart.yaml` above a `templates/` folder, a kustomization naming it as a patch.
+fn origin_in_fixture(path: &str, files: &[FixtureFile]) -> FileOrigin {
+    let path = Path::new(path);
+    let exists = |p: &Path| files.iter().any(|f| Path::new(&f.path) == p);
+    let in_chart = origin::chart_candidates(path)
+        .iter()
+        .any(|folder| exists(&tidy(&folder.join("Chart.yaml"))));
+    let patch = files
+        .iter()
+        .filter(|f| path_name(&f.path).is_some_and(kustomize::is_kustomization))
+        .flat_map(|k| {
+            let folder = Path::new(&k.path)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .to_owned();
+            kustomize::patch_files(&k.text)
+                .into_iter()
+                .map(move |(relative, kind)| (tidy(&folder.join(relative)), kind))
+        })
+        .find(|(patch, _)| patch == path)
+        .map(|(_, kind)| kind);
+    origin::origin_of(path, PathFacts { in_chart, patch })
+}
+
+fn path_name(path: &str) -> Option<&str> {
+    Path::new(path).file_name()?.to_str()
+}
+
+/// `path` with `.` and `..` resolved by name.
+fn tidy(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -147,7 +197,10 @@ fn every_example_is_clean_except_mistakes() {
         .map(|f| std::fs::read_to_string(f).unwrap_or_default())
         .collect();
     let mut host = AnalysisHost::new();
+    // Read as `check` reads them: the chart's templates masked, the kustomize patches as patches.
+    let mut origins = admission_ls::lsp::origin::OriginFinder::new();
     for (i, text) in texts.iter().enumerate() {
+        host.set_origin(FileId(i as u32), origins.origin(&files[i]));
         host.set_file(FileId(i as u32), text.as_str().into());
     }
     let analysis = host.snapshot();

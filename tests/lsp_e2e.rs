@@ -1291,3 +1291,36 @@ fn param_object_created_on_disk_resolves_the_open_binding() {
     assert!(names_the_param(&again), "{again}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }
+
+/// A document under a chart's `templates/` (a `Chart.yaml` on the disk above it) is read as a
+/// Helm template: its actions are no syntax error and the CEL around them is checked; the same
+/// text outside a chart is plain YAML.
+#[test]
+fn a_chart_template_is_masked_and_a_plain_file_is_not() {
+    let dir = TempDir::new("e2e-helm");
+    dir.write(
+        "chart/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\n",
+    );
+    let template = format!(
+        "{{{{- if .Values.enabled }}}}\n{}  - expression: \"object.x ==\"\n{{{{- end }}}}\n",
+        POLICY.replace("replica-limit.example.com", "{{ .Release.Name }}")
+    );
+    let (mut client, _) = start(utf16_capabilities());
+    let codes = |client: &mut Client, uri: &str| -> Vec<String> {
+        let published = client.diagnostics_at(uri, 1);
+        published["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["code"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let in_chart = format!("{}/chart/templates/policy.yaml", file_uri(dir.path()));
+    open(&mut client, &in_chart, 1, &template);
+    assert_eq!(codes(&mut client, &in_chart), ["cel-syntax"]);
+    let plain = format!("{}/elsewhere/templates/policy.yaml", file_uri(dir.path()));
+    open(&mut client, &plain, 1, &template);
+    assert!(codes(&mut client, &plain).contains(&"yaml-syntax".to_owned()));
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}

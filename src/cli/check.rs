@@ -15,6 +15,7 @@ use admission_ls::ide::{
     RenderOptions, Severity,
 };
 use admission_ls::lsp::disk::{self, Bounds};
+use admission_ls::lsp::origin::OriginFinder;
 
 use super::{CheckArgs, EXIT_USAGE, Format, annotations, json, out, project, walk};
 
@@ -39,6 +40,9 @@ pub struct Checked {
     pub text: String,
     /// Its diagnostics, sorted.
     pub diagnostics: Vec<Diagnostic>,
+    /// Why it was not checked (a Helm helper, a JSON 6902 patch, a template that does not parse
+    /// once masked), if it was not; it then has no diagnostics.
+    pub skipped: Option<String>,
 }
 
 /// Runs `check` and returns the exit status: 2 if a path could not be read (the check is incomplete),
@@ -63,9 +67,13 @@ pub fn run(args: &CheckArgs) -> i32 {
     unreadable.extend(schema_errors.into_iter().map(Unreadable::from));
     let mut host = AnalysisHost::new();
     let mut files = Vec::with_capacity(inputs.len());
+    let mut origins = OriginFinder::new();
     for (i, input) in inputs.iter().enumerate() {
         match input.read() {
             Ok(text) => {
+                if let Input::File(path) = input {
+                    host.set_origin(FileId(file_id(i)), origins.origin(path));
+                }
                 host.set_file(FileId(file_id(i)), text.as_str().into());
                 files.push((i, input.name(), text));
             }
@@ -302,6 +310,8 @@ pub struct Summary {
     pub policy_files: usize,
     /// Files holding a CustomResourceDefinition (its rules are checked; no note is due).
     pub crd_files: usize,
+    /// Files read but not checked, each with a note saying why.
+    pub skipped: usize,
 }
 
 impl Summary {
@@ -317,6 +327,7 @@ impl Summary {
                 .iter()
                 .filter(|f| has_api_version(&f.text, "apiextensions.k8s.io/"))
                 .count(),
+            skipped: checked.iter().filter(|f| f.skipped.is_some()).count(),
         }
     }
 }
@@ -375,14 +386,17 @@ fn check_all(
         analysis.contribution(*id);
     });
     let _ = analysis.workspace();
-    let results = for_each_shared(&ids, |id| analysis.diagnostics(*id, config));
+    let results = for_each_shared(&ids, |id| {
+        (analysis.diagnostics(*id, config), analysis.skipped(*id))
+    });
     files
         .into_iter()
         .zip(results)
-        .map(|((_, path, text), diagnostics)| Checked {
+        .map(|((_, path, text), (diagnostics, skipped))| Checked {
             path,
             text,
             diagnostics,
+            skipped,
         })
         .collect()
 }
@@ -402,6 +416,11 @@ fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> S
             options,
         ));
     }
+    for file in checked {
+        if let Some(reason) = &file.skipped {
+            let _ = writeln!(out, "{}: note: skipped: {reason}", file.path);
+        }
+    }
     if !out.is_empty() {
         out.push('\n');
     }
@@ -412,11 +431,14 @@ fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> S
         plural(summary.errors, "error"),
         plural(summary.warnings, "warning")
     );
+    if summary.skipped > 0 {
+        let _ = write!(out, "; {} skipped", plural(summary.skipped, "file"));
+    }
     if n_unreadable > 0 {
         let _ = write!(out, "; {} could not be read", plural(n_unreadable, "path"));
     }
     out.push('\n');
-    if summary.policy_files == 0 && summary.crd_files == 0 && summary.files > 0 {
+    if summary.policy_files == 0 && summary.crd_files == 0 && summary.files > summary.skipped {
         out.push_str(
             "note: none of these files holds an admission policy or binding (an admissionregistration.k8s.io apiVersion)\n",
         );

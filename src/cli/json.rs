@@ -22,6 +22,9 @@ struct Report<'a> {
 struct FileReport<'a> {
     path: &'a str,
     diagnostics: Vec<DiagnosticReport<'a>>,
+    /// Why the file was not checked, when it was not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -45,6 +48,13 @@ struct SummaryReport {
     #[serde(rename = "policyFiles")]
     policy_files: usize,
     unreadable: usize,
+    /// Files read but not checked (only when there are some).
+    #[serde(skip_serializing_if = "is_zero")]
+    skipped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The whole report, pretty-printed.
@@ -61,6 +71,7 @@ pub fn report(checked: &[Checked], unreadable: &[Unreadable], summary: &Summary)
             warnings: summary.warnings,
             policy_files: summary.policy_files,
             unreadable: unreadable.len(),
+            skipped: summary.skipped,
         },
     };
     // Serialising plain structs of strings and numbers can't fail.
@@ -84,6 +95,7 @@ fn file_report(file: &Checked) -> FileReport<'_> {
     FileReport {
         path: &file.path,
         diagnostics,
+        skipped: file.skipped.as_deref(),
     }
 }
 
@@ -99,5 +111,6 @@ fn unreadable_report(u: &Unreadable) -> FileReport<'_> {
             message: &u.message,
             source: SOURCE,
         }],
+        skipped: None,
     }
 }

@@ -17,6 +17,8 @@ use clap::ValueEnum;
 use regex::Regex;
 
 use super::{EXIT_USAGE, junit, out, walk};
+use admission_ls::ide::origin;
+use admission_ls::lsp::origin::OriginFinder;
 
 /// Arguments of `test`.
 #[derive(Debug, clap::Args)]
@@ -98,8 +100,12 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
             out::error(&format!("admission-ls test: warning: {message}; skipped"));
         }
         let named = !path.is_dir();
+        let mut origins = OriginFinder::new();
         for file in found {
             match disk::read_text(&file, Bounds::named()) {
+                // A chart template found in a folder is no suite: its actions would be evaluated
+                // as text (a file named on the command line is still read).
+                Ok(text) if !named && origin::is_go_template(origins.origin(&file), &text) => {}
                 Ok(text) => files.push((file.display().to_string(), text)),
                 Err(e) if named => return Err(format!("cannot read {}: {e}", file.display())),
                 Err(e) => out::error(&format!(

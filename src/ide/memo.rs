@@ -92,6 +92,10 @@ impl Analysis {
             .flat_map(|root| crate::policy::check_root(root, config.minor(), &index.workspace));
         let extra = index.crd_diagnostics_of(file);
         let found = super::diagnostics_of(yaml, config, extra, checked.collect());
+        let found = match self.reading(file) {
+            Some(reading) => reading.filter(&parsed.text, yaml, found),
+            None => found,
+        };
         Some(Arc::new(found))
     }
 }

@@ -23,6 +23,7 @@ mod model_tests;
 mod models;
 mod navigation;
 mod optional_guard;
+pub mod origin;
 mod parsed;
 pub mod project_config;
 mod references;
@@ -53,6 +54,7 @@ pub use hover::HoverResult;
 pub use models::ModelReads;
 pub use navigation::NavigationTarget;
 pub use project_config::{ProjectConfig, is_config_file_name, parse_project_config};
+pub use origin::{FileOrigin, PatchKind, PathFacts};
 pub use references::WorkspaceSymbol;
 pub use render::{RenderOptions, render_diagnostics};
 pub use signature::{Signature, SignatureHelp};
@@ -91,6 +93,11 @@ impl DiagnosticsConfig {
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisHost {
     files: BTreeMap<FileId, Arc<str>>,
+    /// How each file is read, from its path (a Helm template, a kustomize patch…); a file not
+    /// here is read as written.
+    origins: BTreeMap<FileId, FileOrigin>,
+    /// What each file's origin changes about its diagnostics, for the text in `files`.
+    readings: BTreeMap<FileId, Arc<origin::Reading>>,
     /// What each file contributes to the workspace, kept across snapshots: a keystroke in one file
     /// re-reads that file only, not the CRDs and policies of every other file.
     facts: Arc<Mutex<FactsCache>>,
@@ -158,6 +165,15 @@ impl FileFacts {
         }
     }
 
+    /// The facts of a file that tells the others nothing (a patch, a skipped file): its own
+    /// diagnostics (a patch's CRD rules) without its contribution.
+    fn silenced(self) -> FileFacts {
+        FileFacts {
+            diagnostics: self.diagnostics,
+            ..FileFacts::empty(&self.text)
+        }
+    }
+
     /// The facts of `text`, already parsed into `yaml`.
     fn of_tree(text: &Arc<str>, yaml: &crate::yaml::YamlFile) -> FileFacts {
         if !affects_other_files(text) {
@@ -190,9 +206,28 @@ impl AnalysisHost {
         AnalysisHost::default()
     }
 
-    /// Sets or replaces the text of a file.
+    /// Sets or replaces the text of a file; it is read as its origin says (a Helm template's
+    /// actions are masked: [`AnalysisHost::file_text`] is then the masked text, of the same
+    /// length).
     pub fn set_file(&mut self, file: FileId, text: Arc<str>) {
-        self.files.insert(file, text);
+        let origin = self.origins.get(&file).copied().unwrap_or_default();
+        let prepared = origin::prepare(text, origin);
+        if *prepared.reading == origin::Reading::Plain {
+            self.readings.remove(&file);
+        } else {
+            self.readings.insert(file, prepared.reading);
+        }
+        self.files.insert(file, prepared.text);
+    }
+
+    /// Sets how a file is read (from its path: [`origin::origin_of`]); takes effect at the next
+    /// [`AnalysisHost::set_file`] of the file, so front ends set it first.
+    pub fn set_origin(&mut self, file: FileId, origin: FileOrigin) {
+        if origin == FileOrigin::Plain {
+            self.origins.remove(&file);
+        } else {
+            self.origins.insert(file, origin);
+        }
     }
 
     /// The current text of a file, if the host has it.
@@ -203,6 +238,7 @@ impl AnalysisHost {
     /// Forgets a file.
     pub fn remove_file(&mut self, file: FileId) {
         self.files.remove(&file);
+        self.readings.remove(&file);
         self.facts
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -226,6 +262,7 @@ impl AnalysisHost {
     pub fn snapshot(&self) -> Analysis {
         Analysis {
             files: Arc::new(self.files.clone()),
+            readings: Arc::new(self.readings.clone()),
             facts: self.facts.clone(),
             documents: self.documents.clone(),
             parses: self.parses.clone(),
@@ -241,6 +278,8 @@ impl AnalysisHost {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     files: Arc<BTreeMap<FileId, Arc<str>>>,
+    /// How the files not read as written are read.
+    readings: Arc<BTreeMap<FileId, Arc<origin::Reading>>>,
     facts: Arc<Mutex<FactsCache>>,
     documents: Arc<Mutex<doc_cache::DocCaches>>,
     parses: Arc<Mutex<parsed::ParseCache>>,
@@ -281,12 +320,18 @@ fn cached_facts(
 }
 
 /// The facts of `file`, from the cache when its text is the same allocation as last time.
-fn file_facts(cache: &Mutex<FactsCache>, file: FileId, text: &Arc<str>) -> Arc<FileFacts> {
+fn file_facts(
+    cache: &Mutex<FactsCache>,
+    file: FileId,
+    text: &Arc<str>,
+    silent: bool,
+) -> Arc<FileFacts> {
     if let Some(facts) = cached_facts(cache, file, text) {
         return facts;
     }
     // Read outside the lock: another snapshot may be indexing at the same time.
-    let facts = Arc::new(FileFacts::read(text));
+    let facts = FileFacts::read(text);
+    let facts = Arc::new(if silent { facts.silenced() } else { facts });
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -299,12 +344,14 @@ impl Index {
     /// one that keeps `previous`'s converted schema types when the CRDs are the same.
     fn build(
         files: &BTreeMap<FileId, Arc<str>>,
+        readings: &BTreeMap<FileId, Arc<origin::Reading>>,
         cache: &Mutex<FactsCache>,
         previous: Option<Arc<Index>>,
     ) -> Arc<Index> {
+        let silent = |file: &FileId| readings.get(file).is_some_and(|r| r.is_silent());
         let sources: Vec<(FileId, Arc<FileFacts>)> = files
             .iter()
-            .map(|(file, text)| (*file, file_facts(cache, *file, text)))
+            .map(|(file, text)| (*file, file_facts(cache, *file, text, silent(file))))
             .collect();
         if let Some(previous) = previous
             .as_ref()
@@ -395,10 +442,33 @@ impl Analysis {
             fingerprint: index.fingerprint,
         };
         let (text, yaml) = (&parsed.text, &parsed.yaml);
-        let checked = doc_cache::check_file(&self.documents, file, text, yaml, &inputs);
-        let diagnostics = Arc::new(diagnostics_of(yaml, config, extra, checked));
+        let diagnostics = match self.reading(file) {
+            Some(reading) if reading.skipped(text, yaml).is_some() => Vec::new(),
+            reading => {
+                let checked = doc_cache::check_file(&self.documents, file, text, yaml, &inputs);
+                let all = diagnostics_of(yaml, config, extra, checked);
+                match reading {
+                    Some(reading) => reading.filter(text, yaml, all),
+                    None => all,
+                }
+            }
+        };
+        let diagnostics = Arc::new(diagnostics);
         memo::remember(&self.memo, file, key, diagnostics.clone());
         Some(diagnostics)
+    }
+
+    /// How `file` is read when not as written (a Helm template, a patch, a skipped file).
+    fn reading(&self, file: FileId) -> Option<&origin::Reading> {
+        self.readings.get(&file).map(Arc::as_ref)
+    }
+
+    /// Why `file` is not checked (a Helm helper, a JSON 6902 patch, a Helm template whose YAML
+    /// does not parse once masked), if it is not; `None` for a file that is checked or unknown.
+    pub fn skipped(&self, file: FileId) -> Option<String> {
+        let reading = self.reading(file)?;
+        let parsed = self.parsed(file)?;
+        reading.skipped(&parsed.text, &parsed.yaml)
     }
 
     /// The inputs of `file`'s diagnostics, or the last answer when it was computed from the same
@@ -434,7 +504,9 @@ impl Analysis {
         if self.index.get().is_some() || cached_facts(&self.facts, file, &parsed.text).is_some() {
             return;
         }
-        let facts = Arc::new(FileFacts::of_tree(&parsed.text, &parsed.yaml));
+        let facts = FileFacts::of_tree(&parsed.text, &parsed.yaml);
+        let silent = self.reading(file).is_some_and(|r| r.is_silent());
+        let facts = Arc::new(if silent { facts.silenced() } else { facts });
         self.facts
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -450,7 +522,8 @@ impl Analysis {
         };
         // From the shared tree, which the diagnostics and requests of this text read too.
         self.prime_facts(file, &parsed);
-        Contribution::of(&file_facts(&self.facts, file, &parsed.text))
+        let silent = self.reading(file).is_some_and(|r| r.is_silent());
+        Contribution::of(&file_facts(&self.facts, file, &parsed.text, silent))
     }
 
     /// The other files whose diagnostics an edit of `file` may change, given what it contributed
@@ -475,7 +548,7 @@ impl Analysis {
         self.index.get_or_init(|| {
             let last = || self.last_index.lock().unwrap_or_else(|e| e.into_inner());
             let previous = last().clone();
-            let index = Index::build(&self.files, &self.facts, previous);
+            let index = Index::build(&self.files, &self.readings, &self.facts, previous);
             *last() = Some(index.clone());
             index
         })

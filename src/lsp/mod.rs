@@ -12,6 +12,7 @@ pub mod encoding;
 mod fault;
 mod features;
 pub mod glob;
+pub mod origin;
 mod server;
 mod state;
 mod tokens;

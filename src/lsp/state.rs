@@ -10,6 +10,7 @@ use tower_lsp_server::ls_types::Uri;
 
 use super::diagnostics::{Guard, Job};
 use super::documents::{Document, FileIds};
+use super::origin::OriginFinder;
 use super::workspace::{FileRole, ScannedFile, read_bounded};
 use crate::ide::{AnalysisHost, Contribution, DiagnosticsConfig, Encoding, FileId};
 
@@ -311,17 +312,39 @@ impl State {
     /// Makes scanned files inputs of the analysis in `role` (an open document keeps the editor's
     /// text).
     pub fn add_scanned(&mut self, files: Vec<ScannedFile>, role: FileRole) {
+        let mut origins = OriginFinder::new();
         for file in files {
             if let Some(uri) = Uri::from_file_path(&file.path) {
-                self.add_input(uri, file.text, role);
+                self.add_input_found(uri, file.text, role, &mut origins);
             }
         }
+    }
+
+    /// The id of `uri`, with how the file is read (a Helm chart template, a kustomize patch: from
+    /// the disk around it, through `origins`) handed to the host before its text is.
+    pub fn file_with_origin(&mut self, uri: &Uri, origins: &mut OriginFinder) -> FileId {
+        let id = self.file_ids.get_or_insert(uri);
+        if let Some(path) = crate::lsp::disk::local_path(uri) {
+            self.host.set_origin(id, origins.origin(&path));
+        }
+        id
     }
 
     /// Makes the file `uri` with `text` an input of the analysis in `role`, unless it is open
     /// (the editor's text wins).
     pub fn add_input(&mut self, uri: Uri, text: String, role: FileRole) {
-        let id = self.file_ids.get_or_insert(&uri);
+        self.add_input_found(uri, text, role, &mut OriginFinder::new());
+    }
+
+    /// [`State::add_input`] with the folders already looked at for origins.
+    fn add_input_found(
+        &mut self,
+        uri: Uri,
+        text: String,
+        role: FileRole,
+        origins: &mut OriginFinder,
+    ) {
+        let id = self.file_with_origin(&uri, origins);
         if !self.documents.contains_key(&uri) {
             self.host.set_file(id, Arc::from(text));
         }

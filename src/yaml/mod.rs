@@ -29,6 +29,7 @@ mod prop_tests;
 mod scalar;
 mod source_map;
 mod split;
+pub mod template;
 #[cfg(test)]
 mod tests;
 

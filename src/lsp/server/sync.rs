@@ -17,7 +17,8 @@ impl Server {
         let pulled_after_push;
         {
             let mut state = self.state();
-            let file = state.file_ids.get_or_insert(&document.uri);
+            let origins = &mut crate::lsp::origin::OriginFinder::new();
+            let file = state.file_with_origin(&document.uri, origins);
             let opened = Document::new(&document.text, document.version, file);
             state.documents.insert(document.uri.clone(), opened);
             pulled_after_push = state.pull && state.workspace.contains_key(&document.uri);
