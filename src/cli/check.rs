@@ -187,6 +187,7 @@ impl project::Loaded {
             path: self.path,
             text: self.text,
             diagnostics,
+            skipped: None,
         }
     }
 }
