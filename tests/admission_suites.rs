@@ -66,7 +66,7 @@ fn validating_suites_pass() {
 
 #[test]
 fn mutating_suites_pass() {
-    assert_all_pass("tests/suites/mutating", 21);
+    assert_all_pass("tests/suites/mutating", 26);
 }
 
 #[test]
