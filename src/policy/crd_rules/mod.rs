@@ -10,6 +10,7 @@
 //! and `pkg/apiserver/schema/cel/compilation.go`. As there, a schema with structural errors
 //! (reported by [`crate::schema::crd_check`]) gets no CEL diagnostics: its types are not reliable.
 
+mod bad_value;
 mod compile;
 mod cost;
 mod custom_resource;
