@@ -414,10 +414,6 @@ spec:
                |
             23 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
                |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:29:25: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[bounded].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
-               |
-            29 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
-               |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
             policy.yaml:37:27: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
                |
             37 |                   - rule: self.value.matches('^[a-z]+$')
@@ -580,5 +576,65 @@ spec:
                     messageExpression: self.kind + ' is not allowed, ' + self.kind + ' is ' + self.kind
 "#,
         expect![[r#""#]],
+    );
+}
+
+/// messageExpressions count toward the schema's total as rules do, once each, and only an
+/// expression costing at least 1% of the limit is named as a contributor (apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/cel_validation.go` `TotalCost.ObserveExpressionCost`): the
+/// two messageExpressions (3,000 items compared pairwise, about 63,000,000 each) are named, the
+/// cheap rules beside them are not.
+#[test]
+fn message_expressions_count_toward_the_schema_total() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              items:
+                type: array
+                maxItems: 3000
+                items: {type: string, maxLength: 5}
+                x-kubernetes-validations:
+                - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+                - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+"#,
+        expect![[r#"
+            policy.yaml:13:7: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1.260300x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            13 |       openAPIV3Schema:
+               |       ^^^^^^^^^^^^^^^
+            policy.yaml:24:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[0].messageExpression: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            24 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:24:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of 6.3x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            24 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:25:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[1].messageExpression: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            25 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:25:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[1].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of 6.3x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            25 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
     );
 }

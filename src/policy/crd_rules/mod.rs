@@ -312,7 +312,11 @@ fn total_cost(
     if total <= SCHEMA_LIMIT {
         return;
     }
-    let mut expensive: Vec<&Observed> = costs.iter().collect();
+    // `ObserveExpressionCost` names no expression that costs less than 1% of the limit.
+    let mut expensive: Vec<&Observed> = costs
+        .iter()
+        .filter(|c| c.cost >= SCHEMA_LIMIT / 100)
+        .collect();
     expensive.sort_by_key(|c| std::cmp::Reverse(c.cost));
     for observed in expensive.into_iter().take(MOST_EXPENSIVE) {
         let message = format!(
