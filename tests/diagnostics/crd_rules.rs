@@ -3,7 +3,7 @@
 //! `pkg/apis/apiextensions/validation/validation.go`, `pkg/apiserver/schema/cel/compilation.go`):
 //! `self` typed from the node, transition rules, the entry's fields, and the cost limits.
 
-use crate::check_diagnostics;
+use crate::{check_diagnostics, check_diagnostics_at};
 use expect_test::expect;
 
 /// A CRD as controller-gen (kubebuilder) writes it, with the rules its markers generate; every
@@ -635,6 +635,99 @@ spec:
                |
             25 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
                |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// From 1.37 the resource root's `metadata.name` has a `maxLength` of 253 for the cost estimate
+/// (`generateName` 252; a shorter declared one is kept), so comparing it with 100 prefixes of 63
+/// characters stays within the per-rule limit; up to 1.36 the name is unbounded and the same rule
+/// is refused (apiextensions-apiserver `pkg/apiserver/schema/cel/model/schemas.go`
+/// `WithTypeAndObjectMeta`, `cappedLengthStringType`, first in kubernetes-1.37.0-alpha.2).
+#[test]
+fn metadata_name_is_bounded_from_1_37() {
+    let crd = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: "self.spec.prefixes.all(p, self.metadata.name.contains(p))"
+        properties:
+          spec:
+            type: object
+            properties:
+              prefixes:
+                type: array
+                maxItems: 100
+                items: {type: string, maxLength: 63}
+"#;
+    check_diagnostics_at(37, crd, expect![[r#""#]]);
+    check_diagnostics_at(
+        36,
+        crd,
+        expect![[r#"
+        policy.yaml:13:7: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 8.2x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+           |
+        13 |       openAPIV3Schema:
+           |       ^^^^^^^^^^^^^^^
+        policy.yaml:16:17: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+           |
+        16 |         - rule: "self.spec.prefixes.all(p, self.metadata.name.contains(p))"
+           |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        policy.yaml:16:17: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 81.8x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+           |
+        16 |         - rule: "self.spec.prefixes.all(p, self.metadata.name.contains(p))"
+           |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+}
+
+/// The root's `self.metadata` holds only `name` and `generateName` in a rule, whatever the
+/// schema declares under `metadata` (`WithTypeAndObjectMeta` replaces it), so a rule reading
+/// `self.metadata.labels` does not compile.
+#[test]
+fn root_rules_see_only_name_and_generate_name() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: self.metadata.name.size() <= 63
+        - rule: "'app' in self.metadata.labels"
+        properties:
+          metadata:
+            type: object
+            properties:
+              labels: {type: object, additionalProperties: {type: string}}
+"#,
+        expect![[r#"
+            policy.yaml:17:41: error[cel-undefined-field] (refused on create): spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[1].rule: undefined field 'labels'
+               |
+            17 |         - rule: "'app' in self.metadata.labels"
+               |                                         ^^^^^^
         "#]],
     );
 }

@@ -84,7 +84,7 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     let schema_minor = super::typecheck::schema_minor(minor);
     for (path, schema, kind) in version_schemas(root, &kinds) {
         let types = Arc::new(SchemaTypes::new(schema_minor));
-        let root_type = types.register_crd(kind);
+        let root_type = root_type(&types, schema, kind);
         let mut costs = Vec::new();
         for node in walk::rule_nodes(&schema.value, &path, root_type, &types) {
             check_node(&node, minor, &types, &mut costs, out);
@@ -93,6 +93,18 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
         observed.append(&mut costs);
     }
     observed
+}
+
+/// The type of `self` at the root of a version's schema: the schema as written, as a resource
+/// root (`kind`, `apiVersion`, and a `metadata` of only `name` and `generateName`, with their
+/// lengths capped from 1.37), not the published one with the whole `ObjectMeta` (apiextensions-
+/// apiserver `pkg/apiserver/schema/cel/compilation.go` `Compile` applies
+/// `model.WithTypeAndObjectMeta` to the resource root).
+fn root_type(types: &SchemaTypes, schema: &Entry, kind: &CrdKind) -> Type {
+    match super::yaml_to_json(&schema.value) {
+        Some(raw) if raw.is_object() => types.register_root(&kind.type_name(), Arc::new(raw)),
+        _ => types.register_crd(kind),
+    }
 }
 
 /// `crd` with every version marked served: the API server compiles the rules of every version,
