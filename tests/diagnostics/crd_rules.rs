@@ -731,3 +731,96 @@ spec:
         "#]],
     );
 }
+
+/// A `default` that breaks a rule of its schema (its own node's or one below it) refuses the CRD,
+/// worded as a failed rule at `<schema path>.default`, and the CRD's rules are then not compiled
+/// (apiextensions-apiserver `pkg/apiserver/schema/defaulting/validation.go` `ValidateDefaults`;
+/// `pkg/apis/apiextensions/validation/validation_test.go` "invalid default with
+/// x-kubernetes-validations"). The bad value follows the version: 1.37 shows a string, omits an
+/// object; 1.34 shows type names.
+#[test]
+fn a_default_that_breaks_a_rule_is_refused() {
+    let crd = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          value:
+            type: string
+            default: nope
+            x-kubernetes-validations:
+            - rule: self.startsWith('kube')
+          good:
+            type: string
+            default: kube-system
+            x-kubernetes-validations:
+            - rule: self.startsWith('kube')
+          range:
+            type: object
+            default: {low: 2, high: 1, unit: {name: Mi}}
+            x-kubernetes-validations:
+            - rule: self.low < self.high
+              message: low must be below high
+            properties:
+              low: {type: integer}
+              high: {type: integer}
+              unit:
+                type: object
+                properties:
+                  name:
+                    type: string
+                    x-kubernetes-validations:
+                    - rule: self in ['Ki', 'Gi']
+          transition:
+            type: string
+            default: anything
+            x-kubernetes-validations:
+            - rule: self == oldSelf
+"#;
+    check_diagnostics(
+        crd,
+        expect![[r#"
+        policy.yaml:18:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[value].default: Invalid value: "nope": failed rule: self.startsWith('kube')
+           |
+        18 |             default: nope
+           |                      ^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default.unit.name: Invalid value: "Mi": failed rule: self in ['Ki', 'Gi']
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default: Invalid value: low must be below high
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+    check_diagnostics_at(
+        34,
+        crd,
+        expect![[r#"
+        policy.yaml:18:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[value].default: Invalid value: "string": failed rule: self.startsWith('kube')
+           |
+        18 |             default: nope
+           |                      ^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default.unit.name: Invalid value: "string": failed rule: self in ['Ki', 'Gi']
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default: Invalid value: "object": low must be below high
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+}

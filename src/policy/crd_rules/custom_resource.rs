@@ -79,6 +79,20 @@ pub fn validate_custom_resource(
     }
 }
 
+/// The failed rules of `value` under `schema` (no old value), with field paths from `path`: how
+/// the API server checks a schema's `default` against the rules below it.
+pub(super) fn rule_errors(
+    schema: &Json,
+    value: &Json,
+    path: &str,
+    resource_root: bool,
+    minor: u32,
+) -> Vec<FieldError> {
+    let mut out = Vec::new();
+    Walk { minor }.node(schema, value, None, path, resource_root, 0, &mut out);
+    out
+}
+
 struct Walk {
     minor: u32,
 }

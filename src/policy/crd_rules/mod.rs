@@ -14,6 +14,7 @@ mod bad_value;
 mod compile;
 mod cost;
 mod custom_resource;
+mod defaults;
 mod editor;
 mod eval;
 #[cfg(test)]
@@ -83,6 +84,11 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     };
     let schema_minor = super::typecheck::schema_minor(minor);
     for (path, schema, kind) in version_schemas(root, &kinds) {
+        // A default that breaks a rule refuses the CRD before its rules are compiled: the API
+        // server then checks no rule of that schema (`celContext` stays nil in validation.go).
+        if defaults::check(&schema.value, &path, minor, out) {
+            continue;
+        }
         let types = Arc::new(SchemaTypes::new(schema_minor));
         let root_type = root_type(&types, schema, kind);
         let mut costs = Vec::new();
