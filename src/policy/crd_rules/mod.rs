@@ -3,7 +3,9 @@
 //! served version's schema ([`walk`]), its fields ([`fields`]), its `rule` and `messageExpression`
 //! compiled with `self` typed from the schema node ([`compile`]), `oldSelf` only where old and new
 //! values correlate, `optionalOldSelf` only on transition rules, and the estimated cost of each
-//! rule and of the whole schema against the limits ([`cost`]).
+//! rule and of the whole schema against the limits ([`cost`]); a schema `default` that breaks a
+//! rule refuses the CRD first ([`defaults`]). Custom resources are validated against the rules
+//! by [`custom_resource`], the failed rule's bad value worded per version by [`bad_value`].
 //!
 //! Follows apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`
 //! (`ValidateCustomResourceDefinitionOpenAPISchema`, `getExpressionCost`, `getCostErrorMessage`)
