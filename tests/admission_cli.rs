@@ -85,6 +85,11 @@ fn eval_json_mutation() {
                   "error": null,
                   "name": "no-sidecar-yet",
                   "result": true
+                },
+                {
+                  "error": null,
+                  "name": "no-sidecar-yet",
+                  "result": false
                 }
               ],
               "messages": [],

@@ -66,7 +66,7 @@ fn validating_suites_pass() {
 
 #[test]
 fn mutating_suites_pass() {
-    assert_all_pass("tests/suites/mutating", 21);
+    assert_all_pass("tests/suites/mutating", 26);
 }
 
 #[test]
@@ -249,7 +249,7 @@ fn custom_resource_cases_fail_with_what_differs() {
         })
         .collect();
     expect_test::expect![[r#"
-        expected valid but a rule fails passed=false: expected valid, got invalid: spec.size: Invalid value: "object": size 7 needs mode slow
+        expected valid but a rule fails passed=false: expected valid, got invalid: spec.size: Invalid value: size 7 needs mode slow
         expected other errors passed=false: expected invalid, got valid | errors: expected ["spec: Required value"], got []
         a kind no CRD serves passed=false: no CustomResourceDefinition in the suite's resources serves example.com/v2, Kind=Widget"#]]
     .assert_eq(&lines.join("\n"));

@@ -62,7 +62,7 @@ fn failed_rules_with_message_expression_reason_and_field_path() {
         expect![[r#"
             Widget/w1 (CREATE): invalid (3 errors)
               spec.tags[2]: Duplicate value: "a"
-              spec.size: Invalid value: "object": size 7 needs mode slow
+              spec.size: Invalid value: size 7 needs mode slow
               spec: Forbidden: admin is reserved
               note: unknown field spec.extra pruned
         "#]],
@@ -80,9 +80,9 @@ fn updates_run_transition_rules_and_ratchet() {
         1,
         expect![[r#"
             Widget/w1 (UPDATE): invalid (3 errors)
-              spec.size: Invalid value: "object": size 7 needs mode slow
+              spec.size: Invalid value: size 7 needs mode slow
               spec: Forbidden: admin is reserved
-              spec.ports[0]: Invalid value: "object": port is immutable
+              spec.ports[0]: Invalid value: port is immutable
               note: unknown field spec.extra pruned
         "#]],
     );

@@ -215,7 +215,8 @@ impl Ctx {
             })
             .unwrap_or_default();
         if pending.resource_root && !has_type_and_object_meta(self.minor, node) {
-            apply_type_and_object_meta(&mut properties);
+            let metadata = node.get("properties").and_then(|p| p.get("metadata"));
+            apply_type_and_object_meta(&mut properties, metadata, self.minor);
         }
         let mut object = ObjectType::default();
         for (raw, loc) in properties {
@@ -303,19 +304,42 @@ fn has_type_and_object_meta(minor: u32, node: &Value) -> bool {
 }
 
 /// The resource-root rule: string `kind` and `apiVersion`, and a `metadata` holding only `name` and
-/// `generateName`.
-fn apply_type_and_object_meta(properties: &mut Vec<(String, Loc)>) {
+/// `generateName` (`metadata` is the schema's own, for the lengths it declares).
+fn apply_type_and_object_meta(
+    properties: &mut Vec<(String, Loc)>,
+    metadata: Option<&Value>,
+    minor: u32,
+) {
     properties.retain(|(name, _)| !matches!(name.as_str(), "kind" | "apiVersion" | "metadata"));
     let string = || Loc::root(Arc::new(json!({"type": "string"})));
     let mut meta_props = Map::new();
-    for key in ["name", "generateName"] {
-        meta_props.insert(key.to_string(), json!({"type": "string"}));
+    for (key, cap) in [
+        ("name", NAME_MAX_LENGTH),
+        ("generateName", NAME_MAX_LENGTH - 1),
+    ] {
+        let declared = metadata
+            .and_then(|m| m.get("properties"))
+            .and_then(|p| p.get(key))
+            .and_then(|p| p.get("maxLength"))
+            .and_then(Value::as_u64);
+        let mut prop = json!({"type": "string"});
+        if minor >= NAME_MAX_LENGTH_FROM {
+            prop["maxLength"] = json!(declared.map_or(cap, |d| d.min(cap)));
+        }
+        meta_props.insert(key.to_string(), prop);
     }
     let meta = json!({"type": "object", "properties": meta_props});
     properties.push(("kind".to_string(), string()));
     properties.push(("apiVersion".to_string(), string()));
     properties.push(("metadata".to_string(), Loc::root(Arc::new(meta))));
 }
+
+/// The `maxLength` the resource root's `metadata.name` gets (a DNS subdomain's 253;
+/// `generateName` one less, as the generated suffix is at least one byte), from 1.37 on:
+/// apiextensions-apiserver `pkg/apiserver/schema/cel/model/schemas.go` `WithTypeAndObjectMeta`,
+/// `cappedLengthStringType` (a shorter declared `maxLength` is kept).
+const NAME_MAX_LENGTH: u64 = 253;
+const NAME_MAX_LENGTH_FROM: u32 = 37;
 
 /// Reads the list and map extensions of a property for [`FieldInfo`].
 pub fn list_type(prop: &Value) -> Option<ListType> {

@@ -3,7 +3,7 @@
 //! `pkg/apis/apiextensions/validation/validation.go`, `pkg/apiserver/schema/cel/compilation.go`):
 //! `self` typed from the node, transition rules, the entry's fields, and the cost limits.
 
-use crate::check_diagnostics;
+use crate::{check_diagnostics, check_diagnostics_at};
 use expect_test::expect;
 
 /// A CRD as controller-gen (kubebuilder) writes it, with the rules its markers generate; every
@@ -414,10 +414,6 @@ spec:
                |
             23 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
                |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            policy.yaml:29:25: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[bounded].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
-               |
-            29 |                 - rule: self.all(a, self.all(b, a == b || !a.startsWith(b)))
-               |                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
             policy.yaml:37:27: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[entries].items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
                |
             37 |                   - rule: self.value.matches('^[a-z]+$')
@@ -580,5 +576,251 @@ spec:
                     messageExpression: self.kind + ' is not allowed, ' + self.kind + ' is ' + self.kind
 "#,
         expect![[r#""#]],
+    );
+}
+
+/// messageExpressions count toward the schema's total as rules do, once each, and only an
+/// expression costing at least 1% of the limit is named as a contributor (apiextensions-apiserver
+/// `pkg/apis/apiextensions/validation/cel_validation.go` `TotalCost.ObserveExpressionCost`): the
+/// two messageExpressions (3,000 items compared pairwise, about 63,000,000 each) are named, the
+/// cheap rules beside them are not.
+#[test]
+fn message_expressions_count_toward_the_schema_total() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              items:
+                type: array
+                maxItems: 3000
+                items: {type: string, maxLength: 5}
+                x-kubernetes-validations:
+                - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+                - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+"#,
+        expect![[r#"
+            policy.yaml:13:7: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1.260300x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            13 |       openAPIV3Schema:
+               |       ^^^^^^^^^^^^^^^
+            policy.yaml:24:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[0].messageExpression: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            24 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:24:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of 6.3x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            24 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:25:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[1].messageExpression: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+               |
+            25 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:25:66: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[1].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of 6.3x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+               |
+            25 |                 - {rule: 'size(self) < 3001', messageExpression: "self.all(x, self.all(y, x == y)) ? 'same' : 'different'"}
+               |                                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// From 1.37 the resource root's `metadata.name` has a `maxLength` of 253 for the cost estimate
+/// (`generateName` 252; a shorter declared one is kept), so comparing it with 100 prefixes of 63
+/// characters stays within the per-rule limit; up to 1.36 the name is unbounded and the same rule
+/// is refused (apiextensions-apiserver `pkg/apiserver/schema/cel/model/schemas.go`
+/// `WithTypeAndObjectMeta`, `cappedLengthStringType`, first in kubernetes-1.37.0-alpha.2).
+#[test]
+fn metadata_name_is_bounded_from_1_37() {
+    let crd = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: "self.spec.prefixes.all(p, self.metadata.name.contains(p))"
+        properties:
+          spec:
+            type: object
+            properties:
+              prefixes:
+                type: array
+                maxItems: 100
+                items: {type: string, maxLength: 63}
+"#;
+    check_diagnostics_at(37, crd, expect![[r#""#]]);
+    check_diagnostics_at(
+        36,
+        crd,
+        expect![[r#"
+        policy.yaml:13:7: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 8.2x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+           |
+        13 |       openAPIV3Schema:
+           |       ^^^^^^^^^^^^^^^
+        policy.yaml:16:17: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
+           |
+        16 |         - rule: "self.spec.prefixes.all(p, self.metadata.name.contains(p))"
+           |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        policy.yaml:16:17: error[cel-cost] (refused on create): spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 81.8x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+           |
+        16 |         - rule: "self.spec.prefixes.all(p, self.metadata.name.contains(p))"
+           |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+}
+
+/// The root's `self.metadata` holds only `name` and `generateName` in a rule, whatever the
+/// schema declares under `metadata` (`WithTypeAndObjectMeta` replaces it), so a rule reading
+/// `self.metadata.labels` does not compile.
+#[test]
+fn root_rules_see_only_name_and_generate_name() {
+    check_diagnostics(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: self.metadata.name.size() <= 63
+        - rule: "'app' in self.metadata.labels"
+        properties:
+          metadata:
+            type: object
+            properties:
+              labels: {type: object, additionalProperties: {type: string}}
+"#,
+        expect![[r#"
+            policy.yaml:17:41: error[cel-undefined-field] (refused on create): spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[1].rule: undefined field 'labels'
+               |
+            17 |         - rule: "'app' in self.metadata.labels"
+               |                                         ^^^^^^
+        "#]],
+    );
+}
+
+/// A `default` that breaks a rule of its schema (its own node's or one below it) refuses the CRD,
+/// worded as a failed rule at `<schema path>.default`, and the CRD's rules are then not compiled
+/// (apiextensions-apiserver `pkg/apiserver/schema/defaulting/validation.go` `ValidateDefaults`;
+/// `pkg/apis/apiextensions/validation/validation_test.go` "invalid default with
+/// x-kubernetes-validations"). The bad value follows the version: 1.37 shows a string, omits an
+/// object; 1.34 shows type names.
+#[test]
+fn a_default_that_breaks_a_rule_is_refused() {
+    let crd = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          value:
+            type: string
+            default: nope
+            x-kubernetes-validations:
+            - rule: self.startsWith('kube')
+          good:
+            type: string
+            default: kube-system
+            x-kubernetes-validations:
+            - rule: self.startsWith('kube')
+          range:
+            type: object
+            default: {low: 2, high: 1, unit: {name: Mi}}
+            x-kubernetes-validations:
+            - rule: self.low < self.high
+              message: low must be below high
+            properties:
+              low: {type: integer}
+              high: {type: integer}
+              unit:
+                type: object
+                properties:
+                  name:
+                    type: string
+                    x-kubernetes-validations:
+                    - rule: self in ['Ki', 'Gi']
+          transition:
+            type: string
+            default: anything
+            x-kubernetes-validations:
+            - rule: self == oldSelf
+"#;
+    check_diagnostics(
+        crd,
+        expect![[r#"
+        policy.yaml:18:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[value].default: Invalid value: "nope": failed rule: self.startsWith('kube')
+           |
+        18 |             default: nope
+           |                      ^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default.unit.name: Invalid value: "Mi": failed rule: self in ['Ki', 'Gi']
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default: Invalid value: low must be below high
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
+    );
+    check_diagnostics_at(
+        34,
+        crd,
+        expect![[r#"
+        policy.yaml:18:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[value].default: Invalid value: "string": failed rule: self.startsWith('kube')
+           |
+        18 |             default: nope
+           |                      ^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default.unit.name: Invalid value: "string": failed rule: self in ['Ki', 'Gi']
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        policy.yaml:28:22: error[invalid] (refused on create): spec.versions[0].schema.openAPIV3Schema.properties[range].default: Invalid value: "object": low must be below high
+           |
+        28 |             default: {low: 2, high: 1, unit: {name: Mi}}
+           |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    "#]],
     );
 }

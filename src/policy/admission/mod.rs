@@ -65,17 +65,25 @@ impl Authorizer for DenyAll {
 pub fn evaluate(policy: &Policy, binding: Option<&Binding>, input: &Input) -> Outcome {
     let binding_name = binding.map(|b| b.name.clone());
     let mut out = Outcome::new(&policy.name, policy.kind, binding_name.clone());
+    if policy.kind.is_mutating() && input.request.operation == "DELETE" {
+        // `mutating/plugin.go` `NewPlugin`: the plugin handles CREATE, UPDATE and CONNECT only
+        // (there is no object to mutate), so a DELETE never reaches the policy, whatever its
+        // rules' operations: no param lookup, no matchConditions, no error.
+        out.operation_note = Some(MUTATING_DELETE_NOTE.to_string());
+        out.decision = Decision::Skip;
+        return out;
+    }
     let minor = input.schemas.minor();
-    let matched = if input.ignore_matching {
-        matching::matches(None, &input.request, minor)
-    } else {
+    let binding_resources = binding.and_then(|b| b.match_resources.as_ref());
+    let matches_request = |request: &Request| {
+        if input.ignore_matching {
+            return matching::matches(None, request, minor);
+        }
         let constraints = policy.match_constraints.as_ref();
-        matching::matches(constraints, &input.request, minor).filter(|_| {
-            let resources = binding.and_then(|b| b.match_resources.as_ref());
-            matching::matches(resources, &input.request, minor).is_some()
-        })
+        matching::matches(constraints, request, minor)
+            .filter(|_| matching::matches(binding_resources, request, minor).is_some())
     };
-    let Some(matched) = matched else {
+    let Some(matched) = matches_request(&input.request) else {
         out.decision = Decision::Skip;
         return out;
     };
@@ -105,21 +113,27 @@ pub fn evaluate(policy: &Policy, binding: Option<&Binding>, input: &Input) -> Ou
         actions: binding_actions(binding),
         fail,
     };
-    let mut ran = false;
-    for param in &params {
-        // A status error (a mutating policy's 503) ends the dispatch (`dispatchInvocations`).
-        if out.status.as_ref().is_some_and(|s| s.code == 503) {
-            break;
-        }
-        ran |= if policy.kind.is_mutating() {
-            mutate::run(&context, param.as_ref(), &mut out)
-        } else {
-            validate::run(&context, param.as_ref(), &mut out)
+    let ran = if policy.kind.is_mutating() {
+        // The API server matches again on the mutated object before a reinvocation.
+        let still_matches = |object: &Json| {
+            let mut request = input.request.clone();
+            request.object = Some(object.clone());
+            matches_request(&request).is_some()
         };
-    }
+        mutate::run_all(&context, &params, &still_matches, &mut out)
+    } else {
+        let mut ran = false;
+        for param in &params {
+            ran |= validate::run(&context, param.as_ref(), &mut out);
+        }
+        ran
+    };
     out.finish(ran);
     out
 }
+
+/// Why a MutatingAdmissionPolicy is skipped on DELETE.
+pub const MUTATING_DELETE_NOTE: &str = "the API server never sends a DELETE to a MutatingAdmissionPolicy (its admission plugin handles CREATE, UPDATE and CONNECT only), whatever the rules' operations";
 
 /// What each invocation of a policy shares.
 pub(crate) struct Context<'a> {

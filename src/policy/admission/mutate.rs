@@ -1,8 +1,9 @@
 //! One MutatingAdmissionPolicy invocation (`mutating/dispatcher.go`): mutations in order, each on
 //! its own budget and on the object the previous one produced; an apply configuration is merged by
 //! the schema, a JSON Patch applied (a failing `test` leaves the object as it was); with
-//! `reinvocationPolicy: IfNeeded` a changed object runs the mutations once more. The outcome carries
-//! the final object and the RFC 6902 patch from the input.
+//! `reinvocationPolicy: IfNeeded` the invocations run once more after every invocation ran, each
+//! matched again on the changed object. The outcome carries the final object and the RFC 6902
+//! patch from the input.
 
 use serde_json::Value as Json;
 
@@ -16,21 +17,87 @@ use crate::cel::eval::{ObjectValue, Value};
 use crate::cel::types::Type;
 use crate::schema::Gvk;
 
-/// Runs one invocation; `false` when matchConditions skipped it.
-pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome) -> bool {
+/// What one invocation did.
+enum Invoked {
+    /// Its matchConditions skipped it (or there was no object).
+    Skipped,
+    /// Its matchConditions failed it, or its kind has no schema: nothing was applied.
+    Failed,
+    /// Its mutations ran; `applied` when at least one of them was applied.
+    Ran { applied: bool },
+}
+
+/// Runs every invocation (one per param) as `mutating/dispatcher.go` `dispatchInvocations` does,
+/// then reinvokes as `pkg/admission/reinvocation.go` and `reinvocationcontext.go` decide: when a
+/// mutation was applied (the versioned object is `Dirty`) and nothing failed the request, the
+/// invocations that ran under `reinvocationPolicy: IfNeeded` run once more, in the same order,
+/// each after the policy is matched again (`still_matches`: matchConstraints and the binding's
+/// matchResources on the changed object) and its matchConditions are evaluated again on the
+/// current object. `false` when no invocation ran.
+pub(crate) fn run_all(
+    context: &Context<'_>,
+    params: &[Option<Json>],
+    still_matches: &dyn Fn(&Json) -> bool,
+    out: &mut Outcome,
+) -> bool {
+    let mut ran = false;
+    let mut applied = false;
+    let mut reinvocable = Vec::new();
+    for (index, param) in params.iter().enumerate() {
+        match invoke(context, param.as_ref(), true, out) {
+            Invoked::Skipped => {}
+            Invoked::Failed => ran = true,
+            Invoked::Ran { applied: changed } => {
+                ran = true;
+                applied |= changed;
+                reinvocable.push(index);
+            }
+        }
+        if unavailable(out) {
+            return ran;
+        }
+    }
+    let if_needed = context.policy.reinvocation_policy == "IfNeeded";
+    // A policy error under `Fail` rejects the request: the chain is not reinvoked.
+    if !if_needed || !applied || out.failed || reinvocable.is_empty() {
+        return ran;
+    }
+    match out.object.as_ref() {
+        Some(object) if still_matches(object) => {}
+        _ => return ran,
+    }
+    for (index, param) in params.iter().enumerate() {
+        // The matcher runs for every invocation (its errors count); only those invoked before run.
+        let again = reinvocable.contains(&index);
+        invoke(context, param.as_ref(), again, out);
+        if unavailable(out) {
+            break;
+        }
+    }
+    ran
+}
+
+/// A `503` status ends the dispatch (`dispatchInvocations` returns a status error as it is).
+fn unavailable(out: &Outcome) -> bool {
+    out.status.as_ref().is_some_and(|s| s.code == 503)
+}
+
+/// One invocation on the current object: its matchConditions, then (when `mutate`) its mutations.
+fn invoke(context: &Context<'_>, param: Option<&Json>, mutate: bool, out: &mut Outcome) -> Invoked {
     let request = &context.input.request;
     let Some(input) = request.object.clone() else {
-        return false;
+        return Invoked::Skipped;
     };
-    // With several params the invocations run in turn, each on the object the previous produced.
+    // Each invocation runs on the object the previous one produced.
     let start = out.object.clone().unwrap_or_else(|| input.clone());
     match match_conditions(context, Some(&start), param, out) {
-        Gate::Skip => return false,
+        Gate::Skip => return Invoked::Skipped,
         // `dispatchInvocations`: a policy error, filtered by failurePolicy like any other.
         Gate::Fail(message) => {
             out.reject(request, &message, Refusal::Failed);
-            return true;
+            return Invoked::Failed;
         }
+        Gate::Run if !mutate => return Invoked::Skipped,
         Gate::Run => {}
     }
     let gvk = Gvk::new(&request.group, &request.version, &request.kind);
@@ -45,31 +112,36 @@ pub(crate) fn run(context: &Context<'_>, param: Option<&Json>, out: &mut Outcome
             "Resource kind {}/{}, Kind={} not found. There can be a delay between when CustomResourceDefinitions are created and when they are available.",
             gvk.group, gvk.version, gvk.kind
         ), status, true);
-        return true;
+        return Invoked::Failed;
     }
-    let mut object = pass(context, param, &start, out);
-    let reinvoke = context.policy.reinvocation_policy == "IfNeeded";
-    if reinvoke && object != start {
-        object = pass(context, param, &object, out);
-    }
+    let (object, applied) = pass(context, param, &start, out);
     out.patch = Some(patch::diff(&input, &object));
     out.object = Some(object);
-    true
+    Invoked::Ran { applied }
 }
 
-/// Every mutation once, in order, starting from `object`.
-fn pass(context: &Context<'_>, param: Option<&Json>, object: &Json, out: &mut Outcome) -> Json {
+/// Every mutation once, in order, starting from `object`; `true` when one was applied.
+fn pass(
+    context: &Context<'_>,
+    param: Option<&Json>,
+    object: &Json,
+    out: &mut Outcome,
+) -> (Json, bool) {
     let mut current = object.clone();
+    let mut applied = false;
     for mutation in &context.policy.mutations {
         match mutate(context, param, &current, mutation) {
-            Ok(next) => current = next,
+            Ok(next) => {
+                current = next;
+                applied = true;
+            }
             Err(message) if context.fail => {
                 out.reject(&context.input.request, &message, Refusal::Failed)
             }
             Err(_) => {}
         }
     }
-    current
+    (current, applied)
 }
 
 fn mutate(

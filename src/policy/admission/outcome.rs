@@ -130,6 +130,8 @@ pub struct Outcome {
     pub(crate) audit: audit::Collector,
     /// Set by `eval` when the policy has a `paramKind` and no params were given: params was null.
     pub params_note: Option<String>,
+    /// Why the request never reaches the policy at all (a mutating policy on DELETE).
+    pub operation_note: Option<String>,
 }
 
 impl Outcome {
@@ -150,6 +152,7 @@ impl Outcome {
             defaulted: Vec::new(),
             pruned: Vec::new(),
             params_note: None,
+            operation_note: None,
             failed: false,
             denied: false,
             status: None,
@@ -269,6 +272,7 @@ impl Outcome {
         let notes: Vec<String> = binding
             .into_iter()
             .chain(self.params_note.clone())
+            .chain(self.operation_note.clone())
             .collect();
         (!notes.is_empty()).then(|| notes.join("; "))
     }

@@ -8,12 +8,14 @@
 //! transition rules skipped without one unless `optionalOldSelf`, and, on update, unchanged values
 //! not validated again (ratcheting).
 //!
-//! A failed rule reads as the validator words it: `<path>: Invalid value: "<type>": <message>`,
-//! the message being the `messageExpression`'s value, else `message`, else `failed rule: <rule>`;
-//! `reason` picks the error type and `fieldPath` the path.
+//! A failed rule reads as the validator of the target version words it: `<path>: Invalid value:
+//! <value>: <message>` (the value as [`super::bad_value`] shows it), the message being the
+//! `messageExpression`'s value, else `message`, else `failed rule: <rule>`; `reason` picks the
+//! error type and `fieldPath` the path.
 
 use serde_json::Value as Json;
 
+use super::bad_value;
 use super::eval::{RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
 use crate::schema::CrdKind;
 use crate::schema::structural::validate::{FieldError, validate_custom};
@@ -75,6 +77,20 @@ pub fn validate_custom_resource(
         decoded,
         errors,
     }
+}
+
+/// The failed rules of `value` under `schema` (no old value), with field paths from `path`: how
+/// the API server checks a schema's `default` against the rules below it.
+pub(super) fn rule_errors(
+    schema: &Json,
+    value: &Json,
+    path: &str,
+    resource_root: bool,
+    minor: u32,
+) -> Vec<FieldError> {
+    let mut out = Vec::new();
+    Walk { minor }.node(schema, value, None, path, resource_root, 0, &mut out);
+    out
 }
 
 struct Walk {
@@ -174,7 +190,8 @@ impl Walk {
                 Ok(RuleOutcome::Fail) => failure_message(schema, rule, value, old, options),
                 Err(error) => error,
             };
-            out.push(rule_error(schema, rule, path, &detail));
+            let shown = bad_value::shown(node_type(schema), value, self.minor);
+            out.push(rule_error(rule, path, shown.as_deref(), &detail));
         }
     }
 }
@@ -212,15 +229,16 @@ fn failure_message(
         .unwrap_or(fallback)
 }
 
-/// The field error of a failed rule: `fieldPath` appended to the path, `reason` its type.
-fn rule_error(schema: &Json, rule: &Json, path: &str, detail: &str) -> FieldError {
+/// The field error of a failed rule: `fieldPath` appended to the path, `reason` its type, the bad
+/// value `shown` as the target version prints it (none: omitted).
+fn rule_error(rule: &Json, path: &str, shown: Option<&str>, detail: &str) -> FieldError {
     let field_path = rule.get("fieldPath").and_then(Json::as_str).unwrap_or("");
     let path = format!("{path}{}", keyed_path(field_path));
     let path = path.trim_start_matches('.').to_string();
-    let shown = format!(
-        "{:?}",
-        schema.get("type").and_then(Json::as_str).unwrap_or("")
-    );
+    let with_value = |what: &str| match shown {
+        Some(value) => format!("{what}: {value}"),
+        None => what.to_string(),
+    };
     match rule.get("reason").and_then(Json::as_str) {
         Some("FieldValueForbidden") => {
             FieldError::new(&path, "FieldValueForbidden", format!("Forbidden: {detail}"))
@@ -230,17 +248,20 @@ fn rule_error(schema: &Json, rule: &Json, path: &str, detail: &str) -> FieldErro
             "FieldValueRequired",
             format!("Required value: {detail}"),
         ),
-        Some("FieldValueDuplicate") => FieldError::new(
-            &path,
-            "FieldValueDuplicate",
-            format!("Duplicate value: {shown}"),
-        ),
+        Some("FieldValueDuplicate") => {
+            FieldError::new(&path, "FieldValueDuplicate", with_value("Duplicate value"))
+        }
         _ => FieldError::new(
             &path,
             "FieldValueInvalid",
-            format!("Invalid value: {shown}: {detail}"),
+            format!("{}: {detail}", with_value("Invalid value")),
         ),
     }
+}
+
+/// The schema node's `type` (empty when it has none).
+fn node_type(schema: &Json) -> &str {
+    schema.get("type").and_then(Json::as_str).unwrap_or("")
 }
 
 /// A rule's `fieldPath` (`.a.b`, `.labels['x.y']`) as a field path suffix (`.a.b`, `.labels[x.y]`).

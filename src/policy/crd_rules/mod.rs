@@ -3,16 +3,20 @@
 //! served version's schema ([`walk`]), its fields ([`fields`]), its `rule` and `messageExpression`
 //! compiled with `self` typed from the schema node ([`compile`]), `oldSelf` only where old and new
 //! values correlate, `optionalOldSelf` only on transition rules, and the estimated cost of each
-//! rule and of the whole schema against the limits ([`cost`]).
+//! rule and of the whole schema against the limits ([`cost`]); a schema `default` that breaks a
+//! rule refuses the CRD first ([`defaults`]). Custom resources are validated against the rules
+//! by [`custom_resource`], the failed rule's bad value worded per version by [`bad_value`].
 //!
 //! Follows apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`
 //! (`ValidateCustomResourceDefinitionOpenAPISchema`, `getExpressionCost`, `getCostErrorMessage`)
 //! and `pkg/apiserver/schema/cel/compilation.go`. As there, a schema with structural errors
 //! (reported by [`crate::schema::crd_check`]) gets no CEL diagnostics: its types are not reliable.
 
+mod bad_value;
 mod compile;
 mod cost;
 mod custom_resource;
+mod defaults;
 mod editor;
 mod eval;
 #[cfg(test)]
@@ -82,8 +86,13 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     };
     let schema_minor = super::typecheck::schema_minor(minor);
     for (path, schema, kind) in version_schemas(root, &kinds) {
+        // A default that breaks a rule refuses the CRD before its rules are compiled: the API
+        // server then checks no rule of that schema (`celContext` stays nil in validation.go).
+        if defaults::check(&schema.value, &path, minor, out) {
+            continue;
+        }
         let types = Arc::new(SchemaTypes::new(schema_minor));
-        let root_type = types.register_crd(kind);
+        let root_type = root_type(&types, schema, kind);
         let mut costs = Vec::new();
         for node in walk::rule_nodes(&schema.value, &path, root_type, &types) {
             check_node(&node, minor, &types, &mut costs, out);
@@ -92,6 +101,18 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
         observed.append(&mut costs);
     }
     observed
+}
+
+/// The type of `self` at the root of a version's schema: the schema as written, as a resource
+/// root (`kind`, `apiVersion`, and a `metadata` of only `name` and `generateName`, with their
+/// lengths capped from 1.37), not the published one with the whole `ObjectMeta` (apiextensions-
+/// apiserver `pkg/apiserver/schema/cel/compilation.go` `Compile` applies
+/// `model.WithTypeAndObjectMeta` to the resource root).
+fn root_type(types: &SchemaTypes, schema: &Entry, kind: &CrdKind) -> Type {
+    match super::yaml_to_json(&schema.value) {
+        Some(raw) if raw.is_object() => types.register_root(&kind.type_name(), Arc::new(raw)),
+        _ => types.register_crd(kind),
+    }
 }
 
 /// `crd` with every version marked served: the API server compiles the rules of every version,
@@ -311,7 +332,11 @@ fn total_cost(
     if total <= SCHEMA_LIMIT {
         return;
     }
-    let mut expensive: Vec<&Observed> = costs.iter().collect();
+    // `ObserveExpressionCost` names no expression that costs less than 1% of the limit.
+    let mut expensive: Vec<&Observed> = costs
+        .iter()
+        .filter(|c| c.cost >= SCHEMA_LIMIT / 100)
+        .collect();
     expensive.sort_by_key(|c| std::cmp::Reverse(c.cost));
     for observed in expensive.into_iter().take(MOST_EXPENSIVE) {
         let message = format!(
