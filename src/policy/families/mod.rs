@@ -6,6 +6,7 @@
 //! The Kubernetes admission kinds, CRD rules and webhooks still have their own paths in
 //! `policy/mod.rs`; they move behind this trait next.
 
+pub mod gatekeeper;
 pub mod kyverno;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
@@ -100,7 +101,7 @@ impl FamilySite {
 }
 
 /// Every registered family; the one place a family is added.
-pub static FAMILIES: &[&dyn Family] = &[&kyverno::Kyverno];
+pub static FAMILIES: &[&dyn Family] = &[&kyverno::Kyverno, &gatekeeper::Gatekeeper];
 
 /// The family that claims the document at `root`, if any.
 pub fn claiming(root: &Node) -> Option<&'static dyn Family> {
