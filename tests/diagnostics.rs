@@ -9,6 +9,7 @@ mod diagnostics {
     pub mod crd;
     pub mod crd_rules;
     pub mod decode;
+    pub mod gatekeeper;
     pub mod kyverno;
     pub mod map;
     pub mod severity;

@@ -133,11 +133,15 @@ impl Workspace {
         self.constraint_matches.get(kind)
     }
 
-    /// The served version `version` of the CRD kind `group`/`kind`, if the workspace has it.
-    pub fn crd_kind(&self, group: &str, version: &str, kind: &str) -> Option<&CrdKind> {
-        self.crds.iter().find(|crd| {
-            crd.gvk.group == group && crd.gvk.version == version && crd.gvk.kind == kind
-        })
+    /// Every served version `version` of the CRD kind `group`/`kind` the workspace has (several
+    /// files may define it), in file order; [`Workspace::types`] types the kind from the last.
+    pub fn crd_kinds(&self, group: &str, version: &str, kind: &str) -> Vec<&CrdKind> {
+        self.crds
+            .iter()
+            .filter(|crd| {
+                crd.gvk.group == group && crd.gvk.version == version && crd.gvk.kind == kind
+            })
+            .collect()
     }
 
     /// Adds the served versions of one CRD.

@@ -60,7 +60,11 @@ fn no_overload_fails(message: &str) -> bool {
     if function == "_?_:_" {
         // cel-go evaluates the branch the condition picks, whatever the other branch's type: the
         // conditional fails only on a condition that is not a bool.
-        let condition = args.trim_start_matches('(').split(',').next().unwrap_or("");
+        let condition = args
+            .trim_start_matches(['\'', '('])
+            .split(',')
+            .next()
+            .unwrap_or("");
         return all_exact(condition) && condition.trim() != "bool";
     }
     !HETEROGENEOUS.contains(&function) && all_exact(args)

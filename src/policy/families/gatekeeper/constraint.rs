@@ -44,18 +44,30 @@ pub fn check(root: &Node, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
         return;
     }
     enforcement_action(root, out);
-    let Some(crd) = workspace.crd_kind(CONSTRAINTS, version, kind) else {
+    let candidates = workspace.crd_kinds(CONSTRAINTS, version, kind);
+    if candidates.is_empty() {
         let range = kind_node.map_or(api_version.range, |n| n.range);
         let message = format!(
             "kind: no ConstraintTemplate in the workspace creates the Constraint kind \"{kind}\" (its spec.crd.spec.names.kind); the Constraint is not checked against its parameters' schema"
         );
         out.push(Diagnostic::new(Code::UnresolvedReference, range, message));
         return;
-    };
-    let (Some(schema), Some(mut object)) = (crd.schema.as_deref(), yaml_to_json(root)) else {
+    }
+    let Some(object) = yaml_to_json(root) else {
         return;
     };
-    schema_errors(root, schema, &mut object, out);
+    // Several templates may create the kind (versions of one template side by side): only what
+    // every one of their schemas finds is reported.
+    let mut agreed: Option<Vec<Diagnostic>> = None;
+    for schema in candidates.iter().filter_map(|crd| crd.schema.as_deref()) {
+        let mut found = Vec::new();
+        schema_errors(root, schema, &mut object.clone(), &mut found);
+        agreed = Some(match agreed {
+            None => found,
+            Some(before) => before.into_iter().filter(|d| found.contains(d)).collect(),
+        });
+    }
+    out.extend(agreed.unwrap_or_default());
 }
 
 /// The pruned fields (warnings) and the schema errors of the object.

@@ -37,7 +37,27 @@ pub(super) fn check(root: &Node, minor: u32, workspace: &Workspace, out: &mut Ve
     }
     let sites = sites::collect(root);
     let parsed: Vec<_> = sites.iter().map(|site| parse(site, out)).collect();
-    typed::check(root, &sites, &parsed, minor, workspace, out);
+    let own = super::crd::kinds(root);
+    if types_own_kind(workspace, &own) {
+        typed::check(root, &sites, &parsed, minor, workspace, out);
+    } else {
+        // Another template of the workspace creates the kind with another schema (versions of one
+        // template side by side): this one is typed from its own.
+        let mut private = Workspace::new();
+        private.extend(workspace);
+        private.add_crd_kinds(own);
+        typed::check(root, &sites, &parsed, minor, &private, out);
+    }
+}
+
+/// Whether the workspace types the template's Constraint kind from the template's own schema.
+fn types_own_kind(workspace: &Workspace, own: &[crate::schema::CrdKind]) -> bool {
+    let Some(first) = own.first() else {
+        return true;
+    };
+    let gvk = &first.gvk;
+    let typed = workspace.crd_kinds(&gvk.group, &gvk.version, &gvk.kind);
+    typed.last().is_some_and(|crd| crd.schema == first.schema)
 }
 
 /// The CRD kind is required and the template's name is that kind in lower case.

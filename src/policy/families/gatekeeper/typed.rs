@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::cel::ast::Ast;
 use crate::cel::check::{
-    AdmissionVariables, CheckError, Checked, Env, ObjectTypes, check as check_ast,
+    AdmissionVariables, CheckError, CheckErrorKind, Checked, Env, ObjectTypes, check as check_ast,
 };
 use crate::cel::library::NEWEST_MINOR;
 use crate::cel::types::Type;
@@ -74,7 +74,49 @@ pub(super) fn check(
             }
         }
     }
+    parameter_fields(root, sites, parsed, minor, workspace, &mut ranges, out);
     super::vap_check::check(root, sites, minor, workspace, &ranges, out);
+}
+
+/// The fields of `variables.params` its schema does not have: the Constraint's parameters are
+/// pruned to the template's schema, so such a field is `no such key` whenever it is reached. (The
+/// generated policy does not see these: its `params` variable is a conditional with `null`, which
+/// the API server's variable types make `dyn`.)
+fn parameter_fields(
+    root: &Node,
+    sites: &[FamilySite],
+    parsed: &[Option<Ast>],
+    minor: u32,
+    workspace: &Workspace,
+    ranges: &mut Vec<crate::text::TextRange>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (registry, passes) = typed_types(root, minor, workspace);
+    let Some(first) = passes.into_iter().next() else {
+        return;
+    };
+    if first.parameters.is_dyn_or_error() {
+        return;
+    }
+    let types = Types {
+        object: Type::Dyn,
+        ..first
+    };
+    let mut env = base_env();
+    env.push_provider(registry);
+    for (i, errors) in pass(&env, &types, sites, parsed).iter().enumerate() {
+        let Some(site) = sites.get(i) else { continue };
+        for error in errors
+            .iter()
+            .filter(|e| e.kind == CheckErrorKind::UndefinedField)
+        {
+            let found = diagnostic(site, error).at_runtime();
+            if !ranges.contains(&found.range) {
+                ranges.push(found.range);
+                out.push(found);
+            }
+        }
+    }
 }
 
 /// Where an error is: its site and the characters of its text.
@@ -204,7 +246,8 @@ fn typed_types(root: &Node, minor: u32, workspace: &Workspace) -> (Arc<SchemaTyp
     let registry = workspace.types(schema_minor(minor));
     let kind = super::template_kind(root).unwrap_or("");
     let constraint = workspace
-        .crd_kind(super::CONSTRAINTS, super::crd::VERSIONS[0], kind)
+        .crd_kinds(super::CONSTRAINTS, super::crd::VERSIONS[0], kind)
+        .last()
         .map_or(Type::Dyn, |crd| registry.register_crd(crd));
     let parameters = field_type(&registry, &constraint, "spec")
         .and_then(|spec| field_type(&registry, &spec, "parameters"))
