@@ -332,6 +332,7 @@ fn suite_json(report: &SuiteReport) -> Json {
     let format = match report.format {
         SuiteFormat::PolicyTest => "PolicyTest",
         SuiteFormat::Kaptest => "kaptest",
+        SuiteFormat::Gator => "gator",
     };
     let cases: Vec<Json> = report
         .cases

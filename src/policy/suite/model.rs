@@ -21,6 +21,8 @@ pub enum Format {
     PolicyTest,
     /// A kaptest manifest.
     Kaptest,
+    /// A gator `Suite` (`test.gatekeeper.sh`).
+    Gator,
 }
 
 /// An object given inline or by reference to the suite's resources.
@@ -113,6 +115,8 @@ pub struct Case {
     pub authorizer: Vec<AuthzRule>,
     /// The expectation.
     pub expect: Expect,
+    /// A gator case: its files and assertion (the other fields are unused).
+    pub gator: Option<super::gator::GatorCase>,
 }
 
 /// A suite: its files and cases.
@@ -171,6 +175,8 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
             policy_test(root, &json, file_name, index, &mut problems)
         } else if super::kaptest::is_manifest(&json) {
             super::kaptest::read(root, &json, file_name, &mut problems)
+        } else if super::gator::is_suite(&json) {
+            super::gator::read(root, &json, file_name, &mut problems)
         } else {
             continue;
         };
@@ -403,5 +409,6 @@ fn policy_test_case(node: &Node, index: usize, problems: &mut Problems<'_>) -> C
         groups: strings_at(&json, &["userInfo", "groups"]),
         authorizer,
         expect,
+        gator: None,
     }
 }

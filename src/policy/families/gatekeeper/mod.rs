@@ -28,11 +28,13 @@
 
 pub mod constraint;
 pub mod crd;
+pub mod matching;
 mod sites;
 mod template;
 mod typed;
 mod vap;
 mod vap_check;
+pub mod verdict;
 
 use super::{Family, FamilySite};
 use crate::policy::workspace::Workspace;
