@@ -188,14 +188,19 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
     Ok(suites)
 }
 
-/// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` or a
-/// top-level key only kaptest manifests have.
+/// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` (or
+/// `kind: Suite` in a text naming gator's API version) or a top-level key only kaptest manifests
+/// have.
 fn looks_like_suite(text: &str) -> bool {
     text.lines().any(|line| {
         let line = line.trim_end();
-        let kind = line
-            .strip_prefix("kind:")
-            .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "PolicyTest");
+        let kind =
+            line.strip_prefix("kind:")
+                .is_some_and(|v| match v.trim().trim_matches(['"', '\'']) {
+                    "PolicyTest" => true,
+                    "Suite" => text.contains(super::gator::API_VERSION),
+                    _ => false,
+                });
         kind || super::kaptest::SUITE_KEYS.iter().any(|key| {
             line.strip_prefix(key)
                 .is_some_and(|rest| rest.starts_with(':'))

@@ -49,6 +49,15 @@ pub fn violations(
         authorizer: None,
         ignore_matching: true,
     };
+    match conditions(&policy, &input) {
+        Gate::Skip => return Ok(Vec::new()),
+        Gate::Fail(message) => return Ok(if fail { vec![message] } else { Vec::new() }),
+        Gate::Run => {}
+    }
+    let policy = view::Policy {
+        match_conditions: Vec::new(),
+        ..policy
+    };
     let outcome = evaluate(&policy, None, &input);
     let mut messages: Vec<String> = outcome
         .validations
@@ -62,6 +71,53 @@ pub fn violations(
         messages = outcome.messages.clone();
     }
     Ok(messages)
+}
+
+/// What the template's match conditions decide.
+enum Gate {
+    Run,
+    Skip,
+    Fail(String),
+}
+
+/// The template's match conditions, which the driver compiles with the template's variables
+/// (`AddTemplate`: `filterCompiler.CompileCondition` on the composited compiler), unlike a
+/// policy's: each is evaluated as a validation of the policy without match conditions. One that
+/// is false skips the policy; otherwise an error fails it (`matchconditions/matcher.go`).
+fn conditions(policy: &view::Policy, input: &Input) -> Gate {
+    if policy.match_conditions.is_empty() {
+        return Gate::Run;
+    }
+    let validations = policy
+        .match_conditions
+        .iter()
+        .map(|condition| view::Validation {
+            expression: condition.expression.clone(),
+            ..view::Validation::default()
+        })
+        .collect();
+    let gate = view::Policy {
+        match_conditions: Vec::new(),
+        validations,
+        ..policy.clone()
+    };
+    let outcome = evaluate(&gate, None, input);
+    if outcome
+        .validations
+        .iter()
+        .any(|v| v.result == TriState::False)
+    {
+        return Gate::Skip;
+    }
+    let error = outcome
+        .validations
+        .iter()
+        .find(|v| v.result == TriState::Error)
+        .and_then(|v| v.message.clone());
+    match error {
+        Some(message) => Gate::Fail(message),
+        None => Gate::Run,
+    }
 }
 
 /// The generated policy as evaluation reads it.
