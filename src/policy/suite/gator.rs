@@ -261,14 +261,12 @@ fn judge(
         .map_err(|e| format!("cannot read object {}: {e}", gator.object))?;
     let object = one_object(&object_text, &gator.object)?;
     let review = review_of(&object)?;
-    let messages = verdict::violations(
-        template,
-        &constraint,
-        review.object.as_ref(),
-        review.old_object.as_ref(),
-        &review.operation,
-        schemas.clone(),
-    )?;
+    let request = verdict::Review {
+        object: review.object.as_ref(),
+        old_object: review.old_object.as_ref(),
+        operation: &review.operation,
+    };
+    let messages = verdict::violations(template, &constraint, &request, schemas.clone())?;
     assert_violations(gator, &messages)
 }
 
