@@ -42,9 +42,11 @@ pub fn matches(constraint: &Json, object: &Json, namespace: Option<&Json>) -> Re
         return Ok(false);
     }
     let has_namespace = !object_namespace.is_empty() || namespace.is_some();
+    // `scopeMatch`: a Namespace and an object without a namespace are cluster-scoped.
+    let cluster_scoped = is_namespace || !has_namespace;
     match str_at(criteria, &["scope"]) {
-        "Cluster" if !(is_namespace || !has_namespace) => return Ok(false),
-        "Namespaced" if !(!is_namespace && has_namespace) => return Ok(false),
+        "Cluster" if !cluster_scoped => return Ok(false),
+        "Namespaced" if cluster_scoped => return Ok(false),
         _ => {}
     }
     let included = strings("namespaces");
