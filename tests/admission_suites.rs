@@ -261,7 +261,7 @@ fn custom_resource_cases_fail_with_what_differs() {
 /// object is reviewed), an `invalid` test; skipped cases are left out.
 #[test]
 fn gator_suites_pass() {
-    assert_all_pass("tests/suites/gatekeeper", 11);
+    assert_all_pass("tests/suites/gatekeeper", 13);
 }
 
 /// gator suites whose expectations are wrong fail with gator's wording; cases gator refuses (a bad

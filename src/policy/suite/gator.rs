@@ -261,6 +261,9 @@ fn judge(
         .map_err(|e| format!("cannot read object {}: {e}", gator.object))?;
     let object = one_object(&object_text, &gator.object)?;
     let review = review_of(&object)?;
+    if !enforced_by_gator(&constraint) {
+        return assert_violations(gator, &[]);
+    }
     let request = verdict::Review {
         object: review.object.as_ref(),
         old_object: review.old_object.as_ref(),
@@ -268,6 +271,27 @@ fn judge(
     };
     let messages = verdict::violations(template, &constraint, &request, schemas.clone())?;
     assert_violations(gator, &messages)
+}
+
+/// Whether gator enforces the Constraint: a `scoped` one only when one of its
+/// `scopedEnforcementActions` names gator's enforcement point or `*` (frameworks
+/// `constraint_client.go` `matches`, gatekeeper `pkg/util/enforcement_action.go`).
+fn enforced_by_gator(constraint: &Json) -> bool {
+    let spec = &constraint["spec"];
+    if spec["enforcementAction"] != "scoped" {
+        return true;
+    }
+    let actions = spec["scopedEnforcementActions"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    actions.iter().any(|action| {
+        let points = action["enforcementPoints"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        points
+            .iter()
+            .any(|point| matches!(point["name"].as_str(), Some("gator.gatekeeper.sh" | "*")))
+    })
 }
 
 /// The object under review: the object itself (a CREATE), or an AdmissionReview's request.

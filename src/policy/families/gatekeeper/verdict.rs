@@ -46,7 +46,7 @@ pub fn violations(
     judge(template, constraint, review, schemas).map(|verdict| verdict.violations)
 }
 
-/// Gatekeeper's verdict; `Err` when the template has no CEL code or the match fails. On DELETE the
+/// Gatekeeper's verdict; `Err` when the template has no CEL code. On DELETE the
 /// driver unsets the object: `variables.anyObject` is the old object.
 pub fn judge(
     template: &Node,
@@ -73,8 +73,15 @@ pub fn judge(
             ..Outcome::new(&policy.name, PolicyKind::ValidatingPolicy, None)
         },
     };
-    if !super::matching::matches(constraint, reviewed, None)? {
-        return Ok(skipped());
+    match super::matching::matches(constraint, reviewed, None) {
+        Ok(true) => {}
+        Ok(false) => return Ok(skipped()),
+        // A Constraint that cannot be matched rejects the request (frameworks
+        // `constraint_client.go` `matches`: an autorejection, `ErrAutoreject`).
+        Err(e) => {
+            let message = format!("unable to match constraints: {e}");
+            return Ok(denied(&policy, vec![message], Decision::Deny));
+        }
     }
     let fail = policy.failure_policy != "Ignore";
     let operation = Some(review.operation).filter(|op| !op.is_empty());
