@@ -17,6 +17,7 @@ use super::keys::Problems;
 use super::model::{Case, Expect, Format, Suite};
 use super::run::{CaseResult, RunHooks};
 use super::world::{Loader, join};
+use crate::policy::admission::Outcome;
 use crate::policy::admission::json::{documents, str_at};
 use crate::policy::families::gatekeeper::{self, constraint, verdict};
 use crate::policy::workspace::Workspace;
@@ -197,13 +198,13 @@ pub fn run(
         .filter(|case| (hooks.select)(path, suite, case))
         .map(|case| {
             let start = (hooks.clock)();
-            let outcome = match &case.gator {
+            let judged = match &case.gator {
                 Some(gator) => judge(path, gator, load, &schemas),
                 None => Err("not a gator case".to_string()),
             };
-            let (error, failures) = match outcome {
-                Ok(failures) => (None, failures),
-                Err(error) => (Some(error), Vec::new()),
+            let (error, failures, outcome) = match judged {
+                Ok((failures, outcome)) => (None, failures, outcome),
+                Err(error) => (Some(error), Vec::new(), None),
             };
             CaseResult {
                 name: case.name.clone(),
@@ -212,7 +213,7 @@ pub fn run(
                 passed: error.is_none() && failures.is_empty(),
                 error,
                 failures,
-                outcome: None,
+                outcome,
                 duration: (hooks.clock)().saturating_sub(start),
             }
         })
@@ -220,13 +221,14 @@ pub fn run(
     (suite.errors.clone(), results)
 }
 
-/// One assertion judged: the failures (none: it passed); `Err` when the case cannot run.
+/// One assertion judged: the failures (none: it passed) and the evaluation; `Err` when the case
+/// cannot run.
 fn judge(
     path: &str,
     gator: &GatorCase,
     load: Loader<'_>,
     schemas: &Arc<SchemaTypes>,
-) -> Result<Vec<String>, String> {
+) -> Result<(Vec<String>, Option<Outcome>), String> {
     if gator.expansion {
         return Err("expansion tests (ExpansionTemplate) are not supported".into());
     }
@@ -248,7 +250,7 @@ fn judge(
     let constraint_text = load(&join(path, &gator.constraint))
         .map_err(|e| format!("cannot read constraint {}: {e}", gator.constraint))?;
     if gator.invalid {
-        return Ok(judge_invalid(template, &constraint_text));
+        return Ok((judge_invalid(template, &constraint_text), None));
     }
     let constraint = one_object(&constraint_text, &gator.constraint)?;
     if gator.object.is_empty() {
@@ -262,15 +264,16 @@ fn judge(
     let object = one_object(&object_text, &gator.object)?;
     let review = review_of(&object)?;
     if !enforced_by_gator(&constraint) {
-        return assert_violations(gator, &[]);
+        return Ok((assert_violations(gator, &[])?, None));
     }
     let request = verdict::Review {
         object: review.object.as_ref(),
         old_object: review.old_object.as_ref(),
         operation: &review.operation,
     };
-    let messages = verdict::violations(template, &constraint, &request, schemas.clone())?;
-    assert_violations(gator, &messages)
+    let verdict = verdict::judge(template, &constraint, &request, schemas.clone())?;
+    let failures = assert_violations(gator, &verdict.violations)?;
+    Ok((failures, Some(verdict.outcome)))
 }
 
 /// Whether gator enforces the Constraint: a `scoped` one only when one of its
