@@ -368,3 +368,47 @@ spec:
         "#]],
     );
 }
+
+/// `object` is typed from the kinds the template's Constraints match: a misspelled field of a Pod
+/// is caught at its characters once a Constraint of the template matches Pods (in another file).
+#[test]
+fn object_typed_from_the_constraints_match() {
+    check_diagnostics(
+        r#"
+#- /template.yaml
+apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata:
+  name: k8snoprivileged
+spec:
+  crd:
+    spec:
+      names:
+        kind: K8sNoPrivileged
+  targets:
+    - target: admission.k8s.gatekeeper.sh
+      code:
+      - engine: K8sNativeValidation
+        source:
+          validations:
+          - expression: '!variables.anyObject.spec.containrs.exists(c, has(c.securityContext) && c.securityContext.privileged == true)'
+            message: privileged containers are not allowed
+#- /constraint.yaml
+apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sNoPrivileged
+metadata:
+  name: no-privileged
+spec:
+  match:
+    kinds:
+      - apiGroups: [""]
+        kinds: ["Pod"]
+"#,
+        expect![[r#"
+            template.yaml:16:52: error[cel-undefined-field] (fails at admission): spec.targets[0].code[0].source.validations[0].expression: undefined field 'containrs'; did you mean 'containers'? (in /v1, Kind=Pod)
+               |
+            16 |           - expression: '!variables.anyObject.spec.containrs.exists(c, has(c.securityContext) && c.securityContext.privileged == true)'
+               |                                                    ^^^^^^^^^
+        "#]],
+    );
+}
