@@ -663,3 +663,55 @@ fn eval_without_params_says_params_is_null() {
         "#]],
     );
 }
+
+/// `eval` of a Gatekeeper ConstraintTemplate with its Constraint as `--params`: the Constraint's
+/// match, then the template's CEL (gatekeeper `pkg/drivers/k8scel/driver.go` `Query`); each
+/// violation is a message; a kind the Constraint does not match is skipped; on DELETE
+/// `variables.anyObject` is the old object; a template without its Constraint is bad input.
+#[test]
+fn eval_gatekeeper_template_and_constraint() {
+    let dir = "tests/suites/gatekeeper";
+    let template = format!("{dir}/template.yaml");
+    let constraint = format!("{dir}/constraint.yaml");
+    let eval = |extra: &[&str]| {
+        let mut args = vec!["eval", template.as_str(), "--params", constraint.as_str()];
+        args.extend_from_slice(extra);
+        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+    };
+    let missing = format!("{dir}/missing-both.yaml");
+    let deployment = format!("{dir}/deployment.yaml");
+    let allowed = format!("{dir}/allowed.yaml");
+    let mut out = String::new();
+    for extra in [
+        vec!["--object", missing.as_str()],
+        vec!["--object", deployment.as_str(), "--format", "json"],
+        vec!["--old-object", missing.as_str(), "--operation", "DELETE"],
+    ] {
+        let args = eval(&extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let decision = if stdout.trim_start().starts_with('{') {
+            let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+            format!("json decision: {}\n", json["decision"])
+        } else {
+            stdout
+        };
+        out.push_str(&decision);
+    }
+    let (code, _, stderr) = run(&["eval", template.as_str(), "--object", allowed.as_str()]);
+    assert_eq!(code, 2);
+    out.push_str(&stderr);
+    expect![[r#"
+        ValidatingAdmissionPolicy gatekeeper-k8srequiredlabels (binding gatekeeper-k8srequiredlabels-must-have-owner): deny
+          validation[0]: false: missing required label, requires all of: owner, team
+          validation[1]: true
+          message: missing required label, requires all of: owner, team
+        json decision: "skip"
+        ValidatingAdmissionPolicy gatekeeper-k8srequiredlabels (binding gatekeeper-k8srequiredlabels-must-have-owner): deny
+          validation[0]: false: missing required label, requires all of: owner, team
+          validation[1]: true
+          message: missing required label, requires all of: owner, team
+        admission-ls eval: error: no K8sRequiredLabels Constraint: give the Constraint of the template with --params FILE (or put it in the template's file)
+    "#]].assert_eq(&out);
+}

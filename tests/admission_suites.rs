@@ -254,3 +254,51 @@ fn custom_resource_cases_fail_with_what_differs() {
         a kind no CRD serves passed=false: no CustomResourceDefinition in the suite's resources serves example.com/v2, Kind=Widget"#]]
     .assert_eq(&lines.join("\n"));
 }
+
+/// gator suites (`test.gatekeeper.sh/v1alpha1` `Suite`) judged as `gator verify` does: counts,
+/// message regular expressions, excluded namespaces, the template's match conditions (which see
+/// its variables), a kind the Constraint does not match, an AdmissionReview of a DELETE (the old
+/// object is reviewed), an `invalid` test; skipped cases are left out.
+#[test]
+fn gator_suites_pass() {
+    assert_all_pass("tests/suites/gatekeeper", 13);
+}
+
+/// gator suites whose expectations are wrong fail with gator's wording; cases gator refuses (a bad
+/// `violations`, a bad regular expression, a file of two objects, no assertions) and cases of
+/// another engine or of an expansion error; the other cases still run.
+#[test]
+fn gator_failures_and_refusals_name_the_problem() {
+    let reports = run("tests/suites/gatekeeper_failing");
+    let lines: Vec<String> = reports
+        .iter()
+        .flat_map(|r| &r.cases)
+        .map(|c| {
+            let text = c
+                .error
+                .iter()
+                .chain(&c.failures)
+                .cloned()
+                .collect::<Vec<_>>();
+            let verdict = if c.passed { "ok" } else { "not ok" };
+            format!("{verdict} {}: {}", c.name, text.join("; "))
+        })
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "not ok wrong-expectations/allowed-expected-to-violate: got 0 violations but want at least 1: got messages []",
+            "not ok wrong-expectations/wrong-count: got 1 violations but want exactly 3: got messages [\"missing required label, requires all of: owner, team\"]",
+            "not ok wrong-expectations/message-not-found: got 0 violations containing \"^forbidden\" but want exactly 1: got messages [\"missing required label, requires all of: owner, team\"]",
+            "not ok wrong-expectations/bad-violations: assertion.violation, if set, must be a nonnegative integer, \"yes\", or \"no\"",
+            "not ok wrong-expectations/bad-regex: invalid regex: regex parse error:\n    (\n    ^\nerror: unclosed group",
+            "not ok wrong-expectations/two-objects: \"two-objects.yaml\" defines 2 objects",
+            "not ok wrong-expectations/no-assertions: invalid case: assertions must be non-empty",
+            "ok wrong-expectations/still-runs: ",
+            "not ok constraint-is-valid (invalid constraint): the constraint fits its template's schema, but the test expects it to be invalid",
+            "not ok rego-only/not-this-engine: the template has no K8sNativeValidation code (its Rego is not evaluated here)",
+            "not ok expansion/not-supported: expansion tests (ExpansionTemplate) are not supported",
+        ]
+    "#]].assert_debug_eq(&lines);
+    let json = tests_json(&reports);
+    assert_eq!(json["summary"]["passed"], 1);
+}

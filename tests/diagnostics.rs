@@ -12,6 +12,7 @@ mod diagnostics {
     pub mod decode;
     pub mod dra;
     pub mod helm;
+    pub mod gatekeeper;
     pub mod kyverno;
     pub mod map;
     pub mod severity;

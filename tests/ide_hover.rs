@@ -619,3 +619,42 @@ spec:
         "#]],
     );
 }
+
+/// Inside a Gatekeeper template, the driver's `variables.params` is typed from the template's
+/// parameters schema (the Constraint CRD it creates).
+#[test]
+fn gatekeeper_parameters_are_typed_from_the_template_schema() {
+    check_hover(
+        r#"
+apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata: {name: k8smaxreplicas}
+spec:
+  crd:
+    spec:
+      names: {kind: K8sMaxReplicas}
+      validation:
+        openAPIV3Schema:
+          type: object
+          properties:
+            max: {type: integer}
+  targets:
+  - target: admission.k8s.gatekeeper.sh
+    code:
+    - engine: K8sNativeValidation
+      source:
+        validations:
+        - expression: variables.anyObject.spec.replicas <= variables.params.m$0ax
+"#,
+        expect![[r#"
+            *max*
+            ```cel
+            int
+            ```
+
+            ---
+
+            field `max` of `constraints.gatekeeper.sh.v1beta1.K8sMaxReplicas.spec.parameters`
+        "#]],
+    );
+}

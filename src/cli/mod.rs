@@ -49,7 +49,7 @@ enum Command {
     /// on create (or update, with --old): schema, defaults, pruning and x-kubernetes-validations
     /// rules; exit 1 if an object is invalid.
     Validate(validate::ValidateArgs),
-    /// Runs policy test suites (PolicyTest and kaptest manifests); exit 1 if any case fails.
+    /// Runs policy test suites (PolicyTest, kaptest manifests, gator suites); exit 1 if any case fails.
     Test(test::TestArgs),
     /// Writes a PolicyTest suite beside a policy file (`policy.test.yaml`), with an allowed and a
     /// denied case for the kind the policy matches; never overwrites a file.

@@ -171,7 +171,7 @@ pub fn run(args: &TestArgs) -> i32 {
             .map(|re| format!(" matching --run {re}"))
             .unwrap_or_default();
         return usage(format!(
-            "no test cases found in {}{matching} (suites are `kind: PolicyTest` documents and kaptest manifests)",
+            "no test cases found in {}{matching} (suites are `kind: PolicyTest` documents, kaptest manifests and gator `Suite`s)",
             paths.join(", ")
         ));
     }

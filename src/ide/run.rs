@@ -76,6 +76,9 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
             "--operation: expected CREATE, UPDATE, DELETE or CONNECT, got `{op}`"
         ));
     }
+    if let Some(outcome) = gatekeeper_evaluate(request) {
+        return outcome;
+    }
     let mut world = World::load("", &[], &[], request.kube_version, &|_| Err(String::new()));
     world.add_policies(&request.policy_path, &request.policy_text);
     for (path, text) in &request.schemas {
@@ -130,6 +133,34 @@ pub fn evaluate(request: &EvalRequest) -> Result<Outcome, String> {
         outcome.params_note = missing_params_note(policy, param_ref);
     }
     Ok(outcome)
+}
+
+/// `eval` of a Gatekeeper ConstraintTemplate with its Constraint (`--params`), when the policy
+/// file holds a template.
+fn gatekeeper_evaluate(request: &EvalRequest) -> Option<Result<Outcome, String>> {
+    use crate::policy::families::gatekeeper::verdict;
+    if !verdict::holds_template(&request.policy_text) {
+        return None;
+    }
+    let objects = one_document(request.object.as_ref(), "--object").and_then(|object| {
+        Ok((
+            object,
+            one_document(request.old_object.as_ref(), "--old-object")?,
+        ))
+    });
+    let (object, old_object) = match objects {
+        Ok(objects) => objects,
+        Err(e) => return Some(Err(e)),
+    };
+    let texts = verdict::EvalTexts {
+        policy: &request.policy_text,
+        params: request.params.as_deref(),
+        object,
+        old_object,
+        operation: request.operation.as_deref(),
+        minor: request.kube_version.minor(),
+    };
+    verdict::evaluate_texts(&texts)
 }
 
 /// What `eval` says of a policy with a `paramKind` run without `--params`: the API server
@@ -332,6 +363,7 @@ fn suite_json(report: &SuiteReport) -> Json {
     let format = match report.format {
         SuiteFormat::PolicyTest => "PolicyTest",
         SuiteFormat::Kaptest => "kaptest",
+        SuiteFormat::Gator => "gator",
     };
     let cases: Vec<Json> = report
         .cases

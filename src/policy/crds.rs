@@ -1,9 +1,11 @@
 //! Indexing a file for the workspace: its CustomResourceDefinitions (YAML → JSON →
 //! [`crate::schema::from_crd_json`]), the names and paramKinds of its policies, and the identity
-//! and place of every object (the objects a `paramRef` may name). A CRD that cannot be read gets
+//! and place of every object (the objects a `paramRef` may name), the CRDs of Gatekeeper's
+//! Constraint kinds its ConstraintTemplates create and the kinds its Constraints match. A CRD that cannot be read gets
 //! one clear diagnostic on its file; the rest of the workspace keeps working without it.
 
 use super::admission::json::yaml_to_json;
+use super::families::gatekeeper;
 
 use super::model_kinds::PolicyDocument;
 use super::workspace::{ParamObject, Workspace};
@@ -29,6 +31,12 @@ pub fn index_file(yaml: &YamlFile, workspace: &mut Workspace) -> Vec<Diagnostic>
         let kind = root.get("kind").and_then(Node::as_str);
         if kind == Some("CustomResourceDefinition") {
             index_crd(root, workspace, &mut out);
+        } else if gatekeeper::is_template(root) {
+            workspace.add_crd_kinds(gatekeeper::crd::kinds(root));
+        } else if gatekeeper::is_constraint(root) {
+            if let Some(kind) = kind {
+                workspace.add_constraint_match(kind, gatekeeper::crd::match_kinds(root));
+            }
         } else if let Some((kind, version)) = read_kinds::recognise(root) {
             let document = read_kinds::document(root, kind, version);
             if let Some(name) = document.name() {
@@ -100,7 +108,7 @@ fn index_crd(root: &Node, workspace: &mut Workspace, out: &mut Vec<Diagnostic>) 
 
 /// A schema problem as a diagnostic on the offending field's key (the value's node when the path
 /// ends at a list item or a property's schema).
-fn schema_problem(root: &Node, problem: SchemaProblem) -> Diagnostic {
+pub(crate) fn schema_problem(root: &Node, problem: SchemaProblem) -> Diagnostic {
     let range = locate_steps(root, &problem.path);
     let (code, warning) = match problem.kind {
         ProblemKind::Forbidden => (Code::Forbidden, false),

@@ -42,6 +42,8 @@ pub struct Workspace {
     /// keeps one per name.
     policy_counts: BTreeMap<(bool, String), usize>,
     objects: Vec<ParamObject>,
+    /// Gatekeeper: each Constraint kind with the `(group, kind)` pairs its Constraints match.
+    constraint_matches: BTreeMap<String, BTreeSet<(String, String)>>,
     types: Mutex<BTreeMap<u32, Arc<SchemaTypes>>>,
 }
 
@@ -71,6 +73,10 @@ impl Workspace {
             *self.policy_counts.entry(key.clone()).or_default() += count;
         }
         self.objects.extend(other.objects.iter().cloned());
+        for (kind, pairs) in &other.constraint_matches {
+            let entry = self.constraint_matches.entry(kind.clone()).or_default();
+            entry.extend(pairs.iter().cloned());
+        }
     }
 
     /// [`extend`](Self::extend) with the facts of file number `file`: its objects are recorded as
@@ -113,6 +119,29 @@ impl Workspace {
             o.name == name && namespace.is_none_or(|ns| o.namespace.as_deref() == Some(ns))
         });
         objects
+    }
+
+    /// Records what a Gatekeeper Constraint of `kind` matches (`spec.match.kinds`).
+    pub fn add_constraint_match(&mut self, kind: &str, pairs: Vec<(String, String)>) {
+        let entry = self.constraint_matches.entry(kind.to_string()).or_default();
+        entry.extend(pairs);
+    }
+
+    /// The `(group, kind)` pairs the Constraints of `kind` match, and whether any Constraint of
+    /// `kind` was seen.
+    pub fn constraint_matches(&self, kind: &str) -> Option<&BTreeSet<(String, String)>> {
+        self.constraint_matches.get(kind)
+    }
+
+    /// Every served version `version` of the CRD kind `group`/`kind` the workspace has (several
+    /// files may define it), in file order; [`Workspace::types`] types the kind from the last.
+    pub fn crd_kinds(&self, group: &str, version: &str, kind: &str) -> Vec<&CrdKind> {
+        self.crds
+            .iter()
+            .filter(|crd| {
+                crd.gvk.group == group && crd.gvk.version == version && crd.gvk.kind == kind
+            })
+            .collect()
     }
 
     /// Adds the served versions of one CRD.
@@ -197,6 +226,7 @@ impl Workspace {
         for object in &self.objects {
             (&object.gvk, &object.name, &object.namespace).hash(&mut hasher);
         }
+        self.constraint_matches.hash(&mut hasher);
         hasher.finish()
     }
 

@@ -21,7 +21,7 @@ mod macros;
 mod objects;
 mod resolve;
 mod result_type;
-mod suggest;
+pub mod suggest;
 mod validators;
 mod versions;
 

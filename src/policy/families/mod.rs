@@ -8,6 +8,7 @@
 
 pub mod apiserver_config;
 pub mod dra;
+pub mod gatekeeper;
 pub mod kyverno;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
@@ -108,6 +109,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &kyverno::Kyverno,
     &dra::Dra,
     &apiserver_config::ApiserverConfig,
+    &gatekeeper::Gatekeeper,
 ];
 
 /// The family that claims the document at `root`, if any.

@@ -282,5 +282,6 @@ fn read_case(node: &Node, kind: PolicyKind, policy: &str, problems: &mut Problem
             rename_expected: disable_rename != Some(true),
             ..Expect::default()
         },
+        gator: None,
     }
 }

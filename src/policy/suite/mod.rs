@@ -1,8 +1,9 @@
-//! Policy test suites: `kind: PolicyTest` documents and kaptest manifests read into cases
+//! Policy test suites: `kind: PolicyTest` documents, kaptest manifests and gator suites read into cases
 //! ([`model`]), the documents they refer to loaded through the caller's loader ([`world`]), and each
 //! case evaluated and compared with its expectation ([`run`]), with readable diffs ([`diff`]).
 
 pub mod diff;
+pub mod gator;
 pub mod kaptest;
 pub mod keys;
 pub mod model;

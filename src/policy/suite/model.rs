@@ -21,6 +21,8 @@ pub enum Format {
     PolicyTest,
     /// A kaptest manifest.
     Kaptest,
+    /// A gator `Suite` (`test.gatekeeper.sh`).
+    Gator,
 }
 
 /// An object given inline or by reference to the suite's resources.
@@ -113,6 +115,8 @@ pub struct Case {
     pub authorizer: Vec<AuthzRule>,
     /// The expectation.
     pub expect: Expect,
+    /// A gator case: its files and assertion (the other fields are unused).
+    pub gator: Option<super::gator::GatorCase>,
 }
 
 /// A suite: its files and cases.
@@ -171,6 +175,8 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
             policy_test(root, &json, file_name, index, &mut problems)
         } else if super::kaptest::is_manifest(&json) {
             super::kaptest::read(root, &json, file_name, &mut problems)
+        } else if super::gator::is_suite(&json) {
+            super::gator::read(root, &json, file_name, &mut problems)
         } else {
             continue;
         };
@@ -182,14 +188,19 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
     Ok(suites)
 }
 
-/// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` or a
-/// top-level key only kaptest manifests have.
+/// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` (or
+/// `kind: Suite` in a text naming gator's API version) or a top-level key only kaptest manifests
+/// have.
 fn looks_like_suite(text: &str) -> bool {
     text.lines().any(|line| {
         let line = line.trim_end();
-        let kind = line
-            .strip_prefix("kind:")
-            .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "PolicyTest");
+        let kind =
+            line.strip_prefix("kind:")
+                .is_some_and(|v| match v.trim().trim_matches(['"', '\'']) {
+                    "PolicyTest" => true,
+                    "Suite" => text.contains(super::gator::API_VERSION),
+                    _ => false,
+                });
         kind || super::kaptest::SUITE_KEYS.iter().any(|key| {
             line.strip_prefix(key)
                 .is_some_and(|rest| rest.starts_with(':'))
@@ -403,5 +414,6 @@ fn policy_test_case(node: &Node, index: usize, problems: &mut Problems<'_>) -> C
         groups: strings_at(&json, &["userInfo", "groups"]),
         authorizer,
         expect,
+        gator: None,
     }
 }

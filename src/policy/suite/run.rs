@@ -74,6 +74,9 @@ pub fn run_suite_with(
     load: Loader<'_>,
     hooks: RunHooks<'_>,
 ) -> (Vec<String>, Vec<CaseResult>) {
+    if suite.format == super::Format::Gator {
+        return super::gator::run(path, suite, load, hooks);
+    }
     let version = match &suite.kube_version {
         Ok(version) => *version,
         Err(problem) => return (vec![problem.clone()], Vec::new()),

@@ -57,6 +57,16 @@ fn no_overload_fails(message: &str) -> bool {
     let Some((function, args)) = rest.split_once("' applied to ") else {
         return false;
     };
+    if function == "_?_:_" {
+        // cel-go evaluates the branch the condition picks, whatever the other branch's type: the
+        // conditional fails only on a condition that is not a bool.
+        let condition = args
+            .trim_start_matches(['\'', '('])
+            .split(',')
+            .next()
+            .unwrap_or("");
+        return all_exact(condition) && condition.trim() != "bool";
+    }
     !HETEROGENEOUS.contains(&function) && all_exact(args)
 }
 
@@ -107,6 +117,14 @@ mod tests {
                 Prediction::FailsAtAdmission,
             ),
             ("'_==_' applied to '(bool, string)'", Prediction::TypedCheck),
+            (
+                "'_?_:_' applied to '(bool, string, int)'",
+                Prediction::TypedCheck,
+            ),
+            (
+                "'_?_:_' applied to '(int, string, string)'",
+                Prediction::FailsAtAdmission,
+            ),
             (
                 "'@in' applied to '(string, Pod.metadata)'",
                 Prediction::TypedCheck,
