@@ -9,6 +9,7 @@ mod diagnostics {
     pub mod crd;
     pub mod crd_rules;
     pub mod decode;
+    pub mod go_yaml;
     pub mod kyverno;
     pub mod map;
     pub mod severity;

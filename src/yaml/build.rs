@@ -11,6 +11,7 @@ use saphyr_parser::{Event, Parser, ScanError, Span};
 use super::alias::{Anchors, Size};
 use super::cursor::CharCursor;
 use super::mask;
+use super::merge;
 use super::scalar::{ScalarSite, build_scalar};
 use super::source_map::size;
 use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
@@ -378,12 +379,31 @@ impl<'a> Builder<'a> {
             };
         }
         let range = TextRange::new(size(frame.start), size(end.max(frame.start)));
+        let kind = self.resolve_merges(kind);
         let node = Node {
             range,
             tag: frame.tag,
             kind,
         };
         self.complete(node, frame.anchor, frame.size);
+    }
+
+    /// A mapping with its merge keys resolved (after its range is known: merged entries lie
+    /// elsewhere in the file). A merge go-yaml refuses fails the document, as it fails kubectl's
+    /// decoding of it, but the reading goes on.
+    fn resolve_merges(&mut self, kind: NodeKind) -> NodeKind {
+        let NodeKind::Mapping(entries) = kind else {
+            return kind;
+        };
+        let (entries, refused) = merge::resolve(entries);
+        if let Some(range) = refused {
+            let at = usize::from(range.start());
+            self.fail(SyntaxError {
+                range: locate::char_range(self.text, at),
+                message: merge::NOT_A_MAP.to_owned(),
+            });
+        }
+        NodeKind::Mapping(entries)
     }
 
     /// End of a flow collection's closing bracket. saphyr's end event can run on over the spaces and

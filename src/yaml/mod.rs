@@ -23,6 +23,9 @@ mod locate;
 #[cfg(test)]
 mod map_tests;
 mod mask;
+mod merge;
+#[cfg(test)]
+mod merge_tests;
 mod node;
 #[cfg(test)]
 mod prop_tests;
