@@ -63,6 +63,7 @@ fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option
                 let retry = match error.info() {
                     mask::UNDER_INDENTED => mask::maskable(builder.text, at, builder.limit),
                     mask::TAB_INDENTED => mask::tab(builder.text, at),
+                    mask::TAB_AFTER_COLON => mask::tab_after_colon(builder.text, at),
                     _ => None,
                 };
                 if let Some(retry) = retry.filter(|_| may_mask) {
@@ -406,6 +407,31 @@ impl<'a> Builder<'a> {
         NodeKind::Mapping(entries)
     }
 
+    /// go-yaml refuses a tab between a block sequence's `-` and its item: after the `-` a
+    /// simple key may start, and `yaml_parser_scan_to_next_token` (scannerc.go) skips tabs only
+    /// where none may, so the tab is "found character that cannot start any token". saphyr
+    /// takes it as a blank.
+    fn check_tab_after_dash(&mut self, node: &Node) {
+        let in_block_sequence = self
+            .stack
+            .last()
+            .is_some_and(|frame| !frame.flow && matches!(frame.content, FrameContent::Sequence(_)));
+        if !in_block_sequence {
+            return;
+        }
+        let start = usize::from(node.range.start());
+        let Some((dash, blanks)) = locate::dash_and_blanks_before(self.text, start) else {
+            return;
+        };
+        if let Some(tab) = blanks.find('\t') {
+            let at = dash + 1 + tab;
+            self.fail(SyntaxError {
+                range: locate::char_range(self.text, at),
+                message: "found character that cannot start any token".to_owned(),
+            });
+        }
+    }
+
     /// End of a flow collection's closing bracket. saphyr's end event can run on over the spaces and
     /// the comment after the bracket, which would put them inside the collection's range.
     fn closing_bracket_end(&self, close_start: usize, close_end: usize) -> usize {
@@ -433,6 +459,7 @@ impl<'a> Builder<'a> {
     /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
     fn complete(&mut self, node: Node, anchor: usize, size: Size) {
         self.last_end = self.last_end.max(usize::from(node.range.end()));
+        self.check_tab_after_dash(&node);
         if anchor > 0 {
             self.anchors.keep(anchor, &node, size);
         }

@@ -107,3 +107,55 @@ fn tabs_indenting_a_quoted_continuation_line() {
     "#]],
     );
 }
+
+/// go-yaml skips a tab after a key's `:` as it skips a space, in a block or a flow mapping
+/// (`yaml_parser_scan_to_next_token`: tabs are skipped where no simple key may start); saphyr
+/// wants a space there. The value is the same as with a space.
+#[test]
+fn a_tab_after_a_keys_colon() {
+    check(
+        "a:\t1\nb:\t\t{x:\tz, y: [p,\tq]}\n",
+        expect![[r#"
+            doc 0:0-1:21
+              map 0:0-1:21
+                Plain 0:0-0:1 "a"
+                  Plain 0:3-0:4 "1"
+                Plain 1:0-1:1 "b"
+                  map 1:4-1:21
+                    Plain 1:5-1:6 "x"
+                      Plain 1:8-1:9 "z"
+                    Plain 1:11-1:12 "y"
+                      seq 1:14-1:20
+                        Plain 1:15-1:16 "p"
+                        Plain 1:18-1:19 "q"
+        "#]],
+    );
+}
+
+/// Where a simple key may start, go-yaml does not skip a tab: after the `:` of an explicit
+/// `? key` and after a block sequence's `-` it is "found character that cannot start any token".
+#[test]
+fn a_tab_where_a_key_may_start_is_refused() {
+    check(
+        "? a\n:\t1\n",
+        expect![[r#"
+            doc 0:0-1:3 (errors)
+              map 0:0-1:1
+                Plain 0:2-0:3 "a"
+                  Plain 1:1-1:1 ""
+            error 1:2-1:3: ':' must be followed by a valid YAML whitespace
+        "#]],
+    );
+    check(
+        "- x\n-\ty\n- \tz\n",
+        expect![[r#"
+            doc 0:0-2:4 (errors)
+              seq 0:0-2:4
+                Plain 0:2-0:3 "x"
+                Plain 1:2-1:3 "y"
+                Plain 2:3-2:4 "z"
+            error 1:1-1:2: found character that cannot start any token
+            error 2:2-2:3: found character that cannot start any token
+        "#]],
+    );
+}
