@@ -13,6 +13,7 @@ use super::cursor::CharCursor;
 use super::mask;
 use super::merge;
 use super::scalar::{ScalarSite, build_scalar};
+use super::separators;
 use super::source_map::size;
 use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
 use crate::text::TextRange;
@@ -44,8 +45,19 @@ pub(crate) fn parse_piece(
             continue;
         }
         builder.finish_document(None);
-        documents.append(&mut builder.documents);
+        let refused = separators::refusals(text, (start, end));
+        if let Some(first) = builder
+            .documents
+            .first_mut()
+            .filter(|_| !refused.is_empty())
+        {
+            first.has_errors = true;
+        }
+        let from = errors.len();
+        errors.extend(refused);
         errors.append(&mut builder.errors);
+        errors[from..].sort_by_key(|error| error.range.start());
+        documents.append(&mut builder.documents);
         return;
     }
 }

@@ -159,3 +159,29 @@ fn a_tab_where_a_key_may_start_is_refused() {
         "#]],
     );
 }
+
+/// kubectl splits a stream at every line that starts with `---` and refuses one with anything but
+/// blanks or a comment after the dashes (apimachinery `pkg/util/yaml/decoder.go` `YAMLReader`); a
+/// directive is then left alone before its `---`, which go-yaml refuses.
+#[test]
+fn document_separators_as_kubectl_splits_them() {
+    check(
+        "%YAML 1.1\n---\na: 1\n--- # fine\nb: 2\n--- |\n  text\n---x: 1\n",
+        expect![[r#"
+            doc 1:0-2:4 (errors)
+              map 2:0-2:4
+                Plain 2:0-2:1 "a"
+                  Plain 2:3-2:4 "1"
+            doc 3:0-4:4
+              map 4:0-4:4
+                Plain 4:0-4:1 "b"
+                  Plain 4:3-4:4 "2"
+            doc 5:0-7:1 (errors)
+              Literal 5:4-6:6 "text\n"
+            error 0:0-0:1: did not find expected <document start>
+            error 5:4-5:5: invalid Yaml document separator: |
+            error 7:0-7:1: did not find expected <document start>
+            error 7:3-7:4: invalid Yaml document separator: x: 1
+        "#]],
+    );
+}

@@ -95,11 +95,14 @@ fn properties_and_odd_layouts() {
     check(
         "%YAML 1.2\n--- |\nraw\n text\n--- >1\n  x\n y\n...\n",
         expect![[r#"
-        doc 1:0-3:5
-          Literal 1:4-3:5 "raw\n text\n"
-        doc 4:0-7:3
-          Folded 4:4-6:2 " x\ny\n"
-    "#]],
+            doc 1:0-3:5 (errors)
+              Literal 1:4-3:5 "raw\n text\n"
+            doc 4:0-7:3 (errors)
+              Folded 4:4-6:2 " x\ny\n"
+            error 0:0-0:1: did not find expected <document start>
+            error 1:4-1:5: invalid Yaml document separator: |
+            error 4:4-4:5: invalid Yaml document separator: >1
+        "#]],
     );
     check(
         "a:\n- |1\n  x\n- !!str >2\n   y\n",

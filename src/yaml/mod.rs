@@ -30,6 +30,7 @@ mod node;
 #[cfg(test)]
 mod prop_tests;
 mod scalar;
+mod separators;
 mod source_map;
 mod split;
 #[cfg(test)]

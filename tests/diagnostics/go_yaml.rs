@@ -56,3 +56,40 @@ spec:
         "#]],
     );
 }
+
+/// kubectl splits the file at lines starting with `---` and refuses one with content after the
+/// dashes (apimachinery `pkg/util/yaml/decoder.go` `YAMLReader`); a `%YAML` directive is then
+/// alone before its `---`, which go-yaml refuses ("did not find expected <document start>").
+#[test]
+fn document_separators_kubectl_refuses() {
+    check_diagnostics(
+        r#"
+%YAML 1.1
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: a}
+spec: {policyName: a, validationActions: [Deny]}
+--- # a comment is fine
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: b}
+spec: {policyName: b, validationActions: [Deny]}
+--- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+"#,
+        expect![[r#"
+            policy.yaml:1:1: error[yaml-syntax] (refused on create): did not find expected <document start>
+              |
+            1 | %YAML 1.1
+              | ^
+            policy.yaml:11:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'b' in the workspace
+               |
+            11 | spec: {policyName: b, validationActions: [Deny]}
+               |                    ^
+            policy.yaml:12:5: error[yaml-syntax] (refused on create): invalid Yaml document separator: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+               |
+            12 | --- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+               |     ^
+        "#]],
+    );
+}
