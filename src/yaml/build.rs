@@ -464,8 +464,26 @@ impl<'a> Builder<'a> {
                 self.complete(copy, 0, size);
                 Ok(())
             }
-            Err(error) => Err(self.error_at(span, error.message())),
+            Err(error) => {
+                let message = match self.open_anchor_name(id, span) {
+                    // go-yaml's words (decode.go `alias`) for an alias inside its own anchor.
+                    Some(name) => format!("anchor '{name}' value contains itself"),
+                    None => error.message(),
+                };
+                Err(self.error_at(span, message))
+            }
         }
+    }
+
+    /// The name written at the alias `span` when its anchor is a collection still open around
+    /// it (`a: &a [*a]`).
+    fn open_anchor_name(&mut self, id: usize, span: Span) -> Option<String> {
+        if !self.stack.iter().any(|frame| frame.anchor == id) {
+            return None;
+        }
+        let (start, end) = self.bytes(span);
+        let written = self.text.get(start..end)?.trim_start_matches('*');
+        Some(written.to_owned())
     }
 
     /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
@@ -490,9 +508,14 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// saphyr's message made to read like ours: lower-case start, no trailing full stop.
+/// saphyr's message made to read like ours: lower-case start, no trailing full stop; where
+/// go-yaml refuses the same text in other words, go-yaml's (what kubectl prints).
 fn clean_message(info: &str) -> String {
     let trimmed = info.trim().trim_end_matches('.');
+    if trimmed.starts_with("tabs disallowed within this context") {
+        // A tab indenting a block: go-yaml's scanner cannot start a token with it.
+        return "found character that cannot start any token".to_owned();
+    }
     let mut chars = trimmed.chars();
     match chars.next() {
         Some(first) => first.to_lowercase().chain(chars).collect(),

@@ -185,3 +185,30 @@ fn document_separators_as_kubectl_splits_them() {
         "#]],
     );
 }
+
+/// A tab indenting a block and an alias inside its own anchor are refused in go-yaml's words
+/// (scannerc.go: "found character that cannot start any token"; decode.go `alias`).
+#[test]
+fn refusals_in_go_yaml_words() {
+    check(
+        "a:\n\tb: 1\n",
+        expect![[r#"
+            doc 0:0-1:2 (errors)
+              map 0:0-0:2
+                Plain 0:0-0:1 "a"
+                  Plain 0:2-0:2 ""
+            error 1:1-1:2: found character that cannot start any token
+        "#]],
+    );
+    check(
+        "a: &a [1, *a]\n",
+        expect![[r#"
+            doc 0:0-0:11 (errors)
+              map 0:0-0:8
+                Plain 0:0-0:1 "a"
+                  seq 0:6-0:8
+                    Plain 0:7-0:8 "1"
+            error 0:10-0:11: anchor 'a' value contains itself
+        "#]],
+    );
+}
