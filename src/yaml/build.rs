@@ -502,7 +502,19 @@ impl<'a> Builder<'a> {
             FrameContent::Sequence(_) => self.items.push(node),
             FrameContent::Mapping(_, key) => match key.take() {
                 Some(key) => self.entries.push(Entry { key, value: node }),
-                None => *key = Some(node),
+                None => {
+                    let collection = !matches!(node.kind, NodeKind::Scalar(_));
+                    let at = usize::from(node.range.start());
+                    *key = Some(node);
+                    if collection {
+                        // go-yaml decodes a mapping into a Go map, whose keys cannot be lists
+                        // or maps (decode.go `mapping`: "invalid map key").
+                        self.fail(SyntaxError {
+                            range: locate::char_range(self.text, at),
+                            message: "invalid map key".to_owned(),
+                        });
+                    }
+                }
             },
         }
     }

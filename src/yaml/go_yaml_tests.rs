@@ -212,3 +212,23 @@ fn refusals_in_go_yaml_words() {
         "#]],
     );
 }
+
+/// A list or a mapping as a key: go-yaml decodes every mapping into a Go map and refuses such a
+/// key ("invalid map key", decode.go `mapping`); a scalar complex key is an ordinary key.
+#[test]
+fn collection_keys_are_refused() {
+    check(
+        "? a\n: 1\n? [x, y]\n: 2\n",
+        expect![[r#"
+            doc 0:0-3:3 (errors)
+              map 0:0-3:3
+                Plain 0:2-0:3 "a"
+                  Plain 1:2-1:3 "1"
+                seq 2:2-2:8
+                  Plain 2:3-2:4 "x"
+                  Plain 2:6-2:7 "y"
+                  Plain 3:2-3:3 "2"
+            error 2:2-2:3: invalid map key
+        "#]],
+    );
+}

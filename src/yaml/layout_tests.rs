@@ -77,7 +77,7 @@ fn properties_and_odd_layouts() {
     check(
         "a: !!map\n  b: c\nd: &s\n  - 1\n? [k, l]\n: v\n",
         expect![[r#"
-            doc 0:0-5:3
+            doc 0:0-5:3 (errors)
               map 0:0-5:3
                 Plain 0:0-0:1 "a"
                   map !!map 1:2-1:6
@@ -90,6 +90,7 @@ fn properties_and_odd_layouts() {
                   Plain 4:3-4:4 "k"
                   Plain 4:6-4:7 "l"
                   Plain 5:2-5:3 "v"
+            error 4:2-4:3: invalid map key
         "#]],
     );
     check(
