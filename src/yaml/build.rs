@@ -15,7 +15,7 @@ use super::merge;
 use super::scalar::{ScalarSite, build_scalar};
 use super::separators;
 use super::source_map::size;
-use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
+use super::{Document, Entry, Node, NodeKind, ScalarStyle, SyntaxError, locate};
 use crate::text::TextRange;
 
 /// Deepest nesting of collections accepted in a document.
@@ -212,6 +212,7 @@ impl<'a> Builder<'a> {
                 };
                 let key_end = self.pending_key_end();
                 let node = build_scalar(self, &site, key_end);
+                self.check_block_indentation(&node);
                 self.complete(node, anchor, Size::ONE);
             }
             Event::SequenceStart(anchor, tag) => {
@@ -417,6 +418,25 @@ impl<'a> Builder<'a> {
             });
         }
         NodeKind::Mapping(entries)
+    }
+
+    /// A tab in a block scalar's indentation that go-yaml refuses (see `block::refused_tab`).
+    fn check_block_indentation(&mut self, node: &Node) {
+        let is_block = matches!(
+            node.as_scalar().map(|s| s.style),
+            Some(ScalarStyle::Literal | ScalarStyle::Folded)
+        );
+        if !is_block {
+            return;
+        }
+        let header = usize::from(node.range.start());
+        let parent = self.block_indent();
+        if let Some(tab) = super::block::refused_tab(self.text, header, self.limit, parent) {
+            self.fail(SyntaxError {
+                range: locate::char_range(self.text, tab),
+                message: "found a tab character where an indentation space is expected".to_owned(),
+            });
+        }
     }
 
     /// go-yaml refuses a tab between a block sequence's `-` and its item: after the `-` a

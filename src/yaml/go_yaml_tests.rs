@@ -232,3 +232,25 @@ fn collection_keys_are_refused() {
         "#]],
     );
 }
+
+/// go-yaml refuses a tab in a block scalar's indentation: after the leading spaces while the
+/// content indentation is not known, or left of it ("found a tab character where an indentation
+/// space is expected", scannerc.go `yaml_parser_scan_block_scalar_breaks`); a tab past the
+/// indentation is content.
+#[test]
+fn tabs_in_block_scalar_indentation() {
+    check(
+        "a: |\n  \tx\nb: |\n  x\n  \ty\nc: |2\n  \tz\n",
+        expect![[r#"
+            doc 0:0-6:4 (errors)
+              map 0:0-6:4
+                Plain 0:0-0:1 "a"
+                  Literal 0:3-1:4 "\tx\n"
+                Plain 2:0-2:1 "b"
+                  Literal 2:3-4:4 "x\n\ty\n"
+                Plain 5:0-5:1 "c"
+                  Literal 5:3-6:4 "\tz\n"
+            error 1:2-1:3: found a tab character where an indentation space is expected
+        "#]],
+    );
+}
