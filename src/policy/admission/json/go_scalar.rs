@@ -94,10 +94,10 @@ fn number(text: &str) -> Resolved {
             None => {}
         }
     }
-    if is_yaml_float(&plain) {
-        if let Ok(value) = plain.parse::<f64>() {
-            return Resolved::Float(value);
-        }
+    if is_yaml_float(&plain)
+        && let Ok(value) = plain.parse::<f64>()
+    {
+        return Resolved::Float(value);
     }
     Resolved::Str
 }
@@ -189,7 +189,7 @@ fn float_key(f: f64) -> String {
     };
     // %g with the shortest digits: the exponent form below 1e-4 or from 1e6 (strconv `%e is used
     // if the exponent … is less than -4 or greater than or equal to the precision`, 6 here).
-    if exponent < -4 || exponent >= 6 {
+    if !(-4..6).contains(&exponent) {
         let formatted = format!("{single:e}");
         match formatted.split_once('e') {
             Some((mantissa, exp)) => {
