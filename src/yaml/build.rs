@@ -139,6 +139,9 @@ pub(crate) struct Builder<'a> {
     doc_end: usize,
     root: Option<Node>,
     has_errors: bool,
+    /// What go-yaml's decoding of the current document refuses (a merge of a scalar, a list as
+    /// a key): reported only when the document parses, as go-yaml decodes only then.
+    decode_errors: Vec<SyntaxError>,
     documents: Vec<Document>,
     errors: Vec<SyntaxError>,
     /// What the parser was shown differently: a quoted scalar shown on one line has our value.
@@ -163,6 +166,7 @@ impl<'a> Builder<'a> {
             doc_end: base,
             root: None,
             has_errors: false,
+            decode_errors: Vec::new(),
             documents: Vec::new(),
             errors: Vec::new(),
             masks,
@@ -248,6 +252,12 @@ impl<'a> Builder<'a> {
         if !self.doc_open && !self.has_errors {
             return;
         }
+        if self.has_errors {
+            self.decode_errors.clear();
+        } else if !self.decode_errors.is_empty() {
+            self.has_errors = true;
+            self.errors.append(&mut self.decode_errors);
+        }
         // saphyr reads an empty document as an empty plain scalar; we say there is no root.
         let root = self.root.take().filter(|root| !root.is_empty_plain());
         let root_range = root.as_ref().map(|node| node.range);
@@ -287,6 +297,11 @@ impl<'a> Builder<'a> {
         self.doc_end = self.doc_end.max(usize::from(error.range.end()));
         self.has_errors = true;
         self.errors.push(error);
+    }
+
+    /// Records what go-yaml's decoding refuses, for the end of the document.
+    fn fail_decode(&mut self, error: SyntaxError) {
+        self.decode_errors.push(error);
     }
 
     /// A syntax error for saphyr's error: at the character it points at.
@@ -412,7 +427,7 @@ impl<'a> Builder<'a> {
         let (entries, refused) = merge::resolve(entries);
         if let Some(range) = refused {
             let at = usize::from(range.start());
-            self.fail(SyntaxError {
+            self.fail_decode(SyntaxError {
                 range: locate::char_range(self.text, at),
                 message: merge::NOT_A_MAP.to_owned(),
             });
@@ -529,7 +544,7 @@ impl<'a> Builder<'a> {
                     if collection {
                         // go-yaml decodes a mapping into a Go map, whose keys cannot be lists
                         // or maps (decode.go `mapping`: "invalid map key").
-                        self.fail(SyntaxError {
+                        self.fail_decode(SyntaxError {
                             range: locate::char_range(self.text, at),
                             message: "invalid map key".to_owned(),
                         });

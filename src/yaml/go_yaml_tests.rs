@@ -254,3 +254,23 @@ fn tabs_in_block_scalar_indentation() {
         "#]],
     );
 }
+
+/// go-yaml decodes a document only when it parses, so a document with a syntax error reports
+/// that error alone, not what its decoding would refuse besides.
+#[test]
+fn decoding_refusals_wait_for_a_document_that_parses() {
+    check(
+        "a: {{ x }}-y\n",
+        expect![[r#"
+            doc 0:0-0:11 (errors)
+              map 0:0-0:10
+                Plain 0:0-0:1 "a"
+                  map 0:3-0:10
+                    map 0:4-0:9
+                      Plain 0:6-0:7 "x"
+                        Plain 0:7-0:7 ""
+                      Plain 0:9-0:9 ""
+            error 0:10-0:11: while parsing a block mapping, did not find expected key
+        "#]],
+    );
+}
