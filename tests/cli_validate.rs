@@ -179,3 +179,22 @@ fn item_and_property_counts_are_bounded() {
         "#]],
     );
 }
+
+/// Values are typed as go-yaml v2 types them for kubectl (go.yaml.in/yaml/v2 `resolve.go`, YAML
+/// 1.1): `yes` is a boolean and `0755` the integer 493, so a string-valued map refuses them, while
+/// the quoted `"on"` stays a string.
+#[test]
+fn yaml_1_1_scalars_are_typed_as_kubectl_types_them() {
+    let object = fixture("thing-yaml11.yaml");
+    let crd = fixture("things.crd.yaml");
+    check(
+        &["validate", &object, "--crd", &crd],
+        1,
+        expect![[r#"
+            Thing/t (CREATE): invalid (3 errors)
+              spec.small.b: Invalid value: "boolean": spec.small.b in body must be of type string: "boolean"
+              spec.small.c: Invalid value: "integer": spec.small.c in body must be of type string: "integer"
+              <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+        "#]],
+    );
+}

@@ -13,6 +13,7 @@ mod diagnostics {
     pub mod dra;
     pub mod helm;
     pub mod gatekeeper;
+    pub mod go_yaml;
     pub mod kyverno;
     pub mod map;
     pub mod severity;

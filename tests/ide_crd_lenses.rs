@@ -115,11 +115,13 @@ fn policies_keep_their_evaluate_lens_beside_the_validate_lenses() {
     );
 }
 
+/// `served: "yes"` is a string (quoted), so v2 is not served; a plain `yes` would be true, as
+/// go-yaml v2 resolves it for kubectl.
 #[test]
 fn only_named_crds_and_versions_served_as_true_count_and_broken_yaml_does_not_panic() {
     let fixture = "#- /bad.yaml\nkind: CustomResourceDefinition\nspec: [not, a, map]\n---\n\
          kind: CustomResourceDefinition\nspec: {group: g, names: {kind: K}, versions: [{name: v1, served: true}]}\n---\n\
-         kind: CustomResourceDefinition\nmetadata: {name: k.g}\nspec: {group: g, names: {kind: K}, versions: [{name: v1, served: true}, {name: v2, served: yes}]}\n---\n\
+         kind: CustomResourceDefinition\nmetadata: {name: k.g}\nspec: {group: g, names: {kind: K}, versions: [{name: v1, served: true}, {name: v2, served: \"yes\"}]}\n---\n\
          apiVersion: /\nkind: K\n---\napiVersion: g/v1\nkind: K\nmetadata: {name: [x]}\n---\napiVersion: g/v2\nkind: K\n---\n[unclosed\n";
     check(
         fixture,

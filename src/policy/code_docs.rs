@@ -155,7 +155,7 @@ const DUPLICATE: &str = "\
 duplicate (error): a value that must be unique is repeated.
 
 Matches the API server's `Duplicate value` error: matchCondition names, variable names, audit
-annotation keys, validation actions, resource names, and keys repeated in one YAML mapping.
+annotation keys, validation actions, resource names.
 
 Example:
     variables:
@@ -166,6 +166,10 @@ Fix: rename or remove the repeated entry.
 A warning: two policies of one kind with the same `metadata.name` in the checked files (in one
 file or several). The API server keeps one object per name, so applying both leaves only the last
 one applied, and `kubectl create` refuses the second as AlreadyExists; each name is reported.
+
+A warning too: a key repeated in one YAML mapping. kubectl decodes the file with go-yaml v2 into a
+map (sigs.k8s.io/yaml `Unmarshal`), which keeps the last value without a word; that value is the
+one checked.
 ";
 
 const TOO_MANY: &str = "\

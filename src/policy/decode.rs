@@ -88,14 +88,25 @@ impl Decoder<'_, '_> {
             };
             let field_path = Path::Key(&path, key);
             if !seen.insert(key) {
-                let message = format!("duplicate field {}", quote(&field_path.to_string()));
-                self.report.other(Code::Duplicate, entry.key.range, message);
+                self.repeated_key(entry, field_path);
             }
             match def.field(key) {
                 Some(shape) => self.value(&entry.value, shape, field_path),
                 None => self.unknown(entry.key.range, field_path, key, def),
             }
         }
+    }
+
+    /// A key written twice in one mapping. kubectl decodes the file with go-yaml v2 into a map
+    /// (sigs.k8s.io/yaml `Unmarshal`, not `UnmarshalStrict`: "duplicate fields … are ignored"),
+    /// so the last value silently wins and the API server never sees the first: a warning.
+    fn repeated_key(&mut self, entry: &crate::yaml::Entry, path: Path) {
+        let message = format!(
+            "duplicate field {}: kubectl keeps the last value",
+            quote(&path.to_string())
+        );
+        self.report
+            .advice(Code::Duplicate, entry.key.range, message);
     }
 
     fn unknown(&mut self, range: crate::text::TextRange, path: Path, key: &str, def: &TypeDef) {
@@ -134,8 +145,7 @@ impl Decoder<'_, '_> {
             let key = node::key_text(entry).unwrap_or_default();
             let field_path = Path::Key(&path, key);
             if !seen.insert(key) {
-                let message = format!("duplicate field {}", quote(&field_path.to_string()));
-                self.report.other(Code::Duplicate, entry.key.range, message);
+                self.repeated_key(entry, field_path);
             }
             self.value(&entry.value, Shape::String, field_path);
         }

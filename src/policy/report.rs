@@ -86,6 +86,12 @@ impl<'a> Report<'a> {
         self.push(Code::TooMany, range, message);
     }
 
+    /// A warning of something the API server accepts, already worded.
+    pub(crate) fn advice(&mut self, code: Code, range: TextRange, message: String) {
+        self.diagnostics
+            .push(Diagnostic::new(code, range, message).advice());
+    }
+
     /// Any other diagnostic, already worded.
     pub(crate) fn other(&mut self, code: Code, range: TextRange, message: String) {
         self.push(code, range, message);

@@ -291,3 +291,40 @@ fn count_spaces(text: &str, from: usize, to: usize, max: usize) -> usize {
     }
     n
 }
+
+/// A tab go-yaml refuses in the indentation of the block scalar whose header indicator is at
+/// `header`: one after the leading spaces of a line while the content indentation is not known
+/// yet, or left of it once it is ("found a tab character where an indentation space is
+/// expected", scannerc.go `yaml_parser_scan_block_scalar_breaks`). saphyr reads such a tab as
+/// content. Returns the tab's offset.
+pub(crate) fn refused_tab(
+    text: &str,
+    header: usize,
+    limit: usize,
+    parent: Option<usize>,
+) -> Option<usize> {
+    let head = parse_header(text, header)?;
+    let limit = limit.min(text.len());
+    let (indent, _, _) = leading_lines(text, &head, limit, parent);
+    let mut known = head.indicator.is_some();
+    let mut pos = head.body;
+    while pos < limit {
+        let line_end = locate_line_end(text, pos, limit);
+        let spaces = count_spaces(text, pos, line_end, usize::MAX);
+        let after = pos + spaces;
+        if text.as_bytes().get(after) == Some(&b'\t') && (!known || spaces < indent) {
+            return Some(after);
+        }
+        if after < line_end {
+            if known && spaces < indent {
+                return None; // the scalar ended on the line before
+            }
+            known = true;
+        }
+        pos = match line_break(text, line_end, limit) {
+            Some((at, len)) => at + len,
+            None => return None,
+        };
+    }
+    None
+}

@@ -11,9 +11,11 @@ use saphyr_parser::{Event, Parser, ScanError, Span};
 use super::alias::{Anchors, Size};
 use super::cursor::CharCursor;
 use super::mask;
+use super::merge;
 use super::scalar::{ScalarSite, build_scalar};
+use super::separators;
 use super::source_map::size;
-use super::{Document, Entry, Node, NodeKind, SyntaxError, locate};
+use super::{Document, Entry, Node, NodeKind, ScalarStyle, SyntaxError, locate};
 use crate::text::TextRange;
 
 /// Deepest nesting of collections accepted in a document.
@@ -43,8 +45,19 @@ pub(crate) fn parse_piece(
             continue;
         }
         builder.finish_document(None);
-        documents.append(&mut builder.documents);
+        let refused = separators::refusals(text, (start, end));
+        if let Some(first) = builder
+            .documents
+            .first_mut()
+            .filter(|_| !refused.is_empty())
+        {
+            first.has_errors = true;
+        }
+        let from = errors.len();
+        errors.extend(refused);
         errors.append(&mut builder.errors);
+        errors[from..].sort_by_key(|error| error.range.start());
+        documents.append(&mut builder.documents);
         return;
     }
 }
@@ -62,6 +75,7 @@ fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option
                 let retry = match error.info() {
                     mask::UNDER_INDENTED => mask::maskable(builder.text, at, builder.limit),
                     mask::TAB_INDENTED => mask::tab(builder.text, at),
+                    mask::TAB_AFTER_COLON => mask::tab_after_colon(builder.text, at),
                     _ => None,
                 };
                 if let Some(retry) = retry.filter(|_| may_mask) {
@@ -125,6 +139,9 @@ pub(crate) struct Builder<'a> {
     doc_end: usize,
     root: Option<Node>,
     has_errors: bool,
+    /// What go-yaml's decoding of the current document refuses (a merge of a scalar, a list as
+    /// a key): reported only when the document parses, as go-yaml decodes only then.
+    decode_errors: Vec<SyntaxError>,
     documents: Vec<Document>,
     errors: Vec<SyntaxError>,
     /// What the parser was shown differently: a quoted scalar shown on one line has our value.
@@ -149,6 +166,7 @@ impl<'a> Builder<'a> {
             doc_end: base,
             root: None,
             has_errors: false,
+            decode_errors: Vec::new(),
             documents: Vec::new(),
             errors: Vec::new(),
             masks,
@@ -198,6 +216,7 @@ impl<'a> Builder<'a> {
                 };
                 let key_end = self.pending_key_end();
                 let node = build_scalar(self, &site, key_end);
+                self.check_block_indentation(&node);
                 self.complete(node, anchor, Size::ONE);
             }
             Event::SequenceStart(anchor, tag) => {
@@ -232,6 +251,12 @@ impl<'a> Builder<'a> {
         }
         if !self.doc_open && !self.has_errors {
             return;
+        }
+        if self.has_errors {
+            self.decode_errors.clear();
+        } else if !self.decode_errors.is_empty() {
+            self.has_errors = true;
+            self.errors.append(&mut self.decode_errors);
         }
         // saphyr reads an empty document as an empty plain scalar; we say there is no root.
         let root = self.root.take().filter(|root| !root.is_empty_plain());
@@ -272,6 +297,11 @@ impl<'a> Builder<'a> {
         self.doc_end = self.doc_end.max(usize::from(error.range.end()));
         self.has_errors = true;
         self.errors.push(error);
+    }
+
+    /// Records what go-yaml's decoding refuses, for the end of the document.
+    fn fail_decode(&mut self, error: SyntaxError) {
+        self.decode_errors.push(error);
     }
 
     /// A syntax error for saphyr's error: at the character it points at.
@@ -378,12 +408,75 @@ impl<'a> Builder<'a> {
             };
         }
         let range = TextRange::new(size(frame.start), size(end.max(frame.start)));
+        let kind = self.resolve_merges(kind);
         let node = Node {
             range,
             tag: frame.tag,
             kind,
         };
         self.complete(node, frame.anchor, frame.size);
+    }
+
+    /// A mapping with its merge keys resolved (after its range is known: merged entries lie
+    /// elsewhere in the file). A merge go-yaml refuses fails the document, as it fails kubectl's
+    /// decoding of it, but the reading goes on.
+    fn resolve_merges(&mut self, kind: NodeKind) -> NodeKind {
+        let NodeKind::Mapping(entries) = kind else {
+            return kind;
+        };
+        let (entries, refused) = merge::resolve(entries);
+        if let Some(range) = refused {
+            let at = usize::from(range.start());
+            self.fail_decode(SyntaxError {
+                range: locate::char_range(self.text, at),
+                message: merge::NOT_A_MAP.to_owned(),
+            });
+        }
+        NodeKind::Mapping(entries)
+    }
+
+    /// A tab in a block scalar's indentation that go-yaml refuses (see `block::refused_tab`).
+    fn check_block_indentation(&mut self, node: &Node) {
+        let is_block = matches!(
+            node.as_scalar().map(|s| s.style),
+            Some(ScalarStyle::Literal | ScalarStyle::Folded)
+        );
+        if !is_block {
+            return;
+        }
+        let header = usize::from(node.range.start());
+        let parent = self.block_indent();
+        if let Some(tab) = super::block::refused_tab(self.text, header, self.limit, parent) {
+            self.fail(SyntaxError {
+                range: locate::char_range(self.text, tab),
+                message: "found a tab character where an indentation space is expected".to_owned(),
+            });
+        }
+    }
+
+    /// go-yaml refuses a tab between a block sequence's `-` and its item: after the `-` a
+    /// simple key may start, and `yaml_parser_scan_to_next_token` (scannerc.go) skips tabs only
+    /// where none may, so the tab is "found character that cannot start any token". saphyr
+    /// takes it as a blank.
+    fn check_tab_after_dash(&mut self, node: &Node) {
+        let in_block_sequence = self
+            .stack
+            .last()
+            .is_some_and(|frame| !frame.flow && matches!(frame.content, FrameContent::Sequence(_)));
+        if !in_block_sequence {
+            return;
+        }
+        let start = usize::from(node.range.start());
+        let Some((dash, blanks)) = locate::dash_and_blanks_before(self.text, start) else {
+            return;
+        };
+        if let Some(tab) = blanks.find('\t') {
+            let at = dash + 1 + tab;
+            self.fail(SyntaxError {
+                range: locate::char_range(self.text, at),
+                message: "found character that cannot start any token".to_owned(),
+            });
+        }
     }
 
     /// End of a flow collection's closing bracket. saphyr's end event can run on over the spaces and
@@ -406,13 +499,32 @@ impl<'a> Builder<'a> {
                 self.complete(copy, 0, size);
                 Ok(())
             }
-            Err(error) => Err(self.error_at(span, error.message())),
+            Err(error) => {
+                let message = match self.open_anchor_name(id, span) {
+                    // go-yaml's words (decode.go `alias`) for an alias inside its own anchor.
+                    Some(name) => format!("anchor '{name}' value contains itself"),
+                    None => error.message(),
+                };
+                Err(self.error_at(span, message))
+            }
         }
+    }
+
+    /// The name written at the alias `span` when its anchor is a collection still open around
+    /// it (`a: &a [*a]`).
+    fn open_anchor_name(&mut self, id: usize, span: Span) -> Option<String> {
+        if !self.stack.iter().any(|frame| frame.anchor == id) {
+            return None;
+        }
+        let (start, end) = self.bytes(span);
+        let written = self.text.get(start..end)?.trim_start_matches('*');
+        Some(written.to_owned())
     }
 
     /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
     fn complete(&mut self, node: Node, anchor: usize, size: Size) {
         self.last_end = self.last_end.max(usize::from(node.range.end()));
+        self.check_tab_after_dash(&node);
         if anchor > 0 {
             self.anchors.keep(anchor, &node, size);
         }
@@ -425,15 +537,32 @@ impl<'a> Builder<'a> {
             FrameContent::Sequence(_) => self.items.push(node),
             FrameContent::Mapping(_, key) => match key.take() {
                 Some(key) => self.entries.push(Entry { key, value: node }),
-                None => *key = Some(node),
+                None => {
+                    let collection = !matches!(node.kind, NodeKind::Scalar(_));
+                    let at = usize::from(node.range.start());
+                    *key = Some(node);
+                    if collection {
+                        // go-yaml decodes a mapping into a Go map, whose keys cannot be lists
+                        // or maps (decode.go `mapping`: "invalid map key").
+                        self.fail_decode(SyntaxError {
+                            range: locate::char_range(self.text, at),
+                            message: "invalid map key".to_owned(),
+                        });
+                    }
+                }
             },
         }
     }
 }
 
-/// saphyr's message made to read like ours: lower-case start, no trailing full stop.
+/// saphyr's message made to read like ours: lower-case start, no trailing full stop; where
+/// go-yaml refuses the same text in other words, go-yaml's (what kubectl prints).
 fn clean_message(info: &str) -> String {
     let trimmed = info.trim().trim_end_matches('.');
+    if trimmed.starts_with("tabs disallowed within this context") {
+        // A tab indenting a block: go-yaml's scanner cannot start a token with it.
+        return "found character that cannot start any token".to_owned();
+    }
     let mut chars = trimmed.chars();
     match chars.next() {
         Some(first) => first.to_lowercase().chain(chars).collect(),

@@ -77,7 +77,7 @@ fn properties_and_odd_layouts() {
     check(
         "a: !!map\n  b: c\nd: &s\n  - 1\n? [k, l]\n: v\n",
         expect![[r#"
-            doc 0:0-5:3
+            doc 0:0-5:3 (errors)
               map 0:0-5:3
                 Plain 0:0-0:1 "a"
                   map !!map 1:2-1:6
@@ -90,16 +90,20 @@ fn properties_and_odd_layouts() {
                   Plain 4:3-4:4 "k"
                   Plain 4:6-4:7 "l"
                   Plain 5:2-5:3 "v"
+            error 4:2-4:3: invalid map key
         "#]],
     );
     check(
         "%YAML 1.2\n--- |\nraw\n text\n--- >1\n  x\n y\n...\n",
         expect![[r#"
-        doc 1:0-3:5
-          Literal 1:4-3:5 "raw\n text\n"
-        doc 4:0-7:3
-          Folded 4:4-6:2 " x\ny\n"
-    "#]],
+            doc 1:0-3:5 (errors)
+              Literal 1:4-3:5 "raw\n text\n"
+            doc 4:0-7:3 (errors)
+              Folded 4:4-6:2 " x\ny\n"
+            error 0:0-0:1: did not find expected <document start>
+            error 1:4-1:5: invalid Yaml document separator: |
+            error 4:4-4:5: invalid Yaml document separator: >1
+        "#]],
     );
     check(
         "a:\n- |1\n  x\n- !!str >2\n   y\n",

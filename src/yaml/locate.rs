@@ -111,19 +111,22 @@ pub(crate) fn find_block_header(text: &str, from: usize, limit: usize) -> Option
 /// When the first item is on a later line (`- # comment` then the item), the parser puts the start
 /// at the end of the comment; the search then starts before the comment.
 pub(crate) fn dash_before(text: &str, at: usize) -> usize {
+    dash_and_blanks_before(text, at).map_or(at, |(dash, _)| dash)
+}
+
+/// The `-` of a block sequence entry that only blanks separate from file offset `at` (on the same
+/// line), with those blanks.
+pub(crate) fn dash_and_blanks_before(text: &str, at: usize) -> Option<(usize, &str)> {
     let bytes = text.as_bytes();
     if bytes.get(at) == Some(&b'-') {
-        return at;
+        return Some((at, ""));
     }
-    let mut i = comment_start_before(bytes, at).unwrap_or(at);
+    let end = comment_start_before(bytes, at).unwrap_or(at);
+    let mut i = end;
     while i > 0 && matches!(bytes.get(i - 1), Some(b' ' | b'\t')) {
         i -= 1;
     }
-    if i > 0 && bytes.get(i - 1) == Some(&b'-') {
-        i - 1
-    } else {
-        at
-    }
+    (i > 0 && bytes.get(i - 1) == Some(&b'-')).then(|| (i - 1, text.get(i..end).unwrap_or("")))
 }
 
 /// Start of a comment (`#` at a line start or after white space) on the line of `at`, before `at`.

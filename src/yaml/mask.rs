@@ -15,6 +15,12 @@
 //! tab, shown to the parser as spaces: the same number of bytes, so every offset stays where it
 //! was. The scalar's value and source map then come from our own decoding of the real text, which
 //! folds the lines as go-yaml does.
+//!
+//! saphyr also wants a space, not a tab, right after the `:` of a key (`key:\tvalue`, in a block
+//! or a flow mapping), where go-yaml skips tabs as it skips spaces (`yaml_parser_scan_to_next_token`
+//! skips tabs whenever a simple key is not allowed, which it is not after a key's `:`). That tab
+//! is shown as a space too. After the `:` of an explicit `? key` go-yaml refuses the tab ("found
+//! character that cannot start any token"), so that one stays an error.
 
 use std::borrow::Cow;
 
@@ -24,13 +30,16 @@ use super::locate;
 pub(crate) const UNDER_INDENTED: &str = "invalid indentation in quoted scalar";
 /// The message it gives for a tab in such a line's indentation (it points at the tab).
 pub(crate) const TAB_INDENTED: &str = "tab cannot be used as indentation";
+/// The message it gives for a tab right after a key's `:` (it points past the blanks).
+pub(crate) const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
 
 /// What the parser is shown differently (file offsets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mask {
     /// A quoted scalar, from its opening quote to past its closing one: its breaks are spaces.
     Breaks(usize, usize),
-    /// A tab in the indentation of a quoted scalar's continuation line: a space.
+    /// A tab in the indentation of a quoted scalar's continuation line, or right after a key's
+    /// `:`: a space.
     Tab(usize),
 }
 
@@ -58,6 +67,16 @@ pub(crate) fn maskable(text: &str, quote: usize, limit: usize) -> Option<Mask> {
 /// The tab at file offset `at`, as a mask, if that is what is there.
 pub(crate) fn tab(text: &str, at: usize) -> Option<Mask> {
     (text.as_bytes().get(at) == Some(&b'\t')).then_some(Mask::Tab(at))
+}
+
+/// The tab right after the `:` that the blanks before file offset `at` follow, when that `:`
+/// ends a key on its line (not the `:` of an explicit `? key`, alone at the start of its line).
+pub(crate) fn tab_after_colon(text: &str, at: usize) -> Option<Mask> {
+    let before = text.get(..at)?.trim_end_matches([' ', '\t']);
+    let colon = before.strip_suffix(':')?.len();
+    let line_start = before[..colon].rfind('\n').map_or(0, |i| i + 1);
+    let is_key = !before[line_start..colon].trim().is_empty();
+    (is_key && text.as_bytes().get(colon + 1) == Some(&b'\t')).then_some(Mask::Tab(colon + 1))
 }
 
 /// `piece` (at file offset `base`) as the parser is shown it: the line breaks and tabs of `masks`

@@ -23,10 +23,14 @@ mod locate;
 #[cfg(test)]
 mod map_tests;
 mod mask;
+mod merge;
+#[cfg(test)]
+mod merge_tests;
 mod node;
 #[cfg(test)]
 mod prop_tests;
 mod scalar;
+mod separators;
 mod source_map;
 mod split;
 pub mod template;

@@ -43,6 +43,9 @@ status:
     );
 }
 
+/// kubectl decodes with go-yaml v2 into a map (sigs.k8s.io/yaml `Unmarshal`: duplicate fields are
+/// ignored), so the last value of a repeated key is what the API server gets: a warning, and the
+/// first value is not checked (its expression would not compile to a bool).
 #[test]
 fn repeated_keys_are_duplicates() {
     check_diagnostics(
@@ -56,13 +59,18 @@ spec:
   matchConstraints:
     resourceRules:
     - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations: [{expression: "1"}]
   validations: [{expression: "true"}]
 "#,
         expect![[r#"
-            policy.yaml:6:3: error[duplicate] (refused on create): duplicate field "spec.failurePolicy"
+            policy.yaml:6:3: warning[duplicate] (accepted): duplicate field "spec.failurePolicy": kubectl keeps the last value
               |
             6 |   failurePolicy: Ignore
               |   ^^^^^^^^^^^^^
+            policy.yaml:11:3: warning[duplicate] (accepted): duplicate field "spec.validations": kubectl keeps the last value
+               |
+            11 |   validations: [{expression: "true"}]
+               |   ^^^^^^^^^^^
         "#]],
     );
 }

@@ -1,9 +1,12 @@
 //! YAML documents as JSON values, the shape the API server hands to CEL (`object`, `params`, …) and
-//! the shape the evaluator reads policies in. Tags are ignored except `!!str`, which keeps text.
+//! the shape the evaluator reads policies in. Scalars and keys are what kubectl makes of them
+//! (`go_scalar`: go-yaml v2's YAML 1.1 resolution, then sigs.k8s.io/yaml's JSON conversion).
 
-use serde_json::{Map, Number, Value as Json};
+mod go_scalar;
 
-use crate::yaml::{self, Node, NodeKind, Scalar};
+use serde_json::{Map, Value as Json};
+
+use crate::yaml::{self, Node, NodeKind, Scalar, ScalarStyle};
 
 /// Every document of a YAML text as JSON, in order; `Err` carries the first syntax error.
 pub fn documents(text: &str) -> Result<Vec<Json>, String> {
@@ -50,9 +53,12 @@ fn convert(node: &Node, depth: usize) -> Option<Json> {
         NodeKind::Mapping(entries) => {
             let mut map = Map::new();
             for entry in entries {
-                let key = match &entry.key.kind {
-                    NodeKind::Scalar(s) => s.value.clone(),
-                    _ => continue,
+                // A key go-yaml or sigs.k8s.io/yaml refuses (a collection, a null) is left out.
+                let NodeKind::Scalar(s) = &entry.key.kind else {
+                    continue;
+                };
+                let Some(key) = go_scalar::to_key(resolved(&entry.key, s), &s.value) else {
+                    continue;
                 };
                 map.insert(key, convert(&entry.value, depth + 1)?);
             }
@@ -62,24 +68,13 @@ fn convert(node: &Node, depth: usize) -> Option<Json> {
 }
 
 fn scalar(node: &Node, s: &Scalar) -> Json {
-    if node.tag.as_deref().is_some_and(|t| t.ends_with("str")) {
-        return Json::String(s.value.clone());
-    }
-    if s.is_null() {
-        Json::Null
-    } else if let Some(b) = s.as_bool() {
-        Json::Bool(b)
-    } else if let Some(i) = s.as_i64() {
-        Json::from(i)
-    } else if s.is_float() {
-        s.value
-            .parse::<f64>()
-            .ok()
-            .and_then(Number::from_f64)
-            .map_or_else(|| Json::String(s.value.clone()), Json::Number)
-    } else {
-        Json::String(s.value.clone())
-    }
+    go_scalar::to_json(resolved(node, s), &s.value)
+}
+
+/// How go-yaml resolves the scalar `s` of `node`.
+fn resolved(node: &Node, s: &Scalar) -> go_scalar::Resolved {
+    let plain = s.style == ScalarStyle::Plain;
+    go_scalar::resolve(&s.value, node.tag.as_deref(), plain)
 }
 
 /// `a.b.c` of a JSON value as a string, or "".

@@ -1,0 +1,95 @@
+//! YAML read as kubectl reads it: go-yaml v2 (go.yaml.in/yaml/v2, through sigs.k8s.io/yaml) and
+//! apimachinery's document splitting. Each expectation is what kubectl does with the same text.
+
+use crate::check_diagnostics;
+use expect_test::expect;
+
+/// Merge keys bring in the anchored mapping's fields (go.yaml.in/yaml/v2 `decode.go` `merge`):
+/// no unknown `<<` field, and the required fields the merge supplies are there.
+#[test]
+fn merge_keys_supply_fields() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: merged}
+spec:
+  matchConstraints:
+    resourceRules:
+    - &rule {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+    - <<: *rule
+      resources: [statefulsets]
+  validations:
+  - &check
+    expression: "object.spec.replicas <= 5"
+    message: too many replicas
+  - <<: *check
+    expression: "object.spec.replicas >= 'one'"
+"#,
+        expect![[r#"
+            policy.yaml:15:39: error[cel-no-overload] (fails at admission): spec.validations[1].expression: found no matching overload for '_>=_' applied to '(int, string)' (in apps/v1, Kind=Deployment and apps/v1, Kind=StatefulSet)
+               |
+            15 |     expression: "object.spec.replicas >= 'one'"
+               |                                       ^^
+        "#]],
+    );
+}
+
+/// A merge of a scalar fails go-yaml's decoding, so kubectl refuses the document.
+#[test]
+fn a_merge_of_a_scalar_is_refused() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: merged}
+spec:
+  failurePolicy: &fail Fail
+  matchConstraints:
+    <<: *fail
+"#,
+        expect![[r#"
+            policy.yaml:7:9: error[yaml-syntax] (refused on create): map merge requires map or sequence of maps as the value
+              |
+            7 |     <<: *fail
+              |         ^
+        "#]],
+    );
+}
+
+/// kubectl splits the file at lines starting with `---` and refuses one with content after the
+/// dashes (apimachinery `pkg/util/yaml/decoder.go` `YAMLReader`); a `%YAML` directive is then
+/// alone before its `---`, which go-yaml refuses ("did not find expected <document start>").
+#[test]
+fn document_separators_kubectl_refuses() {
+    check_diagnostics(
+        r#"
+%YAML 1.1
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: a}
+spec: {policyName: a, validationActions: [Deny]}
+--- # a comment is fine
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: b}
+spec: {policyName: b, validationActions: [Deny]}
+--- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+"#,
+        expect![[r#"
+            policy.yaml:1:1: error[yaml-syntax] (refused on create): did not find expected <document start>
+              |
+            1 | %YAML 1.1
+              | ^
+            policy.yaml:11:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'b' in the workspace
+               |
+            11 | spec: {policyName: b, validationActions: [Deny]}
+               |                    ^
+            policy.yaml:12:5: error[yaml-syntax] (refused on create): invalid Yaml document separator: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+               |
+            12 | --- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+               |     ^
+        "#]],
+    );
+}
