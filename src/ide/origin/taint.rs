@@ -95,9 +95,16 @@ impl Taint {
         let doc = self.document_of(d.range);
         let writes = self.writes_yaml.get(doc).copied().unwrap_or(false);
         let branches = self.branches.get(doc).copied().unwrap_or(false);
-        (writes && d.code == Code::Required)
-            || (branches && d.code == Code::Duplicate && d.prediction == Prediction::Refused)
+        (writes && d.code == Code::Required) || (branches && is_branch_duplicate(d))
     }
+}
+
+/// A repeated key (kubectl keeps the last, so it is advice) or a repeated list value (refused):
+/// either may be one key or item written in both branches of an `if`. Other advice of the same
+/// code, a policy name shared across files, is not about the template's branches.
+fn is_branch_duplicate(d: &Diagnostic) -> bool {
+    d.code == Code::Duplicate
+        && (d.prediction == Prediction::Refused || d.message.starts_with("duplicate field "))
 }
 
 /// The start of every line of a text, to grow ranges to whole lines without rescanning them.
