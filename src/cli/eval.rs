@@ -8,7 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use admission_ls::ide::KubeVersion;
-use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
+use admission_ls::ide::run::{
+    EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
+};
 use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
@@ -146,9 +148,8 @@ fn requests(request: EvalRequest) -> Result<Vec<EvalRequest>, String> {
         .collect())
 }
 
-fn evaluate_all(args: &EvalArgs) -> Result<Vec<EvalOutcome>, String> {
-    requests(request(args)?)?
-        .iter()
+fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<EvalOutcome>, String> {
+    all.iter()
         .enumerate()
         .map(|(i, r)| {
             evaluate(r).map_err(|e| match &args.object {
@@ -161,9 +162,107 @@ fn evaluate_all(args: &EvalArgs) -> Result<Vec<EvalOutcome>, String> {
         .collect()
 }
 
+/// The family verdicts of every `--object` document, when a document family claims the policy
+/// file (`None`: the file is for the built-in admission kinds).
+fn evaluate_family_all(all: &[EvalRequest]) -> Option<Result<Vec<Vec<FamilyOutcome>>, String>> {
+    let mut outcomes = Vec::new();
+    for (i, r) in all.iter().enumerate() {
+        match evaluate_family(r)? {
+            Ok(o) => outcomes.push(o),
+            Err(e) if i > 0 => return Some(Err(format!("--object document {}: {e}", i + 1))),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(outcomes))
+}
+
+/// Runs `eval` for a family's policy: the verdicts in text or JSON, the exit code as for the
+/// admission kinds.
+fn run_family(args: &EvalArgs, all: Vec<Vec<FamilyOutcome>>) -> i32 {
+    let shown: Vec<Vec<&FamilyOutcome>> = all.iter().map(|o| shown(o)).collect();
+    let text = match args.format {
+        EvalFormat::Json => {
+            let mut docs: Vec<Json> = shown
+                .iter()
+                .map(|o| Json::Array(o.iter().map(|o| o.to_json()).collect()))
+                .collect();
+            let json = if docs.len() == 1 {
+                docs.remove(0)
+            } else {
+                Json::Array(docs)
+            };
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            )
+        }
+        EvalFormat::Text => shown
+            .iter()
+            .map(|o| o.iter().map(|o| render_family(o)).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    let refused = shown
+        .iter()
+        .flatten()
+        .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
+    out::emit(&text, i32::from(args.exit_code && refused))
+}
+
+/// The verdicts worth showing: those of the variants that matched, or the policy as written when
+/// none did.
+fn shown(outcomes: &[FamilyOutcome]) -> Vec<&FamilyOutcome> {
+    let matched: Vec<&FamilyOutcome> = outcomes.iter().filter(|o| o.result != "no match").collect();
+    if matched.is_empty() {
+        outcomes.iter().take(1).collect()
+    } else {
+        matched
+    }
+}
+
+/// The text form of a family verdict.
+fn render_family(o: &FamilyOutcome) -> String {
+    let variant = o
+        .variant
+        .as_deref()
+        .map(|v| format!(" ({v})"))
+        .unwrap_or_default();
+    let mut out = format!("{} {}{variant}: {}\n", o.kind, o.policy, o.result);
+    out.push_str(&format!("  decision: {}\n", o.decision));
+    if let Some(message) = &o.message {
+        out.push_str(&format!("  message: {message}\n"));
+    }
+    out.push_str(&format!("  validationActions: {}\n", o.actions.join(", ")));
+    for w in &o.warnings {
+        out.push_str(&format!("  warning: {w}\n"));
+    }
+    for (k, v) in &o.audit_annotations {
+        out.push_str(&format!("  auditAnnotation {k}: {v}\n"));
+    }
+    for note in &o.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    out
+}
+
 /// Runs `eval`.
 pub fn run(args: &EvalArgs) -> i32 {
-    let outcomes = match evaluate_all(args) {
+    let all = match request(args).and_then(requests) {
+        Ok(all) => all,
+        Err(message) => {
+            out::error(&format!("admission-ls eval: error: {message}"));
+            return EXIT_USAGE;
+        }
+    };
+    match evaluate_family_all(&all) {
+        Some(Ok(all)) => return run_family(args, all),
+        Some(Err(message)) => {
+            out::error(&format!("admission-ls eval: error: {message}"));
+            return EXIT_USAGE;
+        }
+        None => {}
+    }
+    let outcomes = match evaluate_all(args, &all) {
         Ok(outcomes) => outcomes,
         Err(message) => {
             out::error(&format!("admission-ls eval: error: {message}"));

@@ -9,10 +9,13 @@ use crate::policy::admission::json::{documents, str_at};
 use crate::policy::admission::view::Policy;
 use crate::policy::admission::{Input, Outcome, Request};
 use crate::policy::apiserver;
+use crate::policy::families;
+use crate::policy::families::evaluation::EvalInput;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
 
 pub use crate::policy::admission::Outcome as EvalOutcome;
+pub use crate::policy::families::evaluation::FamilyOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;
 pub use crate::policy::suite::RunHooks;
 
@@ -65,6 +68,52 @@ fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, Strin
         return Err(format!("{what}: the document has no apiVersion or kind"));
     }
     Ok(Some(doc))
+}
+
+/// Evaluates the chosen policy of `request.policy_text` when a document family (Kyverno's
+/// policies…) claims it: `None` when the file holds only built-in kinds (see [`evaluate`]).
+pub fn evaluate_family(request: &EvalRequest) -> Option<Result<Vec<FamilyOutcome>, String>> {
+    let input = match family_input(request) {
+        Ok(input) => input,
+        Err(e) => {
+            // Bad input matters only when a family claims the file.
+            let claims = families::evaluation::evaluate_text(
+                &request.policy_text,
+                &request.policy_path,
+                request.policy.as_deref(),
+                &EvalInput::default(),
+            );
+            return claims.map(|_| Err(e));
+        }
+    };
+    families::evaluation::evaluate_text(
+        &request.policy_text,
+        &request.policy_path,
+        request.policy.as_deref(),
+        &input,
+    )
+}
+
+/// The request of a family evaluation: the objects as written (no defaulting), the operation,
+/// the user and the namespace object.
+fn family_input(request: &EvalRequest) -> Result<EvalInput, String> {
+    if let Some(op) = &request.operation
+        && !matches!(op.as_str(), "CREATE" | "UPDATE" | "DELETE" | "CONNECT")
+    {
+        return Err(format!(
+            "--operation: expected CREATE, UPDATE, DELETE or CONNECT, got `{op}`"
+        ));
+    }
+    let object = one_document(request.object.as_ref(), "--object")?;
+    let old_object = one_document(request.old_object.as_ref(), "--old-object")?;
+    if object.is_none() && old_object.is_none() {
+        return Err("give --object or --old-object".into());
+    }
+    let mut req = Request::new(object, old_object, request.operation.as_deref());
+    req.namespace_object = one_document(request.namespace.as_ref(), "--namespace")?;
+    req.user = request.user.clone().unwrap_or_default();
+    req.groups = request.groups.clone();
+    Ok(EvalInput { request: req })
 }
 
 /// Evaluates the chosen policy of `request.policy_text`; `Err` is bad input, with a clear message.

@@ -182,4 +182,19 @@ impl Scope {
             ))),
         }
     }
+
+    /// [`Scope::run`] with cel-go's own error text (no API server wording around it), as
+    /// engines that report the error as cel-go returns it (Kyverno's) word it.
+    pub fn run_plain(&self, compiled: &Compiled, budget: &mut u64) -> Result<Value, Failure> {
+        let wrapped = format!("expression '{}' resulted in error: ", compiled.text.trim());
+        self.run(compiled, budget).map_err(|failure| match failure {
+            Failure::Error(m) => Failure::Error(
+                m.strip_prefix(&wrapped)
+                    .or_else(|| m.strip_prefix("compilation error: "))
+                    .unwrap_or(&m)
+                    .to_string(),
+            ),
+            budget => budget,
+        })
+    }
 }

@@ -6,6 +6,7 @@
 //! The Kubernetes admission kinds, CRD rules and webhooks still have their own paths in
 //! `policy/mod.rs`; they move behind this trait next.
 
+pub mod evaluation;
 pub mod kyverno;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
@@ -54,6 +55,15 @@ pub trait Family: Sync {
         minor: u32,
         workspace: &Workspace,
     ) -> Option<Env>;
+    /// The family's verdicts for a claimed document and a request: `None` when the family does
+    /// not evaluate documents of this kind, `Err` when the document cannot be evaluated (why).
+    fn evaluate(
+        &self,
+        _root: &Node,
+        _input: &evaluation::EvalInput,
+    ) -> Option<Result<Vec<evaluation::FamilyOutcome>, String>> {
+        None
+    }
 }
 
 impl FamilySite {
