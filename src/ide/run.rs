@@ -11,6 +11,7 @@ use crate::policy::admission::{Input, Outcome, Request};
 use crate::policy::apiserver;
 use crate::policy::families;
 use crate::policy::families::evaluation::EvalInput;
+use crate::policy::families::kyverno::cli_test;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
 
@@ -298,7 +299,12 @@ pub fn run_tests_with(
 ) -> Vec<SuiteReport> {
     let mut reports = Vec::new();
     for (path, text) in files {
-        match suite::read(text, path) {
+        let parsed = crate::yaml::parse(text);
+        if cli_test::holds_test(&parsed) {
+            reports.extend(kyverno_reports(path, &parsed, load, &options.hooks));
+            continue;
+        }
+        match suite::read_tree(text, &parsed, path) {
             Err(e) => reports.push(SuiteReport {
                 path: path.clone(),
                 name: path.clone(),
@@ -322,6 +328,58 @@ pub fn run_tests_with(
         }
     }
     reports
+}
+
+/// The reports of the Kyverno CLI `Test` documents of a file.
+fn kyverno_reports(
+    path: &str,
+    parsed: &crate::yaml::YamlFile,
+    load: Loader<'_>,
+    hooks: &RunHooks<'_>,
+) -> Vec<SuiteReport> {
+    cli_test::tests(parsed)
+        .iter()
+        .map(|test| {
+            // The suite and case the caller's selection sees: their names.
+            let suite = suite::Suite {
+                name: test.name.clone(),
+                format: SuiteFormat::KyvernoTest,
+                policy_files: test.policies.clone(),
+                resource_files: test.resources.clone(),
+                defaults: false,
+                kube_version: Ok(KubeVersion::newest()),
+                cases: Vec::new(),
+                errors: Vec::new(),
+            };
+            let select = |name: &str| {
+                let case = suite::Case {
+                    name: name.to_string(),
+                    ..suite::Case::default()
+                };
+                (hooks.select)(path, &suite, &case)
+            };
+            let run = cli_test::run(
+                path,
+                test,
+                load,
+                &cli_test::Hooks {
+                    select: &select,
+                    clock: hooks.clock,
+                },
+            );
+            SuiteReport {
+                path: path.to_string(),
+                name: if run.name.is_empty() {
+                    path.to_string()
+                } else {
+                    run.name
+                },
+                format: SuiteFormat::KyvernoTest,
+                errors: run.errors,
+                cases: run.cases,
+            }
+        })
+        .collect()
 }
 
 /// How the cases of a run ended: passed, failed (ran and did not meet the expectation) and
@@ -381,6 +439,7 @@ fn suite_json(report: &SuiteReport) -> Json {
     let format = match report.format {
         SuiteFormat::PolicyTest => "PolicyTest",
         SuiteFormat::Kaptest => "kaptest",
+        SuiteFormat::KyvernoTest => "KyvernoTest",
     };
     let cases: Vec<Json> = report
         .cases

@@ -21,6 +21,8 @@ pub enum Format {
     PolicyTest,
     /// A kaptest manifest.
     Kaptest,
+    /// A Kyverno CLI `Test` (`kyverno-test.yaml`).
+    KyvernoTest,
 }
 
 /// An object given inline or by reference to the suite's resources.
@@ -82,7 +84,7 @@ pub struct Expect {
 }
 
 /// One test case.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Case {
     /// Its name (kaptest cases are named from their policy, object and expectation).
     pub name: String,

@@ -16,6 +16,7 @@
 //! - a typed-CEL disagreement: a warning (see `typed.rs`).
 
 mod autogen;
+pub mod cli_test;
 pub mod eval;
 mod library;
 mod result_type;
