@@ -30,6 +30,8 @@ enum Slot<'a> {
 pub struct Activation<'a> {
     slots: HashMap<String, Slot<'a>>,
     has_dotted: bool,
+    /// `x.orValue(y)` as Kyverno's engines run it (see [`Activation::with_or_value_compat`]).
+    pub(crate) or_value_compat: bool,
 }
 
 /// What looking a name up gives.
@@ -44,6 +46,15 @@ impl<'a> Activation<'a> {
     /// An empty activation.
     pub fn new() -> Self {
         Activation::default()
+    }
+
+    /// Runs `x.orValue(y)` as kyverno/kyverno `pkg/cel/compiler/env.go`
+    /// `OrValueCompatEnvOptions` does (a parse-time macro to `__orValueCompat__`): an optional
+    /// gives its value or `y`, an error gives `y`, any other value is returned as it is (cel-go
+    /// before v0.28), where plain CEL has no overload for a receiver that is not optional.
+    pub fn with_or_value_compat(&mut self) -> &mut Self {
+        self.or_value_compat = true;
+        self
     }
 
     /// Binds `name` to a value (replacing any binding).

@@ -73,6 +73,12 @@ impl<'a> Interp<'a> {
         args: &[ExprId],
     ) -> Step {
         let function = function.strip_prefix('.').unwrap_or(function);
+        if self.or_value_compat()
+            && function == "orValue"
+            && let (Some(receiver), [fallback]) = (target, args)
+        {
+            return self.or_value_compat_call(receiver, *fallback);
+        }
         let (target, qualified) = self.qualify(target, function);
         let name = qualified.as_deref().unwrap_or(function);
         let receiver = match target {
@@ -109,6 +115,22 @@ impl<'a> Interp<'a> {
         self.meter(&result)?;
         self.check_work()?;
         Ok(result)
+    }
+
+    /// Kyverno's `__orValueCompat__(x, y)` (see `Activation::with_or_value_compat`): a strict
+    /// function, so both arguments are evaluated and an error in either is the result (cel-go's
+    /// `evalBinary`) before its binding sees them.
+    fn or_value_compat_call(&mut self, receiver: ExprId, fallback: ExprId) -> Step {
+        let value = self.eval(receiver)?;
+        let fallback = self.eval(fallback)?;
+        self.cost.charge(1)?;
+        Ok(match value {
+            e @ Value::Error(_) => e,
+            _ if fallback.is_error() => fallback,
+            Value::Optional(Some(v)) => (*v).clone(),
+            Value::Optional(None) => fallback,
+            other => other,
+        })
     }
 
     /// The checker's type of node `id`, if the caller passed the types.

@@ -28,6 +28,11 @@ pub(crate) struct Interp<'a> {
 }
 
 impl<'a> Interp<'a> {
+    /// Whether the activation asks for Kyverno's `orValue` (see `Activation::with_or_value_compat`).
+    pub(crate) fn or_value_compat(&self) -> bool {
+        self.act.or_value_compat
+    }
+
     pub(crate) fn new(ast: &'a Ast, act: &'a Activation<'a>, cost: CostTracker) -> Self {
         Interp {
             ast,

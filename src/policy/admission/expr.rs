@@ -77,6 +77,8 @@ struct Data {
     base: Vec<(&'static str, Value)>,
     variables: Vec<(String, Compiled)>,
     cache: Vec<OnceCell<Computed>>,
+    /// Kyverno's `orValue` (`Activation::with_or_value_compat`).
+    or_value_compat: bool,
 }
 
 /// The variables of one evaluation (one policy, binding and param).
@@ -98,13 +100,26 @@ impl Scope {
                 base,
                 variables,
                 cache,
+                or_value_compat: false,
             }),
         }
+    }
+
+    /// [`Scope::new`] for Kyverno's engines, which run `x.orValue(y)` their own way.
+    pub fn kyverno(base: Vec<(&'static str, Value)>, variables: &[(String, String)]) -> Scope {
+        let mut scope = Scope::new(base, variables);
+        if let Some(data) = Rc::get_mut(&mut scope.data) {
+            data.or_value_compat = true;
+        }
+        scope
     }
 
     /// The activation for an expression that may use the first `upto` variables.
     fn activation(&self, upto: usize) -> Activation<'static> {
         let mut activation = Activation::new();
+        if self.data.or_value_compat {
+            activation.with_or_value_compat();
+        }
         for (name, value) in &self.data.base {
             activation.bind(name, value.clone());
         }

@@ -264,7 +264,7 @@ fn run(
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let scope = Scope::new(activation(settings, input), &variables);
+    let scope = Scope::kyverno(activation(settings, input), &variables);
     match match_conditions(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return (Status::Skip, "skip".into(), Vec::new()),
