@@ -181,6 +181,13 @@ fn eval_several_objects_skip_and_no_match() {
             ValidatingPolicy require-team: no match
               decision: skip
               validationActions: Audit, Warn
+
+            ValidatingPolicy require-team (autogen-cronjobs): fail
+              decision: allow
+              message: failed to evaluate message expression: no such overload: field selection on null_type
+              validationActions: Audit, Warn
+              warning: failed to evaluate message expression: no such overload: field selection on null_type
+              note: Audit: the failure is recorded in the policy report
         "#]],
     );
 }
@@ -202,16 +209,18 @@ fn test_finds_hidden_kyverno_suites_and_passes() {
         &["test", "tests/suites/kyverno"],
         0,
         expect![[r#"
-        tests/suites/kyverno/.kyverno-test/kyverno-test.yaml (require-team)
-          ok    require-team Pod/good-pod: pass (…ms)
-          ok    require-team Pod/bad-pod: fail (…ms)
-          ok    require-team Pod/nobody-pod: fail (…ms)
-          ok    require-team Pod/kube-system/system-pod: skip (…ms)
-          ok    require-team Deployment/bad-deployment: fail (…ms)
-          ok    require-team CronJob/good-cronjob: pass (…ms)
-          ok    broken-expression Pod/good-pod: error (…ms)
-        7 passed, 0 failed in …ms
-    "#]],
+            tests/suites/kyverno/.kyverno-test/kyverno-test.yaml (require-team)
+              ok    require-team Pod/good-pod: pass (…ms)
+              ok    require-team Pod/default/good-pod: pass (…ms)
+              ok    require-team Pod/bad-pod: fail (…ms)
+              ok    require-team Pod/nobody-pod: fail (…ms)
+              ok    require-team Pod/kube-system/system-pod: skip (…ms)
+              ok    require-team Deployment/bad-deployment: fail (…ms)
+              ok    require-team CronJob/good-cronjob: pass (…ms)
+              ok    require-team CronJob/bare-cronjob: fail (…ms)
+              ok    broken-expression Pod/good-pod: error (…ms)
+            9 passed, 0 failed in …ms
+        "#]],
     );
 }
 

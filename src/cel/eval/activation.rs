@@ -32,6 +32,8 @@ pub struct Activation<'a> {
     has_dotted: bool,
     /// `x.orValue(y)` as Kyverno's engines run it (see [`Activation::with_or_value_compat`]).
     pub(crate) or_value_compat: bool,
+    /// Presence tests on a scalar are false (see [`Activation::with_lenient_presence`]).
+    pub(crate) lenient_presence: bool,
 }
 
 /// What looking a name up gives.
@@ -54,6 +56,15 @@ impl<'a> Activation<'a> {
     /// before v0.28), where plain CEL has no overload for a receiver that is not optional.
     pub fn with_or_value_compat(&mut self) -> &mut Self {
         self.or_value_compat = true;
+        self
+    }
+
+    /// A presence test on a value that is not a map or an object (`has(x.f)`, `x.?f`, `x[?k]`
+    /// with `x` a scalar or null) is false, as in cel-go without `EnableErrorOnBadPresenceTest`
+    /// (`interpreter/attributes.go` `refQualify`), which Kyverno's environments do not enable
+    /// (kyverno/kyverno `pkg/cel/compiler/env.go`); Kubernetes' environments make it an error.
+    pub fn with_lenient_presence(&mut self) -> &mut Self {
+        self.lenient_presence = true;
         self
     }
 

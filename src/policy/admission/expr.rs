@@ -105,7 +105,8 @@ impl Scope {
         }
     }
 
-    /// [`Scope::new`] for Kyverno's engines, which run `x.orValue(y)` their own way.
+    /// [`Scope::new`] for Kyverno's engines, which run `x.orValue(y)` their own way and do not
+    /// make a presence test on a scalar an error.
     pub fn kyverno(base: Vec<(&'static str, Value)>, variables: &[(String, String)]) -> Scope {
         let mut scope = Scope::new(base, variables);
         if let Some(data) = Rc::get_mut(&mut scope.data) {
@@ -118,7 +119,8 @@ impl Scope {
     fn activation(&self, upto: usize) -> Activation<'static> {
         let mut activation = Activation::new();
         if self.data.or_value_compat {
-            activation.with_or_value_compat();
+            // Kyverno's environment: its orValue and cel-go's lenient presence tests.
+            activation.with_or_value_compat().with_lenient_presence();
         }
         for (name, value) in &self.data.base {
             activation.bind(name, value.clone());

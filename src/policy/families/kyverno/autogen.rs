@@ -105,10 +105,9 @@ pub(super) fn rewrites(root: &Node, kind: &str) -> Vec<Rewrite> {
             .map(|c| Gvk::new(c.group, "v1", c.kind))
             .collect()
     };
-    // `generateRuleForControllers` walks the configurations in sorted order.
     [
-        ("cronjobs", CRONJOBS, chosen(true)),
         ("defaults", DEFAULTS, chosen(false)),
+        ("cronjobs", CRONJOBS, chosen(true)),
     ]
     .into_iter()
     .filter(|(_, _, kinds)| !kinds.is_empty())

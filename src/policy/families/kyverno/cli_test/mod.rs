@@ -12,6 +12,7 @@
 //! a field whose data it does not supply yet (`variables`, `patchedResources`…).
 
 pub mod model;
+mod resources;
 
 use std::time::Duration;
 
@@ -162,7 +163,11 @@ fn load_resources(
     let mut out = Vec::new();
     for file in files {
         match load(&join(path, file)).and_then(|text| documents(&text)) {
-            Ok(docs) => out.extend(docs.into_iter().filter(|d| d.is_object())),
+            Ok(docs) => out.extend(
+                docs.into_iter()
+                    .filter(Json::is_object)
+                    .map(resources::prepare),
+            ),
             Err(e) => errors.push(format!("cannot read resource file {file}: {e}")),
         }
     }

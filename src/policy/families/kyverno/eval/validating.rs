@@ -34,7 +34,10 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
         name: None,
         policy: policy.clone(),
     }];
-    for rewrite in autogen::rewrites(root, kind) {
+    let mut rewrites = autogen::rewrites(root, kind);
+    // `generateRuleForControllers` walks the configurations in sorted order.
+    rewrites.sort_by_key(|r| r.config);
+    for rewrite in rewrites {
         variants.push(Variant {
             name: Some(format!("autogen-{}", rewrite.config)),
             policy: rewritten(&policy, &rewrite),
