@@ -67,6 +67,11 @@ pub struct EvalArgs {
     /// metadata (uid, creationTimestamp, generation, status reset…).
     #[arg(long)]
     pub no_defaults: bool,
+    /// The data the lookups of a Kyverno policy read (`resource.Get`, `resource.List`,
+    /// `image.GetMetadata`): a `cli.kyverno.io/v1alpha1` Context (`spec.resources`,
+    /// `spec.images`) or plain objects, as in a kyverno-test.yaml's `context` file.
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
     pub format: EvalFormat,
@@ -126,6 +131,7 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
             })
             .collect::<Result<_, _>>()?,
         no_defaults: args.no_defaults,
+        context: read(&args.context, "--context")?,
     })
 }
 

@@ -56,6 +56,9 @@ pub struct EvalRequest {
     /// Give the policy the objects exactly as written: no defaulting, pruning or server-set
     /// metadata (`eval --no-defaults`).
     pub no_defaults: bool,
+    /// The data lookups of a family's policy read (Kyverno's `resource.Get`, `image.GetMetadata`…):
+    /// the YAML or JSON of `eval --context FILE`.
+    pub context: Option<String>,
 }
 
 fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, String> {
@@ -114,7 +117,18 @@ fn family_input(request: &EvalRequest) -> Result<EvalInput, String> {
     req.namespace_object = one_document(request.namespace.as_ref(), "--namespace")?;
     req.user = request.user.clone().unwrap_or_default();
     req.groups = request.groups.clone();
-    Ok(EvalInput { request: req })
+    let context = match &request.context {
+        Some(text) => documents(text).map_err(|e| format!("--context: {e}"))?,
+        None => Vec::new(),
+    };
+    Ok(EvalInput {
+        request: req,
+        context,
+        context_source: request
+            .context
+            .as_ref()
+            .map(|_| "--context FILE".to_string()),
+    })
 }
 
 /// Evaluates the chosen policy of `request.policy_text`; `Err` is bad input, with a clear message.

@@ -148,6 +148,7 @@ fn evaluate_command(args: &Value, open: &OpenTexts, cancel: &Cancel) -> Result<O
             None => KubeVersion::default(),
         },
         authorizer: text("authorizer")?,
+        context: text("context")?,
         schemas: schema_files(args, open)?,
         no_defaults: args.get("defaults").and_then(Value::as_bool) == Some(false),
     };

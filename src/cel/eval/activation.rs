@@ -4,6 +4,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::value::{EvalError, Value};
 
@@ -34,6 +35,19 @@ pub struct Activation<'a> {
     pub(crate) or_value_compat: bool,
     /// Presence tests on a scalar are false (see [`Activation::with_lenient_presence`]).
     pub(crate) lenient_presence: bool,
+    /// Functions the caller supplies (see [`Activation::with_functions`]).
+    pub(crate) functions: Option<Arc<dyn ExternalFunctions>>,
+}
+
+/// Functions of a library the evaluator does not have, supplied by the caller (an engine's own
+/// library, such as Kyverno's): asked first for every call.
+pub trait ExternalFunctions {
+    /// The result of `name` (qualified, such as `resource.Get`) on `target` with `args`, or
+    /// `None` when the library has no such function (the evaluator's own then runs).
+    fn call(&self, name: &str, target: Option<&Value>, args: &[Value]) -> Option<Value>;
+    /// Whether `ns.f` is one of the library's qualified functions (`resource.Get`), called with
+    /// no receiver when `ns` is not a variable.
+    fn is_qualified(&self, name: &str) -> bool;
 }
 
 /// What looking a name up gives.
@@ -65,6 +79,12 @@ impl<'a> Activation<'a> {
     /// (kyverno/kyverno `pkg/cel/compiler/env.go`); Kubernetes' environments make it an error.
     pub fn with_lenient_presence(&mut self) -> &mut Self {
         self.lenient_presence = true;
+        self
+    }
+
+    /// Asks `functions` first for every call (see [`ExternalFunctions`]).
+    pub fn with_functions(&mut self, functions: Arc<dyn ExternalFunctions>) -> &mut Self {
+        self.functions = Some(functions);
         self
     }
 

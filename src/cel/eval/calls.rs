@@ -103,10 +103,14 @@ impl<'a> Interp<'a> {
             self.cost
                 .charge(call_cost(name, target, &values, &Value::Null))?;
         }
-        let result = match self.checked_type(id) {
-            Some(ty) if name == "sum" => functions::lists::typed_sum(target, ty)
+        let result = match (
+            self.external_call(name, target, &values),
+            self.checked_type(id),
+        ) {
+            (Some(value), _) => value,
+            (None, Some(ty)) if name == "sum" => functions::lists::typed_sum(target, ty)
                 .unwrap_or_else(|| functions::call(name, target, &values)),
-            _ => functions::call(name, target, &values),
+            (None, _) => functions::call(name, target, &values),
         };
         if after {
             self.cost
@@ -152,7 +156,8 @@ impl<'a> Interp<'a> {
                 "{}.{function}",
                 ns.text.strip_prefix('.').unwrap_or(&ns.text)
             );
-            if functions::is_qualified_function(&full) && self.lookup(&ns.text).is_none() {
+            let known = functions::is_qualified_function(&full) || self.external_qualified(&full);
+            if known && self.lookup(&ns.text).is_none() {
                 return (None, Some(full));
             }
         }

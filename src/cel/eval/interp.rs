@@ -36,6 +36,24 @@ pub(crate) fn is_scalar(value: &Value) -> bool {
 }
 
 impl<'a> Interp<'a> {
+    /// The caller's function `name`, when the activation has one (`Activation::with_functions`).
+    pub(crate) fn external_call(
+        &self,
+        name: &str,
+        target: Option<&Value>,
+        args: &[Value],
+    ) -> Option<Value> {
+        self.act.functions.as_ref()?.call(name, target, args)
+    }
+
+    /// Whether the caller's library has the qualified function `name`.
+    pub(crate) fn external_qualified(&self, name: &str) -> bool {
+        self.act
+            .functions
+            .as_ref()
+            .is_some_and(|f| f.is_qualified(name))
+    }
+
     /// Whether presence tests on scalars are false (`Activation::with_lenient_presence`).
     pub(crate) fn lenient_presence(&self) -> bool {
         self.act.lenient_presence

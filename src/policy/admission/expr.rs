@@ -79,6 +79,8 @@ struct Data {
     cache: Vec<OnceCell<Computed>>,
     /// Kyverno's `orValue` (`Activation::with_or_value_compat`).
     or_value_compat: bool,
+    /// An engine's own library (`Activation::with_functions`).
+    functions: Option<std::sync::Arc<dyn crate::cel::eval::ExternalFunctions>>,
 }
 
 /// The variables of one evaluation (one policy, binding and param).
@@ -101,16 +103,23 @@ impl Scope {
                 variables,
                 cache,
                 or_value_compat: false,
+                functions: None,
             }),
         }
     }
 
     /// [`Scope::new`] for Kyverno's engines, which run `x.orValue(y)` their own way and do not
     /// make a presence test on a scalar an error.
-    pub fn kyverno(base: Vec<(&'static str, Value)>, variables: &[(String, String)]) -> Scope {
+    /// `functions` is Kyverno's library.
+    pub fn kyverno(
+        base: Vec<(&'static str, Value)>,
+        variables: &[(String, String)],
+        functions: std::sync::Arc<dyn crate::cel::eval::ExternalFunctions>,
+    ) -> Scope {
         let mut scope = Scope::new(base, variables);
         if let Some(data) = Rc::get_mut(&mut scope.data) {
             data.or_value_compat = true;
+            data.functions = Some(functions);
         }
         scope
     }
@@ -121,6 +130,9 @@ impl Scope {
         if self.data.or_value_compat {
             // Kyverno's environment: its orValue and cel-go's lenient presence tests.
             activation.with_or_value_compat().with_lenient_presence();
+        }
+        if let Some(functions) = &self.data.functions {
+            activation.with_functions(functions.clone());
         }
         for (name, value) in &self.data.base {
             activation.bind(name, value.clone());

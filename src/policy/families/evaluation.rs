@@ -12,6 +12,10 @@ use crate::policy::admission::Request;
 pub struct EvalInput {
     /// The admission request (the object of a JSON-mode policy is its `object`).
     pub request: Request,
+    /// The documents lookups read (resources, image data: see the family's format).
+    pub context: Vec<Json>,
+    /// Where `context` comes from, for messages (`--context FILE`…); `None`: no context given.
+    pub context_source: Option<String>,
 }
 
 /// A family's verdict on one policy (or one variant of it, such as Kyverno's autogen rules).

@@ -13,6 +13,7 @@
 
 pub mod model;
 mod resources;
+mod values;
 
 use std::time::Duration;
 
@@ -76,6 +77,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     let mut errors = Vec::new();
     let policies = load_policies(path, &test.policies, load, &mut errors);
     let resources = load_resources(path, &test.resources, load, &mut errors);
+    let values = load_values(path, test, load, &mut errors);
     let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
     if !test.exceptions.is_empty() {
         unsupported.push("exceptions".into());
@@ -88,7 +90,13 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
                 continue;
             }
             let start = (hooks.clock)();
-            let mut case = judge(expected, resource, &policies, &resources, &unsupported);
+            let world = Suite {
+                policies: &policies,
+                resources: &resources,
+                values: &values,
+                unsupported: &unsupported,
+            };
+            let mut case = judge(expected, resource, &world);
             case.name = name;
             case.duration = (hooks.clock)().saturating_sub(start);
             cases.push(case);
@@ -174,6 +182,62 @@ fn load_resources(
     out
 }
 
+/// What every case of a suite draws from.
+struct Suite<'s> {
+    policies: &'s [LoadedPolicy],
+    resources: &'s [Json],
+    values: &'s values::Values,
+    unsupported: &'s [String],
+}
+
+/// The suite's values and user info files (`variables`, `userinfo`).
+fn load_values(
+    path: &str,
+    test: &TestFile,
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> values::Values {
+    let mut out = values::Values::default();
+    if let Some(doc) = first_document(path, &test.variables, "variables", load, errors)
+        && let Err(e) = out.read_values(&doc)
+    {
+        errors.push(format!("{}: {e}", test.variables));
+    }
+    if let Some(doc) = first_document(path, &test.userinfo, "userinfo", load, errors) {
+        out.read_user_info(&doc);
+    }
+    if !test.context.is_empty() {
+        match load(&join(path, &test.context)).and_then(|text| documents(&text)) {
+            Ok(docs) => {
+                out.context = docs;
+                out.context_source = Some(format!("the suite's context file {}", test.context));
+            }
+            Err(e) => errors.push(format!("cannot read context file {}: {e}", test.context)),
+        }
+    }
+    out
+}
+
+/// The first document of the file the suite names in its field `what` (none when unnamed).
+fn first_document(
+    path: &str,
+    file: &str,
+    what: &str,
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Option<Json> {
+    if file.is_empty() {
+        return None;
+    }
+    match load(&join(path, file)).and_then(|text| documents(&text)) {
+        Ok(docs) => docs.into_iter().next(),
+        Err(e) => {
+            errors.push(format!("cannot read {what} file {file}: {e}"));
+            None
+        }
+    }
+}
+
 /// The resources a result names: `name` matches the last part of the resource's key,
 /// `namespace/name` the last two (`printTestResult`).
 fn named<'r>(resources: &'r [Json], wanted: &str) -> Vec<&'r Json> {
@@ -202,14 +266,9 @@ fn errored(expected: &Expected, message: String) -> CaseResult {
 }
 
 /// One case: the named policy on every resource of that name.
-fn judge(
-    expected: &Expected,
-    resource: &str,
-    policies: &[LoadedPolicy],
-    resources: &[Json],
-    unsupported: &[String],
-) -> CaseResult {
-    let mut fields: Vec<String> = unsupported.to_vec();
+fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
+    let (policies, resources) = (suite.policies, suite.resources);
+    let mut fields: Vec<String> = suite.unsupported.to_vec();
     fields.extend(expected.unsupported.iter().map(|f| f.to_string()));
     if !fields.is_empty() {
         return errored(
@@ -236,7 +295,7 @@ fn judge(
     }
     let mut failures = Vec::new();
     for target in targets {
-        match responses(policy, target) {
+        match responses(policy, target, suite.values) {
             Err(e) => return errored(expected, e),
             Ok(responses) => failures.extend(compare(expected, target, &responses)),
         }
@@ -253,16 +312,34 @@ fn judge(
     }
 }
 
-/// The policy's responses to a CREATE of `resource` (`AdmissionRequestShape` with no operation).
-fn responses(policy: &LoadedPolicy, resource: &Json) -> Result<Vec<Response>, String> {
+/// The policy's responses to a request for `resource`: a CREATE unless the values set the
+/// operation (`AdmissionRequestShape`: UPDATE has the resource as both objects, DELETE as the
+/// old one), with the values' user and namespace.
+fn responses(
+    policy: &LoadedPolicy,
+    resource: &Json,
+    values: &values::Values,
+) -> Result<Vec<Response>, String> {
     let parsed = yaml::parse(&policy.text);
     let root = parsed
         .documents
         .get(policy.index)
         .and_then(|d| d.root.as_ref())
         .ok_or_else(|| format!("policy '{}' could not be read again", policy.name))?;
+    let operation = values.operation.as_deref().unwrap_or("CREATE");
+    let (object, old_object) = match operation {
+        "UPDATE" => (Some(resource.clone()), Some(resource.clone())),
+        "DELETE" => (None, Some(resource.clone())),
+        _ => (Some(resource.clone()), None),
+    };
+    let mut request = Request::new(object, old_object, Some(operation));
+    request.namespace_object = values.namespace(&request.namespace).cloned();
+    request.user = values.user.clone();
+    request.groups = values.groups.clone();
     let input = EvalInput {
-        request: Request::new(Some(resource.clone()), None, Some("CREATE")),
+        request,
+        context: values.context.clone(),
+        context_source: values.context_source.clone(),
     };
     eval::evaluate(root, &policy.kind, &input)
 }

@@ -42,7 +42,13 @@ pub struct TestFile {
     pub exceptions: Vec<String>,
     /// `results`.
     pub results: Vec<Expected>,
-    /// Top-level fields this tool does not run yet (`variables`, `userinfo`, `context`…).
+    /// `variables`: the values file, relative to the file.
+    pub variables: String,
+    /// `userinfo`: the user info file, relative to the file.
+    pub userinfo: String,
+    /// `context`: the data lookups read, relative to the file.
+    pub context: String,
+    /// Top-level fields this tool does not run yet (`context`…).
     pub unsupported: Vec<&'static str>,
 }
 
@@ -54,9 +60,6 @@ pub fn is_test(root: &Node) -> bool {
 
 /// Top-level fields whose data this tool does not supply to the evaluation yet.
 const UNSUPPORTED_TOP: &[&str] = &[
-    "variables",
-    "userinfo",
-    "context",
     "values",
     "jsonPayload",
     "jsonPayloads",
@@ -94,6 +97,9 @@ pub fn read(root: &Node) -> TestFile {
         resources: strings(root.get("resources")),
         exceptions: strings(root.get("exceptions")),
         results: items(root.get("results")).iter().map(expected).collect(),
+        variables: text(root, "variables"),
+        userinfo: text(root, "userinfo"),
+        context: text(root, "context"),
         unsupported: present(root, UNSUPPORTED_TOP),
     }
 }
@@ -130,6 +136,13 @@ fn present(node: &Node, fields: &[&'static str]) -> Vec<&'static str> {
             })
         })
         .collect()
+}
+
+fn text(node: &Node, key: &str) -> String {
+    node.get(key)
+        .and_then(Node::as_str)
+        .unwrap_or("")
+        .to_string()
 }
 
 fn items(node: Option<&Node>) -> &[Node] {

@@ -6,6 +6,7 @@
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`); the other
 //! kinds are refused with a message saying so.
 
+mod library;
 mod validating;
 
 use serde_json::Value as Json;

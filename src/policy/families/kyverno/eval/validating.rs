@@ -9,6 +9,7 @@
 //! (`pkg/cel/autogen/match.go` `CreateMatchConstraints`).
 
 use super::super::autogen::{self, Rewrite};
+use super::library::{ContextData, Library};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at, texts_at, value_of};
 use crate::cel::eval::Value;
 use crate::policy::admission::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
@@ -267,7 +268,9 @@ fn run(
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let scope = Scope::kyverno(activation(settings, input), &variables);
+    let data = ContextData::new(&input.context, input.context_source.clone());
+    let functions = Library::shared(std::sync::Arc::new(data));
+    let scope = Scope::kyverno(activation(settings, input), &variables, functions);
     match match_conditions(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return (Status::Skip, "skip".into(), Vec::new()),
