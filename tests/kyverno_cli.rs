@@ -254,3 +254,62 @@ fn test_fails_a_flipped_result_and_errors_what_is_missing() {
     assert!(junit.contains("require-team Pod/good-pod: fail"), "{junit}");
     assert!(junit.contains("<failure"), "{junit}");
 }
+
+#[test]
+fn test_supplies_context_values_and_userinfo() {
+    check(
+        &["test", "tests/suites/kyverno_context"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_context/kyverno-test.yaml (lookups)
+              ok    lookups Pod/good: pass (…ms)
+              ok    lookups Pod/root-image: fail (…ms)
+              ok    lookups Pod/elsewhere: fail (…ms)
+              ok    lookups Pod/unknown-image: error (…ms)
+            4 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+#[test]
+fn eval_reads_lookups_from_context_and_names_the_flag_without_it() {
+    let policy = "tests/suites/kyverno_context/policy.yaml";
+    let pod = "tests/cli_fixtures/kyverno/root-image-pod.yaml";
+    let request = [
+        "eval",
+        policy,
+        "--object",
+        pod,
+        "--operation",
+        "UPDATE",
+        "--namespace",
+        "tests/cli_fixtures/kyverno/team-a.yaml",
+        "--user",
+        "system:serviceaccount:ci:deployer",
+    ];
+    let with_context = [
+        &request[..],
+        &["--context", "tests/suites/kyverno_context/context.yaml"],
+    ]
+    .concat();
+    check(
+        &with_context,
+        0,
+        expect![[r#"
+        ValidatingPolicy lookups: fail
+          decision: deny
+          message: image runs as root
+          validationActions: Deny
+    "#]],
+    );
+    check(
+        &request,
+        0,
+        expect![[r#"
+        ValidatingPolicy lookups: error
+          decision: error
+          message: error: composited variable "allowed" fails to evaluate: resource.Get('v1', 'configmaps', 'team-a', 'registries'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
+          validationActions: Deny
+    "#]],
+    );
+}
