@@ -173,6 +173,49 @@ impl Library {
     }
 }
 
+/// Kyverno's qualified functions this tool does not evaluate yet, with where their data would
+/// come from in a suite ("" when they need none).
+const NOT_EVALUATED: &[(&str, &str)] = &[
+    ("resource.Post", ""),
+    ("http.Get", "the suite's apiCallResponses"),
+    ("http.Post", "the suite's apiCallResponses"),
+    ("http.Client", "the suite's apiCallResponses"),
+    ("globalContext.Get", "the suite's globalContextEntries"),
+    ("generator.Apply", ""),
+    ("time.now", ""),
+];
+
+/// `ns.get` as `ns.Get`: the context libraries register both spellings (kyverno/sdk
+/// `extensions/cel/libs/*/lib.go`).
+fn canonical(name: &str) -> String {
+    const CONTEXTS: &[&str] = &["resource", "image", "http", "globalContext", "generator"];
+    match name.split_once('.') {
+        Some((ns, member)) if CONTEXTS.contains(&ns) => {
+            let mut chars = member.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            format!(
+                "{ns}.{}{}",
+                first.map(String::from).unwrap_or_default(),
+                chars.as_str()
+            )
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// The error of a library function this tool does not evaluate.
+fn not_evaluated(name: &str, source: &str) -> Value {
+    let data = if source.is_empty() {
+        String::new()
+    } else {
+        format!(" (its data comes from {source}, which admission-ls does not read yet)")
+    };
+    Value::error(
+        ErrorKind::InvalidArgument,
+        format!("{name}: a Kyverno library function admission-ls does not evaluate yet{data}"),
+    )
+}
+
 /// `pods`, `deployments.apps`: a group resource as the API machinery prints it.
 fn group_resource(api_version: &str, resource: &str) -> String {
     let (group, _) = split_api_version(api_version);
@@ -208,17 +251,24 @@ impl ExternalFunctions for Library {
         if target.is_some() {
             return None;
         }
-        Some(match name {
+        Some(match canonical(name).as_str() {
             "parseServiceAccount" => parse_service_account(args),
             "resource.Get" => self.get(args),
             "resource.List" => self.list(args),
             "image.GetMetadata" => self.image_data(args),
-            _ => return None,
+            other => match NOT_EVALUATED.iter().find(|(n, _)| *n == other) {
+                Some((_, source)) => not_evaluated(other, source),
+                None => return None,
+            },
         })
     }
 
     fn is_qualified(&self, name: &str) -> bool {
-        matches!(name, "resource.Get" | "resource.List" | "image.GetMetadata")
+        let name = canonical(name);
+        matches!(
+            name.as_str(),
+            "resource.Get" | "resource.List" | "image.GetMetadata"
+        ) || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }
 }
 
@@ -258,5 +308,15 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("--context FILE"), "{text}");
+        let lower = library
+            .call("resource.get", None, &args)
+            .map(|v| v.to_string());
+        assert_eq!(lower.unwrap_or_default(), text, "both spellings");
+        let now = library.call("time.now", None, &[]).map(|v| v.to_string());
+        let now = now.unwrap_or_default();
+        assert!(
+            now.contains("time.now: a Kyverno library function"),
+            "{now}"
+        );
     }
 }
