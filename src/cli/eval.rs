@@ -89,6 +89,12 @@ pub enum EvalFormat {
     Json,
 }
 
+/// The wall clock, for library functions that return the current time (Kyverno's `time.now()`).
+pub fn now() -> Option<admission_ls::cel::eval::Timestamp> {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since.ok().and_then(admission_ls::ide::run::wall_clock)
+}
+
 /// The text of `path`; `-` is standard input (read once: a second `-` reads nothing).
 fn read_path(path: &Path, what: &str) -> Result<String, String> {
     if path == Path::new("-") {
@@ -132,6 +138,7 @@ fn request(args: &EvalArgs) -> Result<EvalRequest, String> {
             .collect::<Result<_, _>>()?,
         no_defaults: args.no_defaults,
         context: read(&args.context, "--context")?,
+        now: now(),
     })
 }
 

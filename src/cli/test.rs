@@ -181,6 +181,7 @@ pub fn run(args: &TestArgs) -> i32 {
             clock: &clock,
         },
         kube_version: args.kube_version,
+        now: super::eval::now(),
     };
     let mut reports = run_tests_with(&files, &load, options);
     if filter.is_some() {

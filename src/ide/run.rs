@@ -20,6 +20,13 @@ pub use crate::policy::families::evaluation::FamilyOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;
 pub use crate::policy::suite::RunHooks;
 
+/// The wall-clock time `since_epoch` after the Unix epoch as a CEL timestamp (the front ends read
+/// the clock and pass it in: [`EvalRequest::now`], [`RunOptions::now`]).
+pub fn wall_clock(since_epoch: std::time::Duration) -> Option<crate::cel::eval::Timestamp> {
+    let seconds = i64::try_from(since_epoch.as_secs()).ok()?;
+    crate::cel::eval::Timestamp::new(seconds, i64::from(since_epoch.subsec_nanos()))
+}
+
 /// One `eval` request: the policy file and the request's documents (already read).
 #[derive(Clone, Debug, Default)]
 pub struct EvalRequest {
@@ -59,6 +66,9 @@ pub struct EvalRequest {
     /// The data lookups of a family's policy read (Kyverno's `resource.Get`, `image.GetMetadata`…):
     /// the YAML or JSON of `eval --context FILE`.
     pub context: Option<String>,
+    /// The wall-clock time library functions such as Kyverno's `time.now()` return (the front
+    /// end's clock; the core reads none).
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, String> {
@@ -128,6 +138,7 @@ fn family_input(request: &EvalRequest) -> Result<EvalInput, String> {
             .context
             .as_ref()
             .map(|_| "--context FILE".to_string()),
+        now: request.now,
     })
 }
 
@@ -297,6 +308,8 @@ pub struct RunOptions<'a> {
     pub hooks: suite::RunHooks<'a>,
     /// The Kubernetes version every suite runs against instead of its own `kubeVersion`.
     pub kube_version: Option<KubeVersion>,
+    /// The wall-clock time library functions return (Kyverno's `time.now()`); `None`: no clock.
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 /// Runs every suite in `files` (path, text); referenced files are read with `load`. A file that is
@@ -315,7 +328,7 @@ pub fn run_tests_with(
     for (path, text) in files {
         let parsed = crate::yaml::parse(text);
         if cli_test::holds_test(&parsed) {
-            reports.extend(kyverno_reports(path, &parsed, load, &options.hooks));
+            reports.extend(kyverno_reports(path, &parsed, load, &options));
             continue;
         }
         match suite::read_tree(text, &parsed, path) {
@@ -349,8 +362,9 @@ fn kyverno_reports(
     path: &str,
     parsed: &crate::yaml::YamlFile,
     load: Loader<'_>,
-    hooks: &RunHooks<'_>,
+    options: &RunOptions<'_>,
 ) -> Vec<SuiteReport> {
+    let hooks = &options.hooks;
     cli_test::tests(parsed)
         .iter()
         .map(|test| {
@@ -379,6 +393,7 @@ fn kyverno_reports(
                 &cli_test::Hooks {
                     select: &select,
                     clock: hooks.clock,
+                    now: options.now,
                 },
             );
             SuiteReport {

@@ -16,6 +16,8 @@ pub struct EvalInput {
     pub context: Vec<Json>,
     /// Where `context` comes from, for messages (`--context FILE`…); `None`: no context given.
     pub context_source: Option<String>,
+    /// The wall-clock time a library's `now` returns (the front end's clock); `None`: no clock.
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 /// A family's verdict on one policy (or one variant of it, such as Kyverno's autogen rules).

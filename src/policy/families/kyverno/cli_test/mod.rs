@@ -52,6 +52,8 @@ pub struct Hooks<'a> {
     pub select: &'a dyn Fn(&str) -> bool,
     /// The time since some fixed instant.
     pub clock: &'a dyn Fn() -> Duration,
+    /// The wall-clock time `time.now()` returns; `None`: no clock.
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 /// The Test documents of a YAML text.
@@ -77,7 +79,8 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     let mut errors = Vec::new();
     let policies = load_policies(path, &test.policies, load, &mut errors);
     let resources = load_resources(path, &test.resources, load, &mut errors);
-    let values = load_values(path, test, load, &mut errors);
+    let mut values = load_values(path, test, load, &mut errors);
+    values.now = hooks.now;
     let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
     if !test.exceptions.is_empty() {
         unsupported.push("exceptions".into());
@@ -340,6 +343,7 @@ fn responses(
         request,
         context: values.context.clone(),
         context_source: values.context_source.clone(),
+        now: values.now,
     };
     eval::evaluate(root, &policy.kind, &input)
 }

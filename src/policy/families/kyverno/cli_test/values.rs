@@ -25,6 +25,8 @@ pub struct Values {
     pub context: Vec<Json>,
     /// Where they come from, for messages.
     pub context_source: Option<String>,
+    /// The wall-clock time `time.now()` returns.
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 impl Values {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::{Value as Json, json};
 
 use super::value_of;
-use crate::cel::eval::{ErrorKind, ExternalFunctions, Value};
+use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
 use crate::schema::resources::plural;
@@ -25,14 +25,17 @@ pub struct ContextData {
     images: Vec<Json>,
     /// Whether any context was given, and where it comes from (for messages).
     source: Option<String>,
+    /// What `time.now()` returns.
+    now: Option<Timestamp>,
 }
 
 impl ContextData {
     /// The data of `documents` (Kyverno `Context` documents or plain objects), given by `source`
     /// (`--context FILE`, the suite's `context` file); no documents and no source: no data.
-    pub fn new(documents: &[Json], source: Option<String>) -> ContextData {
+    pub fn new(documents: &[Json], source: Option<String>, now: Option<Timestamp>) -> ContextData {
         let mut data = ContextData {
             source,
+            now,
             ..ContextData::default()
         };
         for doc in documents {
@@ -182,7 +185,6 @@ const NOT_EVALUATED: &[(&str, &str)] = &[
     ("http.Client", "the suite's apiCallResponses"),
     ("globalContext.Get", "the suite's globalContextEntries"),
     ("generator.Apply", ""),
-    ("time.now", ""),
 ];
 
 /// `ns.get` as `ns.Get`: the context libraries register both spellings (kyverno/sdk
@@ -256,6 +258,11 @@ impl ExternalFunctions for Library {
             "resource.Get" => self.get(args),
             "resource.List" => self.list(args),
             "image.GetMetadata" => self.image_data(args),
+            // kyverno/sdk `libs/time`: the current time (the caller's clock).
+            "time.now" if args.is_empty() => match self.data.now {
+                Some(now) => Value::Timestamp(now),
+                None => not_evaluated("time.now", ""),
+            },
             other => match NOT_EVALUATED.iter().find(|(n, _)| *n == other) {
                 Some((_, source)) => not_evaluated(other, source),
                 None => return None,
@@ -267,7 +274,7 @@ impl ExternalFunctions for Library {
         let name = canonical(name);
         matches!(
             name.as_str(),
-            "resource.Get" | "resource.List" | "image.GetMetadata"
+            "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
         ) || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }
 }
@@ -292,7 +299,7 @@ mod tests {
 
     #[test]
     fn lookups_without_data_name_the_call_and_the_flag() {
-        let library = Library::shared(Arc::new(ContextData::new(&[], None)));
+        let library = Library::shared(Arc::new(ContextData::new(&[], None, None)));
         let args = [
             Value::string("v1"),
             Value::string("pods"),

@@ -268,7 +268,7 @@ fn run(
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let data = ContextData::new(&input.context, input.context_source.clone());
+    let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
     let functions = Library::shared(std::sync::Arc::new(data));
     let scope = Scope::kyverno(activation(settings, input), &variables, functions);
     match match_conditions(policy, &scope) {
