@@ -90,7 +90,7 @@ pub enum EvalFormat {
 }
 
 /// The wall clock, for library functions that return the current time (Kyverno's `time.now()`).
-pub fn now() -> Option<admission_ls::cel::eval::Timestamp> {
+pub fn now() -> Option<admission_ls::ide::run::Timestamp> {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     since.ok().and_then(admission_ls::ide::run::wall_clock)
 }

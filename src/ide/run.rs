@@ -15,6 +15,7 @@ use crate::policy::families::kyverno::cli_test;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
 
+pub use crate::cel::eval::Timestamp;
 pub use crate::policy::admission::Outcome as EvalOutcome;
 pub use crate::policy::families::evaluation::FamilyOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;

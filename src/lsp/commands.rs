@@ -272,7 +272,7 @@ fn run_tests_command(
 }
 
 /// The wall clock, for library functions that return the current time (Kyverno's `time.now()`).
-fn now() -> Option<crate::cel::eval::Timestamp> {
+fn now() -> Option<crate::ide::run::Timestamp> {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     since.ok().and_then(wall_clock)
 }
