@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use admission_ls::ide::KubeVersion;
-use admission_ls::ide::run::{EvalOutcome, EvalRequest, evaluate, outcome_json};
+use admission_ls::ide::run::{
+    EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
+};
 use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
@@ -66,6 +68,11 @@ pub struct EvalArgs {
     /// metadata (uid, creationTimestamp, generation, status reset…).
     #[arg(long)]
     pub no_defaults: bool,
+    /// The data the lookups of a Kyverno policy read (`resource.Get`, `resource.List`,
+    /// `image.GetMetadata`): a `cli.kyverno.io/v1alpha1` Context (`spec.resources`,
+    /// `spec.images`) or plain objects, as in a kyverno-test.yaml's `context` file.
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
     pub format: EvalFormat,
@@ -81,6 +88,12 @@ pub enum EvalFormat {
     Text,
     /// The outcome as a JSON object (an array of them for several objects).
     Json,
+}
+
+/// The wall clock, for library functions that return the current time (Kyverno's `time.now()`).
+pub fn now() -> Option<admission_ls::ide::run::Timestamp> {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since.ok().and_then(admission_ls::ide::run::wall_clock)
 }
 
 /// The text of `path`; `-` is standard input (read once: a second `-` reads nothing).
@@ -124,6 +137,8 @@ fn request(args: &EvalArgs, policy_text: String) -> Result<EvalRequest, String> 
             })
             .collect::<Result<_, _>>()?,
         no_defaults: args.no_defaults,
+        context: read(&args.context, "--context")?,
+        now: now(),
     })
 }
 
@@ -146,9 +161,8 @@ fn requests(request: EvalRequest) -> Result<Vec<EvalRequest>, String> {
         .collect())
 }
 
-fn evaluate_all(args: &EvalArgs, policy_text: String) -> Result<Vec<EvalOutcome>, String> {
-    requests(request(args, policy_text)?)?
-        .iter()
+fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<EvalOutcome>, String> {
+    all.iter()
         .enumerate()
         .map(|(i, r)| {
             evaluate(r).map_err(|e| match &args.object {
@@ -159,6 +173,89 @@ fn evaluate_all(args: &EvalArgs, policy_text: String) -> Result<Vec<EvalOutcome>
             })
         })
         .collect()
+}
+
+/// The family verdicts of every `--object` document, when a document family claims the policy
+/// file (`None`: the file is for the built-in admission kinds).
+fn evaluate_family_all(all: &[EvalRequest]) -> Option<Result<Vec<Vec<FamilyOutcome>>, String>> {
+    let mut outcomes = Vec::new();
+    for (i, r) in all.iter().enumerate() {
+        match evaluate_family(r)? {
+            Ok(o) => outcomes.push(o),
+            Err(e) if i > 0 => return Some(Err(format!("--object document {}: {e}", i + 1))),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(outcomes))
+}
+
+/// Runs `eval` for a family's policy: the verdicts in text or JSON, the exit code as for the
+/// admission kinds.
+fn run_family(args: &EvalArgs, all: Vec<Vec<FamilyOutcome>>) -> i32 {
+    let shown: Vec<Vec<&FamilyOutcome>> = all.iter().map(|o| shown(o)).collect();
+    let text = match args.format {
+        EvalFormat::Json => {
+            let mut docs: Vec<Json> = shown
+                .iter()
+                .map(|o| Json::Array(o.iter().map(|o| o.to_json()).collect()))
+                .collect();
+            let json = if docs.len() == 1 {
+                docs.remove(0)
+            } else {
+                Json::Array(docs)
+            };
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            )
+        }
+        EvalFormat::Text => shown
+            .iter()
+            .map(|o| o.iter().map(|o| render_family(o)).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    let refused = shown
+        .iter()
+        .flatten()
+        .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
+    out::emit(&text, i32::from(args.exit_code && refused))
+}
+
+/// The verdicts worth showing: those of the variants that matched, or the policy as written when
+/// none did.
+fn shown(outcomes: &[FamilyOutcome]) -> Vec<&FamilyOutcome> {
+    let matched: Vec<&FamilyOutcome> = outcomes.iter().filter(|o| o.result != "no match").collect();
+    if matched.is_empty() {
+        outcomes.iter().take(1).collect()
+    } else {
+        matched
+    }
+}
+
+/// The text form of a family verdict.
+fn render_family(o: &FamilyOutcome) -> String {
+    let variant = o
+        .variant
+        .as_deref()
+        .map(|v| format!(" ({v})"))
+        .unwrap_or_default();
+    let mut out = format!("{} {}{variant}: {}\n", o.kind, o.policy, o.result);
+    out.push_str(&format!("  decision: {}\n", o.decision));
+    if let Some(message) = &o.message {
+        out.push_str(&format!("  message: {message}\n"));
+    }
+    out.push_str(&format!("  validationActions: {}\n", o.actions.join(", ")));
+    for w in &o.warnings {
+        out.push_str(&format!("  warning: {w}\n"));
+    }
+    for (k, v) in &o.audit_annotations {
+        out.push_str(&format!("  auditAnnotation {k}: {v}\n"));
+    }
+    for note in &o.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    out
 }
 
 /// Runs `eval`.
@@ -173,7 +270,16 @@ pub fn run(args: &EvalArgs) -> i32 {
     if let Some(status) = super::eval_authn::run(args, &policy_text) {
         return status;
     }
-    let outcomes = match evaluate_all(args, policy_text) {
+    let all = match request(args, policy_text).and_then(requests) {
+        Ok(all) => all,
+        Err(message) => return usage_error(&message),
+    };
+    match evaluate_family_all(&all) {
+        Some(Ok(all)) => return run_family(args, all),
+        Some(Err(message)) => return usage_error(&message),
+        None => {}
+    }
+    let outcomes = match evaluate_all(args, &all) {
         Ok(outcomes) => outcomes,
         Err(message) => return usage_error(&message),
     };

@@ -100,6 +100,11 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
             out::error(&format!("admission-ls test: warning: {message}; skipped"));
         }
         let named = !path.is_dir();
+        let mut found = found;
+        if path.is_dir() {
+            // Kyverno keeps its suites in hidden folders (`.kyverno-test/kyverno-test.yaml`).
+            kyverno_tests(path, 0, &mut found);
+        }
         let mut origins = OriginFinder::new();
         for file in found {
             match disk::read_text(&file, Bounds::named()) {
@@ -116,6 +121,42 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
         }
     }
     Ok(files)
+}
+
+/// The deepest folder searched for Kyverno suites.
+const KYVERNO_DEPTH: usize = 32;
+
+/// The `kyverno-test.yaml` files in hidden folders under `dir`, which the folder walk skips
+/// (`.git` and the walk's skipped folders aside; linked folders not followed).
+fn kyverno_tests(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir()
+            && depth < KYVERNO_DEPTH
+            && !matches!(name.as_str(), ".git" | "node_modules" | "target")
+        {
+            kyverno_tests(&path, depth + 1, found);
+        } else if kind.is_file()
+            && name == "kyverno-test.yaml"
+            && path.components().any(|c| {
+                c.as_os_str().to_string_lossy().starts_with('.')
+                    && c.as_os_str() != "."
+                    && c.as_os_str() != ".."
+            })
+            && !found.contains(&path)
+        {
+            found.push(path);
+        }
+    }
 }
 
 /// Runs `test`.
@@ -146,6 +187,7 @@ pub fn run(args: &TestArgs) -> i32 {
             clock: &clock,
         },
         kube_version: args.kube_version,
+        now: super::eval::now(),
     };
     let mut reports = run_tests_with(&files, &load, options);
     if filter.is_some() {

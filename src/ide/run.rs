@@ -9,12 +9,24 @@ use crate::policy::admission::json::{documents, str_at};
 use crate::policy::admission::view::Policy;
 use crate::policy::admission::{Input, Outcome, Request};
 use crate::policy::apiserver;
+use crate::policy::families;
+use crate::policy::families::evaluation::EvalInput;
+use crate::policy::families::kyverno::cli_test;
 use crate::policy::suite::{self, CaseResult, Loader, World};
 use crate::schema::KubeVersion;
 
+pub use crate::cel::eval::Timestamp;
 pub use crate::policy::admission::Outcome as EvalOutcome;
+pub use crate::policy::families::evaluation::FamilyOutcome;
 pub use crate::policy::suite::Format as SuiteFormat;
 pub use crate::policy::suite::RunHooks;
+
+/// The wall-clock time `since_epoch` after the Unix epoch as a CEL timestamp (the front ends read
+/// the clock and pass it in: [`EvalRequest::now`], [`RunOptions::now`]).
+pub fn wall_clock(since_epoch: std::time::Duration) -> Option<crate::cel::eval::Timestamp> {
+    let seconds = i64::try_from(since_epoch.as_secs()).ok()?;
+    crate::cel::eval::Timestamp::new(seconds, i64::from(since_epoch.subsec_nanos()))
+}
 
 /// One `eval` request: the policy file and the request's documents (already read).
 #[derive(Clone, Debug, Default)]
@@ -52,6 +64,12 @@ pub struct EvalRequest {
     /// Give the policy the objects exactly as written: no defaulting, pruning or server-set
     /// metadata (`eval --no-defaults`).
     pub no_defaults: bool,
+    /// The data lookups of a family's policy read (Kyverno's `resource.Get`, `image.GetMetadata`…):
+    /// the YAML or JSON of `eval --context FILE`.
+    pub context: Option<String>,
+    /// The wall-clock time library functions such as Kyverno's `time.now()` return (the front
+    /// end's clock; the core reads none).
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, String> {
@@ -65,6 +83,64 @@ fn one_document(text: Option<&String>, what: &str) -> Result<Option<Json>, Strin
         return Err(format!("{what}: the document has no apiVersion or kind"));
     }
     Ok(Some(doc))
+}
+
+/// Evaluates the chosen policy of `request.policy_text` when a document family (Kyverno's
+/// policies…) claims it: `None` when the file holds only built-in kinds (see [`evaluate`]).
+pub fn evaluate_family(request: &EvalRequest) -> Option<Result<Vec<FamilyOutcome>, String>> {
+    let input = match family_input(request) {
+        Ok(input) => input,
+        Err(e) => {
+            // Bad input matters only when a family claims the file.
+            let claims = families::evaluation::evaluate_text(
+                &request.policy_text,
+                &request.policy_path,
+                request.policy.as_deref(),
+                &EvalInput::default(),
+            );
+            return claims.map(|_| Err(e));
+        }
+    };
+    families::evaluation::evaluate_text(
+        &request.policy_text,
+        &request.policy_path,
+        request.policy.as_deref(),
+        &input,
+    )
+}
+
+/// The request of a family evaluation: the objects as written (no defaulting), the operation,
+/// the user and the namespace object.
+fn family_input(request: &EvalRequest) -> Result<EvalInput, String> {
+    if let Some(op) = &request.operation
+        && !matches!(op.as_str(), "CREATE" | "UPDATE" | "DELETE" | "CONNECT")
+    {
+        return Err(format!(
+            "--operation: expected CREATE, UPDATE, DELETE or CONNECT, got `{op}`"
+        ));
+    }
+    let object = one_document(request.object.as_ref(), "--object")?;
+    let old_object = one_document(request.old_object.as_ref(), "--old-object")?;
+    if object.is_none() && old_object.is_none() {
+        return Err("give --object or --old-object".into());
+    }
+    let mut req = Request::new(object, old_object, request.operation.as_deref());
+    req.namespace_object = one_document(request.namespace.as_ref(), "--namespace")?;
+    req.user = request.user.clone().unwrap_or_default();
+    req.groups = request.groups.clone();
+    let context = match &request.context {
+        Some(text) => documents(text).map_err(|e| format!("--context: {e}"))?,
+        None => Vec::new(),
+    };
+    Ok(EvalInput {
+        request: req,
+        context,
+        context_source: request
+            .context
+            .as_ref()
+            .map(|_| "--context FILE".to_string()),
+        now: request.now,
+    })
 }
 
 /// Evaluates the chosen policy of `request.policy_text`; `Err` is bad input, with a clear message.
@@ -264,6 +340,8 @@ pub struct RunOptions<'a> {
     pub hooks: suite::RunHooks<'a>,
     /// The Kubernetes version every suite runs against instead of its own `kubeVersion`.
     pub kube_version: Option<KubeVersion>,
+    /// The wall-clock time library functions return (Kyverno's `time.now()`); `None`: no clock.
+    pub now: Option<crate::cel::eval::Timestamp>,
 }
 
 /// Runs every suite in `files` (path, text); referenced files are read with `load`. A file that is
@@ -280,7 +358,12 @@ pub fn run_tests_with(
 ) -> Vec<SuiteReport> {
     let mut reports = Vec::new();
     for (path, text) in files {
-        match suite::read(text, path) {
+        let parsed = crate::yaml::parse(text);
+        if cli_test::holds_test(&parsed) {
+            reports.extend(kyverno_reports(path, &parsed, load, &options));
+            continue;
+        }
+        match suite::read_tree(text, &parsed, path) {
             Err(e) => reports.push(SuiteReport {
                 path: path.clone(),
                 name: path.clone(),
@@ -304,6 +387,60 @@ pub fn run_tests_with(
         }
     }
     reports
+}
+
+/// The reports of the Kyverno CLI `Test` documents of a file.
+fn kyverno_reports(
+    path: &str,
+    parsed: &crate::yaml::YamlFile,
+    load: Loader<'_>,
+    options: &RunOptions<'_>,
+) -> Vec<SuiteReport> {
+    let hooks = &options.hooks;
+    cli_test::tests(parsed)
+        .iter()
+        .map(|test| {
+            // The suite and case the caller's selection sees: their names.
+            let suite = suite::Suite {
+                name: test.name.clone(),
+                format: SuiteFormat::KyvernoTest,
+                policy_files: test.policies.clone(),
+                resource_files: test.resources.clone(),
+                defaults: false,
+                kube_version: Ok(KubeVersion::newest()),
+                cases: Vec::new(),
+                errors: Vec::new(),
+            };
+            let select = |name: &str| {
+                let case = suite::Case {
+                    name: name.to_string(),
+                    ..suite::Case::default()
+                };
+                (hooks.select)(path, &suite, &case)
+            };
+            let run = cli_test::run(
+                path,
+                test,
+                load,
+                &cli_test::Hooks {
+                    select: &select,
+                    clock: hooks.clock,
+                    now: options.now,
+                },
+            );
+            SuiteReport {
+                path: path.to_string(),
+                name: if run.name.is_empty() {
+                    path.to_string()
+                } else {
+                    run.name
+                },
+                format: SuiteFormat::KyvernoTest,
+                errors: run.errors,
+                cases: run.cases,
+            }
+        })
+        .collect()
 }
 
 /// How the cases of a run ended: passed, failed (ran and did not meet the expectation) and
@@ -364,6 +501,7 @@ fn suite_json(report: &SuiteReport) -> Json {
         SuiteFormat::PolicyTest => "PolicyTest",
         SuiteFormat::Kaptest => "kaptest",
         SuiteFormat::Gator => "gator",
+        SuiteFormat::KyvernoTest => "KyvernoTest",
     };
     let cases: Vec<Json> = report
         .cases

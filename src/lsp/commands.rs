@@ -22,6 +22,7 @@ use crate::ide::crd_lenses::AnalysisFile;
 use crate::ide::crd_lenses::VALIDATE_COMMAND;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
 use crate::ide::run::RunHooks;
+use crate::ide::run::wall_clock;
 use crate::ide::run::{
     EvalRequest, RunOptions, evaluate, outcome_json, run_tests_with, tests_json,
 };
@@ -148,6 +149,8 @@ fn evaluate_command(args: &Value, open: &OpenTexts, cancel: &Cancel) -> Result<O
             None => KubeVersion::default(),
         },
         authorizer: text("authorizer")?,
+        context: text("context")?,
+        now: now(),
         schemas: schema_files(args, open)?,
         no_defaults: args.get("defaults").and_then(Value::as_bool) == Some(false),
     };
@@ -252,6 +255,7 @@ fn run_tests_command(
             clock: &|| start.elapsed(),
         },
         kube_version: None,
+        now: now(),
     };
     let reports = run_tests_with(&[(path_text, text.clone())], &load, options);
     let index = LineIndex::new(&text);
@@ -265,6 +269,12 @@ fn run_tests_command(
         result: tests_json(&reports),
         publish,
     })
+}
+
+/// The wall clock, for library functions that return the current time (Kyverno's `time.now()`).
+fn now() -> Option<crate::ide::run::Timestamp> {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since.ok().and_then(wall_clock)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::value::{EvalError, Value};
 
@@ -30,6 +31,23 @@ enum Slot<'a> {
 pub struct Activation<'a> {
     slots: HashMap<String, Slot<'a>>,
     has_dotted: bool,
+    /// `x.orValue(y)` as Kyverno's engines run it (see [`Activation::with_or_value_compat`]).
+    pub(crate) or_value_compat: bool,
+    /// Presence tests on a scalar are false (see [`Activation::with_lenient_presence`]).
+    pub(crate) lenient_presence: bool,
+    /// Functions the caller supplies (see [`Activation::with_functions`]).
+    pub(crate) functions: Option<Arc<dyn ExternalFunctions>>,
+}
+
+/// Functions of a library the evaluator does not have, supplied by the caller (an engine's own
+/// library, such as Kyverno's): asked first for every call.
+pub trait ExternalFunctions {
+    /// The result of `name` (qualified, such as `resource.Get`) on `target` with `args`, or
+    /// `None` when the library has no such function (the evaluator's own then runs).
+    fn call(&self, name: &str, target: Option<&Value>, args: &[Value]) -> Option<Value>;
+    /// Whether `ns.f` is one of the library's qualified functions (`resource.Get`), called with
+    /// no receiver when `ns` is not a variable.
+    fn is_qualified(&self, name: &str) -> bool;
 }
 
 /// What looking a name up gives.
@@ -44,6 +62,30 @@ impl<'a> Activation<'a> {
     /// An empty activation.
     pub fn new() -> Self {
         Activation::default()
+    }
+
+    /// Runs `x.orValue(y)` as kyverno/kyverno `pkg/cel/compiler/env.go`
+    /// `OrValueCompatEnvOptions` does (a parse-time macro to `__orValueCompat__`): an optional
+    /// gives its value or `y`, an error gives `y`, any other value is returned as it is (cel-go
+    /// before v0.28), where plain CEL has no overload for a receiver that is not optional.
+    pub fn with_or_value_compat(&mut self) -> &mut Self {
+        self.or_value_compat = true;
+        self
+    }
+
+    /// A presence test on a value that is not a map or an object (`has(x.f)`, `x.?f`, `x[?k]`
+    /// with `x` a scalar or null) is false, as in cel-go without `EnableErrorOnBadPresenceTest`
+    /// (`interpreter/attributes.go` `refQualify`), which Kyverno's environments do not enable
+    /// (kyverno/kyverno `pkg/cel/compiler/env.go`); Kubernetes' environments make it an error.
+    pub fn with_lenient_presence(&mut self) -> &mut Self {
+        self.lenient_presence = true;
+        self
+    }
+
+    /// Asks `functions` first for every call (see [`ExternalFunctions`]).
+    pub fn with_functions(&mut self, functions: Arc<dyn ExternalFunctions>) -> &mut Self {
+        self.functions = Some(functions);
+        self
     }
 
     /// Binds `name` to a value (replacing any binding).

@@ -73,6 +73,12 @@ impl<'a> Interp<'a> {
         args: &[ExprId],
     ) -> Step {
         let function = function.strip_prefix('.').unwrap_or(function);
+        if self.or_value_compat()
+            && function == "orValue"
+            && let (Some(receiver), [fallback]) = (target, args)
+        {
+            return self.or_value_compat_call(receiver, *fallback);
+        }
         let (target, qualified) = self.qualify(target, function);
         let name = qualified.as_deref().unwrap_or(function);
         let receiver = match target {
@@ -97,10 +103,14 @@ impl<'a> Interp<'a> {
             self.cost
                 .charge(call_cost(name, target, &values, &Value::Null))?;
         }
-        let result = match self.checked_type(id) {
-            Some(ty) if name == "sum" => functions::lists::typed_sum(target, ty)
+        let result = match (
+            self.external_call(name, target, &values),
+            self.checked_type(id),
+        ) {
+            (Some(value), _) => value,
+            (None, Some(ty)) if name == "sum" => functions::lists::typed_sum(target, ty)
                 .unwrap_or_else(|| functions::call(name, target, &values)),
-            _ => functions::call(name, target, &values),
+            (None, _) => functions::call(name, target, &values),
         };
         if after {
             self.cost
@@ -109,6 +119,22 @@ impl<'a> Interp<'a> {
         self.meter(&result)?;
         self.check_work()?;
         Ok(result)
+    }
+
+    /// Kyverno's `__orValueCompat__(x, y)` (see `Activation::with_or_value_compat`): a strict
+    /// function, so both arguments are evaluated and an error in either is the result (cel-go's
+    /// `evalBinary`) before its binding sees them.
+    fn or_value_compat_call(&mut self, receiver: ExprId, fallback: ExprId) -> Step {
+        let value = self.eval(receiver)?;
+        let fallback = self.eval(fallback)?;
+        self.cost.charge(1)?;
+        Ok(match value {
+            e @ Value::Error(_) => e,
+            _ if fallback.is_error() => fallback,
+            Value::Optional(Some(v)) => (*v).clone(),
+            Value::Optional(None) => fallback,
+            other => other,
+        })
     }
 
     /// The checker's type of node `id`, if the caller passed the types.
@@ -130,7 +156,8 @@ impl<'a> Interp<'a> {
                 "{}.{function}",
                 ns.text.strip_prefix('.').unwrap_or(&ns.text)
             );
-            if functions::is_qualified_function(&full) && self.lookup(&ns.text).is_none() {
+            let known = functions::is_qualified_function(&full) || self.external_qualified(&full);
+            if known && self.lookup(&ns.text).is_none() {
                 return (None, Some(full));
             }
         }

@@ -27,7 +27,43 @@ pub(crate) struct Interp<'a> {
     depth: u32,
 }
 
+/// A value a presence test cannot look into: not a map, list, object, optional or error.
+pub(crate) fn is_scalar(value: &Value) -> bool {
+    !matches!(
+        value,
+        Value::Map(_) | Value::List(_) | Value::Object(_) | Value::Optional(_) | Value::Error(_)
+    )
+}
+
 impl<'a> Interp<'a> {
+    /// The caller's function `name`, when the activation has one (`Activation::with_functions`).
+    pub(crate) fn external_call(
+        &self,
+        name: &str,
+        target: Option<&Value>,
+        args: &[Value],
+    ) -> Option<Value> {
+        self.act.functions.as_ref()?.call(name, target, args)
+    }
+
+    /// Whether the caller's library has the qualified function `name`.
+    pub(crate) fn external_qualified(&self, name: &str) -> bool {
+        self.act
+            .functions
+            .as_ref()
+            .is_some_and(|f| f.is_qualified(name))
+    }
+
+    /// Whether presence tests on scalars are false (`Activation::with_lenient_presence`).
+    pub(crate) fn lenient_presence(&self) -> bool {
+        self.act.lenient_presence
+    }
+
+    /// Whether the activation asks for Kyverno's `orValue` (see `Activation::with_or_value_compat`).
+    pub(crate) fn or_value_compat(&self) -> bool {
+        self.act.or_value_compat
+    }
+
     pub(crate) fn new(ast: &'a Ast, act: &'a Activation<'a>, cost: CostTracker) -> Self {
         Interp {
             ast,
@@ -208,6 +244,9 @@ impl<'a> Interp<'a> {
         }
         let base = self.eval(operand)?;
         self.cost.charge(consts::SELECT_AND_IDENT)?;
+        if optional && self.act.lenient_presence && is_scalar(&base) {
+            return Ok(Value::Optional(None));
+        }
         Ok(super::access::select(&base, &field.text, optional))
     }
 
@@ -215,6 +254,9 @@ impl<'a> Interp<'a> {
         let base = self.eval(operand)?;
         let key = self.eval(index)?;
         self.cost.charge(consts::SELECT_AND_IDENT)?;
+        if optional && self.act.lenient_presence && is_scalar(&base) && !key.is_error() {
+            return Ok(Value::Optional(None));
+        }
         Ok(super::access::index(&base, &key, optional))
     }
 

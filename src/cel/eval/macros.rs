@@ -93,9 +93,15 @@ impl<'a> Interp<'a> {
             Value::Optional(None) => Value::Bool(false),
             Value::Optional(Some(v)) => match &**v {
                 Value::Map(m) => Value::Bool(m.get_str(&field.text).is_some()),
+                other if self.lenient_presence() && super::interp::is_scalar(other) => {
+                    Value::Bool(false)
+                }
                 _ => Value::no_overload(),
             },
             Value::Error(_) => base.clone(),
+            other if self.lenient_presence() && super::interp::is_scalar(other) => {
+                Value::Bool(false)
+            }
             _ => Value::no_overload(),
         })
     }

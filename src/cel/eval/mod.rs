@@ -40,7 +40,7 @@ mod work;
 #[cfg(test)]
 mod tests;
 
-pub use activation::{Activation, Computed, LazyFn};
+pub use activation::{Activation, Computed, ExternalFunctions, LazyFn};
 pub use authz::{
     Authorizer, AuthzDecision, AuthzRequest, authorizer_value, request_resource_value,
 };

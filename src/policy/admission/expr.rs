@@ -77,6 +77,10 @@ struct Data {
     base: Vec<(&'static str, Value)>,
     variables: Vec<(String, Compiled)>,
     cache: Vec<OnceCell<Computed>>,
+    /// Kyverno's `orValue` (`Activation::with_or_value_compat`).
+    or_value_compat: bool,
+    /// An engine's own library (`Activation::with_functions`).
+    functions: Option<std::sync::Arc<dyn crate::cel::eval::ExternalFunctions>>,
 }
 
 /// The variables of one evaluation (one policy, binding and param).
@@ -98,13 +102,38 @@ impl Scope {
                 base,
                 variables,
                 cache,
+                or_value_compat: false,
+                functions: None,
             }),
         }
+    }
+
+    /// [`Scope::new`] for Kyverno's engines, which run `x.orValue(y)` their own way and do not
+    /// make a presence test on a scalar an error.
+    /// `functions` is Kyverno's library.
+    pub fn kyverno(
+        base: Vec<(&'static str, Value)>,
+        variables: &[(String, String)],
+        functions: std::sync::Arc<dyn crate::cel::eval::ExternalFunctions>,
+    ) -> Scope {
+        let mut scope = Scope::new(base, variables);
+        if let Some(data) = Rc::get_mut(&mut scope.data) {
+            data.or_value_compat = true;
+            data.functions = Some(functions);
+        }
+        scope
     }
 
     /// The activation for an expression that may use the first `upto` variables.
     fn activation(&self, upto: usize) -> Activation<'static> {
         let mut activation = Activation::new();
+        if self.data.or_value_compat {
+            // Kyverno's environment: its orValue and cel-go's lenient presence tests.
+            activation.with_or_value_compat().with_lenient_presence();
+        }
+        if let Some(functions) = &self.data.functions {
+            activation.with_functions(functions.clone());
+        }
         for (name, value) in &self.data.base {
             activation.bind(name, value.clone());
         }
@@ -181,5 +210,20 @@ impl Scope {
                 compiled.text.trim()
             ))),
         }
+    }
+
+    /// [`Scope::run`] with cel-go's own error text (no API server wording around it), as
+    /// engines that report the error as cel-go returns it (Kyverno's) word it.
+    pub fn run_plain(&self, compiled: &Compiled, budget: &mut u64) -> Result<Value, Failure> {
+        let wrapped = format!("expression '{}' resulted in error: ", compiled.text.trim());
+        self.run(compiled, budget).map_err(|failure| match failure {
+            Failure::Error(m) => Failure::Error(
+                m.strip_prefix(&wrapped)
+                    .or_else(|| m.strip_prefix("compilation error: "))
+                    .unwrap_or(&m)
+                    .to_string(),
+            ),
+            budget => budget,
+        })
     }
 }

@@ -8,7 +8,7 @@
 //! every document, and nothing here does I/O.
 
 mod audit;
-mod expr;
+pub(crate) mod expr;
 mod invoke;
 pub mod json;
 pub mod matching;

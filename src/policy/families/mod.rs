@@ -8,6 +8,7 @@
 
 pub mod apiserver_config;
 pub mod dra;
+pub mod evaluation;
 pub mod gatekeeper;
 pub mod kyverno;
 
@@ -59,6 +60,15 @@ pub trait Family: Sync {
         minor: u32,
         workspace: &Workspace,
     ) -> Option<Env>;
+    /// The family's verdicts for a claimed document and a request: `None` when the family does
+    /// not evaluate documents of this kind, `Err` when the document cannot be evaluated (why).
+    fn evaluate(
+        &self,
+        _root: &Node,
+        _input: &evaluation::EvalInput,
+    ) -> Option<Result<Vec<evaluation::FamilyOutcome>, String>> {
+        None
+    }
 }
 
 impl FamilySite {

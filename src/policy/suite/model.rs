@@ -23,6 +23,8 @@ pub enum Format {
     Kaptest,
     /// A gator `Suite` (`test.gatekeeper.sh`).
     Gator,
+    /// A Kyverno CLI `Test` (`kyverno-test.yaml`).
+    KyvernoTest,
 }
 
 /// An object given inline or by reference to the suite's resources.
@@ -84,7 +86,7 @@ pub struct Expect {
 }
 
 /// One test case.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Case {
     /// Its name (kaptest cases are named from their policy, object and expectation).
     pub name: String,

@@ -59,6 +59,8 @@ const CONTROLLERS: &[Controller] = &[
 
 /// One rewrite of the policy: the replacements and the controllers it is checked against.
 pub(super) struct Rewrite {
+    /// The autogen configuration's name (`defaults`, `cronjobs`: `data.go` `ReplacementsMap`).
+    pub config: &'static str,
     /// `(from, to)` after `object.` and `oldObject.`.
     replacements: [(&'static str, &'static str); 2],
     /// The controllers, by kind.
@@ -103,14 +105,18 @@ pub(super) fn rewrites(root: &Node, kind: &str) -> Vec<Rewrite> {
             .map(|c| Gvk::new(c.group, "v1", c.kind))
             .collect()
     };
-    [(DEFAULTS, chosen(false)), (CRONJOBS, chosen(true))]
-        .into_iter()
-        .filter(|(_, kinds)| !kinds.is_empty())
-        .map(|(replacements, kinds)| Rewrite {
-            replacements,
-            kinds,
-        })
-        .collect()
+    [
+        ("defaults", DEFAULTS, chosen(false)),
+        ("cronjobs", CRONJOBS, chosen(true)),
+    ]
+    .into_iter()
+    .filter(|(_, _, kinds)| !kinds.is_empty())
+    .map(|(config, replacements, kinds)| Rewrite {
+        config,
+        replacements,
+        kinds,
+    })
+    .collect()
 }
 
 /// `spec.autogen.podControllers.controllers`, when set: the controllers the policy selects.
@@ -132,7 +138,7 @@ fn selected_controllers(spec: &Node) -> Option<Vec<String>> {
 }
 
 /// Whether the match constraints select Pods only, with no object selector, exclusion or names.
-fn can_autogen(constraints: Option<&Node>) -> bool {
+pub(super) fn can_autogen(constraints: Option<&Node>) -> bool {
     let Some(constraints) = constraints.filter(|c| !c.is_null()) else {
         return false;
     };
@@ -262,6 +268,7 @@ mod tests {
 
     fn defaults() -> Rewrite {
         Rewrite {
+            config: "defaults",
             replacements: DEFAULTS,
             kinds: Vec::new(),
         }

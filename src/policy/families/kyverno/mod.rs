@@ -16,6 +16,8 @@
 //! - a typed-CEL disagreement: a warning (see `typed.rs`).
 
 mod autogen;
+pub mod cli_test;
+pub mod eval;
 mod library;
 mod result_type;
 mod rules;
@@ -23,6 +25,7 @@ mod schema;
 mod sites;
 mod typed;
 
+use super::evaluation::{EvalInput, FamilyOutcome};
 use super::{Family, FamilySite};
 use crate::policy::workspace::Workspace;
 use crate::policy::{Code, Diagnostic};
@@ -131,6 +134,16 @@ impl Family for Kyverno {
     ) -> Option<crate::cel::check::Env> {
         let kind = root.get("kind").and_then(Node::as_str)?;
         typed::editor_env(root, kind, sites, parsed, index, minor, workspace)
+    }
+
+    fn evaluate(
+        &self,
+        root: &Node,
+        input: &EvalInput,
+    ) -> Option<Result<Vec<FamilyOutcome>, String>> {
+        let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
+        let responses = eval::evaluate(root, kind, input);
+        Some(responses.map(|r| r.into_iter().map(|r| r.outcome).collect()))
     }
 }
 

@@ -1,0 +1,400 @@
+//! `kyverno test` suites (`kyverno-test.yaml`, `cli.kyverno.io/v1alpha1` `Test`), judged as
+//! Kyverno's CLI judges them (`cmd/cli/kubectl-kyverno/commands/test/output.go`
+//! `printTestResult`, `command.go` `checkResult`, `processor/policy_processor.go`): every policy
+//! is applied to every resource; a result entry names its resources by name, and for each one the
+//! responses of the named policy (the policy as written and its autogen variants) give rows — a
+//! rule result compared with the expected one, an unmatched response dropped when its match
+//! constraints are a single plain rule (`hasSelector`) and otherwise an "excluded" row that
+//! passes, and no row at all "not found", which fails. One case per (result entry, resource).
+//!
+//! Where this tool is stricter than the CLI, on purpose: a resource name the suite does not have
+//! is an error case (the CLI falls back to every resource), and so is a policy it cannot load or
+//! a field whose data it does not supply yet (`variables`, `patchedResources`…).
+
+pub mod model;
+mod resources;
+mod values;
+
+use std::time::Duration;
+
+use serde_json::Value as Json;
+
+use super::eval::{self, Response, Status};
+use crate::policy::admission::Request;
+use crate::policy::admission::json::{documents, str_at};
+use crate::policy::families::evaluation::EvalInput;
+use crate::policy::suite::{CaseResult, Loader, join};
+use crate::yaml::{self, Node};
+use model::{Expected, TestFile};
+
+/// A policy loaded from the suite's files.
+struct LoadedPolicy {
+    name: String,
+    kind: String,
+    /// The document's text, parsed again for each evaluation (the tree is not kept).
+    text: String,
+    index: usize,
+}
+
+/// What a suite run gives: its name, the problems with its files, its cases.
+pub struct SuiteRun {
+    /// The Test's name.
+    pub name: String,
+    /// Files that could not be read.
+    pub errors: Vec<String>,
+    /// The cases.
+    pub cases: Vec<CaseResult>,
+}
+
+/// How a run is driven: which cases run (by case name) and the caller's clock.
+pub struct Hooks<'a> {
+    /// Whether the case of this name runs.
+    pub select: &'a dyn Fn(&str) -> bool,
+    /// The time since some fixed instant.
+    pub clock: &'a dyn Fn() -> Duration,
+    /// The wall-clock time `time.now()` returns; `None`: no clock.
+    pub now: Option<crate::cel::eval::Timestamp>,
+}
+
+/// The Test documents of a YAML text.
+pub fn tests(file: &yaml::YamlFile) -> Vec<TestFile> {
+    file.documents
+        .iter()
+        .filter_map(|d| d.root.as_ref())
+        .filter(|root| model::is_test(root))
+        .map(model::read)
+        .collect()
+}
+
+/// Whether `text` holds a Kyverno CLI Test document.
+pub fn holds_test(file: &yaml::YamlFile) -> bool {
+    file.documents
+        .iter()
+        .filter_map(|d| d.root.as_ref())
+        .any(model::is_test)
+}
+
+/// Runs `test` (read from `path`), loading its files with `load`.
+pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> SuiteRun {
+    let mut errors = Vec::new();
+    let policies = load_policies(path, &test.policies, load, &mut errors);
+    let resources = load_resources(path, &test.resources, load, &mut errors);
+    let mut values = load_values(path, test, load, &mut errors);
+    values.now = hooks.now;
+    let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
+    if !test.exceptions.is_empty() {
+        unsupported.push("exceptions".into());
+    }
+    let mut cases = Vec::new();
+    for expected in &test.results {
+        for resource in &expected.resources {
+            let name = case_name(expected, resource);
+            if !(hooks.select)(&name) {
+                continue;
+            }
+            let start = (hooks.clock)();
+            let world = Suite {
+                policies: &policies,
+                resources: &resources,
+                values: &values,
+                unsupported: &unsupported,
+            };
+            let mut case = judge(expected, resource, &world);
+            case.name = name;
+            case.duration = (hooks.clock)().saturating_sub(start);
+            cases.push(case);
+        }
+    }
+    SuiteRun {
+        name: test.name.clone(),
+        errors,
+        cases,
+    }
+}
+
+/// `policy kind/resource: result`.
+fn case_name(expected: &Expected, resource: &str) -> String {
+    let kind = if expected.kind.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", expected.kind)
+    };
+    format!("{} {kind}{resource}: {}", expected.policy, expected.result)
+}
+
+fn load_policies(
+    path: &str,
+    files: &[String],
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Vec<LoadedPolicy> {
+    let mut out = Vec::new();
+    for file in files {
+        let text = match load(&join(path, file)) {
+            Ok(text) => text,
+            Err(e) => {
+                errors.push(format!("cannot read policy file {file}: {e}"));
+                continue;
+            }
+        };
+        let parsed = yaml::parse(&text);
+        if let Some(e) = parsed.errors.first() {
+            errors.push(format!("{file}: YAML syntax error: {}", e.message));
+            continue;
+        }
+        for (index, root) in parsed
+            .documents
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| Some((i, d.root.as_ref()?)))
+        {
+            let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
+            let name = root
+                .get("metadata")
+                .and_then(|m| m.get("name"))
+                .and_then(Node::as_str)
+                .unwrap_or("");
+            out.push(LoadedPolicy {
+                name: name.to_string(),
+                kind: kind.to_string(),
+                text: text.clone(),
+                index,
+            });
+        }
+    }
+    out
+}
+
+fn load_resources(
+    path: &str,
+    files: &[String],
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Vec<Json> {
+    let mut out = Vec::new();
+    for file in files {
+        match load(&join(path, file)).and_then(|text| documents(&text)) {
+            Ok(docs) => out.extend(
+                docs.into_iter()
+                    .filter(Json::is_object)
+                    .map(resources::prepare),
+            ),
+            Err(e) => errors.push(format!("cannot read resource file {file}: {e}")),
+        }
+    }
+    out
+}
+
+/// What every case of a suite draws from.
+struct Suite<'s> {
+    policies: &'s [LoadedPolicy],
+    resources: &'s [Json],
+    values: &'s values::Values,
+    unsupported: &'s [String],
+}
+
+/// The suite's values and user info files (`variables`, `userinfo`).
+fn load_values(
+    path: &str,
+    test: &TestFile,
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> values::Values {
+    let mut out = values::Values::default();
+    if let Some(doc) = first_document(path, &test.variables, "variables", load, errors)
+        && let Err(e) = out.read_values(&doc)
+    {
+        errors.push(format!("{}: {e}", test.variables));
+    }
+    if let Some(doc) = first_document(path, &test.userinfo, "userinfo", load, errors) {
+        out.read_user_info(&doc);
+    }
+    if !test.context.is_empty() {
+        match load(&join(path, &test.context)).and_then(|text| documents(&text)) {
+            Ok(docs) => {
+                out.context = docs;
+                out.context_source = Some(format!("the suite's context file {}", test.context));
+            }
+            Err(e) => errors.push(format!("cannot read context file {}: {e}", test.context)),
+        }
+    }
+    out
+}
+
+/// The first document of the file the suite names in its field `what` (none when unnamed).
+fn first_document(
+    path: &str,
+    file: &str,
+    what: &str,
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Option<Json> {
+    if file.is_empty() {
+        return None;
+    }
+    match load(&join(path, file)).and_then(|text| documents(&text)) {
+        Ok(docs) => docs.into_iter().next(),
+        Err(e) => {
+            errors.push(format!("cannot read {what} file {file}: {e}"));
+            None
+        }
+    }
+}
+
+/// The resources a result names: `name` matches the last part of the resource's key,
+/// `namespace/name` the last two (`printTestResult`).
+fn named<'r>(resources: &'r [Json], wanted: &str) -> Vec<&'r Json> {
+    let (namespace, name) = match wanted.split_once('/') {
+        Some((ns, name)) => (Some(ns), name),
+        None => (None, wanted),
+    };
+    resources
+        .iter()
+        .filter(|r| str_at(r, &["metadata", "name"]) == name)
+        .filter(|r| namespace.is_none_or(|ns| str_at(r, &["metadata", "namespace"]) == ns))
+        .collect()
+}
+
+fn errored(expected: &Expected, message: String) -> CaseResult {
+    CaseResult {
+        name: String::new(),
+        range: expected.range,
+        policy: expected.policy.clone(),
+        passed: false,
+        error: Some(message),
+        failures: Vec::new(),
+        outcome: None,
+        duration: Duration::ZERO,
+    }
+}
+
+/// One case: the named policy on every resource of that name.
+fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
+    let (policies, resources) = (suite.policies, suite.resources);
+    let mut fields: Vec<String> = suite.unsupported.to_vec();
+    fields.extend(expected.unsupported.iter().map(|f| f.to_string()));
+    if !fields.is_empty() {
+        return errored(
+            expected,
+            format!(
+                "the suite uses {}, which admission-ls does not run yet",
+                fields.join(", ")
+            ),
+        );
+    }
+    let policy_name = expected.policy.rsplit('/').next().unwrap_or("");
+    let Some(policy) = policies.iter().find(|p| p.name == policy_name) else {
+        return errored(
+            expected,
+            format!("policy '{policy_name}' is not among the suite's policies"),
+        );
+    };
+    let targets = named(resources, resource);
+    if targets.is_empty() {
+        return errored(
+            expected,
+            format!("resource '{resource}' is not among the suite's resources"),
+        );
+    }
+    let mut failures = Vec::new();
+    for target in targets {
+        match responses(policy, target, suite.values) {
+            Err(e) => return errored(expected, e),
+            Ok(responses) => failures.extend(compare(expected, target, &responses)),
+        }
+    }
+    CaseResult {
+        name: String::new(),
+        range: expected.range,
+        policy: expected.policy.clone(),
+        passed: failures.is_empty(),
+        error: None,
+        failures,
+        outcome: None,
+        duration: Duration::ZERO,
+    }
+}
+
+/// The policy's responses to a request for `resource`: a CREATE unless the values set the
+/// operation (`AdmissionRequestShape`: UPDATE has the resource as both objects, DELETE as the
+/// old one), with the values' user and namespace.
+fn responses(
+    policy: &LoadedPolicy,
+    resource: &Json,
+    values: &values::Values,
+) -> Result<Vec<Response>, String> {
+    let parsed = yaml::parse(&policy.text);
+    let root = parsed
+        .documents
+        .get(policy.index)
+        .and_then(|d| d.root.as_ref())
+        .ok_or_else(|| format!("policy '{}' could not be read again", policy.name))?;
+    let operation = values.operation.as_deref().unwrap_or("CREATE");
+    let (object, old_object) = match operation {
+        "UPDATE" => (Some(resource.clone()), Some(resource.clone())),
+        "DELETE" => (None, Some(resource.clone())),
+        _ => (Some(resource.clone()), None),
+    };
+    let mut request = Request::new(object, old_object, Some(operation));
+    request.namespace_object = values.namespace(&request.namespace).cloned();
+    request.user = values.user.clone();
+    request.groups = values.groups.clone();
+    let input = EvalInput {
+        request,
+        context: values.context.clone(),
+        context_source: values.context_source.clone(),
+        now: values.now,
+    };
+    eval::evaluate(root, &policy.kind, &input)
+}
+
+/// The rows of one resource, as readable failures (none when every row passes).
+fn compare(expected: &Expected, resource: &Json, responses: &[Response]) -> Vec<String> {
+    let what = format!(
+        "{}/{}",
+        str_at(resource, &["kind"]),
+        str_at(resource, &["metadata", "name"])
+    );
+    let mut rows = 0;
+    let mut failures = Vec::new();
+    for response in responses {
+        match response.status {
+            Some(status) => {
+                rows += 1;
+                if status.as_str() != expected.result {
+                    failures.push(mismatch(expected, &what, response, status));
+                }
+            }
+            // An unmatched response the CLI keeps gives an "excluded" row, which passes.
+            None if !response.has_selector && rows == 0 => rows += 1,
+            None => {}
+        }
+    }
+    if rows == 0 {
+        failures.push(format!(
+            "{what}: not found: the policy does not apply to it (want {})",
+            expected.result
+        ));
+    }
+    failures
+}
+
+fn mismatch(expected: &Expected, what: &str, response: &Response, status: Status) -> String {
+    let variant = response
+        .outcome
+        .variant
+        .as_deref()
+        .map(|v| format!(" ({v})"))
+        .unwrap_or_default();
+    let message = response
+        .outcome
+        .message
+        .as_deref()
+        .map(|m| format!(": {m}"))
+        .unwrap_or_default();
+    format!(
+        "{what}{variant}: want {}, got {}{message}",
+        expected.result,
+        status.as_str()
+    )
+}

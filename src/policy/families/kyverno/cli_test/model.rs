@@ -1,0 +1,161 @@
+//! A `cli.kyverno.io/v1alpha1` `Test` document as Kyverno's CLI reads it
+//! (`cmd/cli/kubectl-kyverno/apis/v1alpha1/test.go`, `test_result.go`): the policy and resource
+//! files, and the results, each naming a policy, optionally a rule, the resources by name
+//! (`name` or `namespace/name`) and the expected result. Fields this tool does not run yet are
+//! kept so a suite that needs them says so instead of passing without them.
+
+use crate::text::TextRange;
+use crate::yaml::{Node, NodeKind};
+
+/// The group and version of Kyverno's CLI test files.
+pub const API_VERSION: &str = "cli.kyverno.io/v1alpha1";
+
+/// One `results` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// `policy` (`name` or `namespace/name`).
+    pub policy: String,
+    /// `rule` (ignored for CEL policies, which have no rules: `isRulelessPolicyKind`).
+    pub rule: String,
+    /// `kind` (informative: the CLI finds resources by name).
+    pub kind: String,
+    /// `resources`.
+    pub resources: Vec<String>,
+    /// `result`: pass, fail, skip, error or warn.
+    pub result: String,
+    /// `patchedResources`, `generatedResource`, `operation`… when set (not run yet).
+    pub unsupported: Vec<&'static str>,
+    /// Where the entry is.
+    pub range: TextRange,
+}
+
+/// A Test document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestFile {
+    /// `metadata.name` (or the deprecated top-level `name`).
+    pub name: String,
+    /// `policies`, relative to the file.
+    pub policies: Vec<String>,
+    /// `resources`, relative to the file.
+    pub resources: Vec<String>,
+    /// `exceptions`, relative to the file.
+    pub exceptions: Vec<String>,
+    /// `results`.
+    pub results: Vec<Expected>,
+    /// `variables`: the values file, relative to the file.
+    pub variables: String,
+    /// `userinfo`: the user info file, relative to the file.
+    pub userinfo: String,
+    /// `context`: the data lookups read, relative to the file.
+    pub context: String,
+    /// Top-level fields this tool does not run yet (`context`…).
+    pub unsupported: Vec<&'static str>,
+}
+
+/// Whether `root` is a Kyverno CLI Test document.
+pub fn is_test(root: &Node) -> bool {
+    root.get("apiVersion").and_then(Node::as_str) == Some(API_VERSION)
+        && root.get("kind").and_then(Node::as_str) == Some("Test")
+}
+
+/// Top-level fields whose data this tool does not supply to the evaluation yet.
+const UNSUPPORTED_TOP: &[&str] = &[
+    "values",
+    "jsonPayload",
+    "jsonPayloads",
+    "httpPayloads",
+    "envoyPayloads",
+    "targetResources",
+    "paramResources",
+    "clusterResources",
+    "apiCallResponses",
+    "globalContextEntries",
+];
+
+/// Result fields whose checks this tool does not run yet.
+const UNSUPPORTED_RESULT: &[&str] = &[
+    "patchedResources",
+    "generatedResource",
+    "generatedResources",
+    "cloneSourceResource",
+    "operation",
+    "resourceSpecs",
+];
+
+/// Reads a Test document.
+pub fn read(root: &Node) -> TestFile {
+    let name = root
+        .get("metadata")
+        .and_then(|m| m.get("name"))
+        .or_else(|| root.get("name"))
+        .and_then(Node::as_str)
+        .unwrap_or("")
+        .to_string();
+    TestFile {
+        name,
+        policies: strings(root.get("policies")),
+        resources: strings(root.get("resources")),
+        exceptions: strings(root.get("exceptions")),
+        results: items(root.get("results")).iter().map(expected).collect(),
+        variables: text(root, "variables"),
+        userinfo: text(root, "userinfo"),
+        context: text(root, "context"),
+        unsupported: present(root, UNSUPPORTED_TOP),
+    }
+}
+
+fn expected(node: &Node) -> Expected {
+    let text = |key: &str| {
+        node.get(key)
+            .and_then(Node::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    Expected {
+        policy: text("policy"),
+        rule: text("rule"),
+        kind: text("kind"),
+        resources: strings(node.get("resources")),
+        result: text("result"),
+        unsupported: present(node, UNSUPPORTED_RESULT),
+        range: node.range,
+    }
+}
+
+/// The keys of `fields` that `node` sets (not null, not empty).
+fn present(node: &Node, fields: &[&'static str]) -> Vec<&'static str> {
+    fields
+        .iter()
+        .copied()
+        .filter(|key| {
+            node.get(key).is_some_and(|v| match &v.kind {
+                NodeKind::Sequence(items) => !items.is_empty(),
+                NodeKind::Mapping(entries) => !entries.is_empty(),
+                _ => !v.is_null() && v.as_str() != Some(""),
+            })
+        })
+        .collect()
+}
+
+fn text(node: &Node, key: &str) -> String {
+    node.get(key)
+        .and_then(Node::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+fn items(node: Option<&Node>) -> &[Node] {
+    match node.map(|n| &n.kind) {
+        Some(NodeKind::Sequence(items)) => items,
+        _ => &[],
+    }
+}
+
+fn strings(node: Option<&Node>) -> Vec<String> {
+    items(node)
+        .iter()
+        .filter_map(Node::as_str)
+        .map(str::to_string)
+        .collect()
+}

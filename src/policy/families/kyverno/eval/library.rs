@@ -1,0 +1,329 @@
+//! The functions of Kyverno's CEL libraries that evaluation runs, asked before the evaluator's
+//! own (`Activation::with_functions`): `parseServiceAccount` (kyverno/sdk
+//! `extensions/cel/libs/user/impl.go`), and the lookups that read the request's context data as
+//! Kyverno's CLI reads a test's `context` file (kyverno/kyverno `pkg/cel/libs/fake_context.go`):
+//! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
+//! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
+//! context data is an error naming the call and where its data comes from.
+
+use std::sync::Arc;
+
+use serde_json::{Value as Json, json};
+
+use super::value_of;
+use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
+use crate::policy::admission::json::str_at;
+use crate::policy::admission::request::split_api_version;
+use crate::schema::resources::plural;
+
+/// The objects and image data lookups return.
+#[derive(Debug, Default)]
+pub struct ContextData {
+    /// `spec.resources` of a `cli.kyverno.io` Context, and any other object given.
+    resources: Vec<Json>,
+    /// `spec.images`.
+    images: Vec<Json>,
+    /// Whether any context was given, and where it comes from (for messages).
+    source: Option<String>,
+    /// What `time.now()` returns.
+    now: Option<Timestamp>,
+}
+
+impl ContextData {
+    /// The data of `documents` (Kyverno `Context` documents or plain objects), given by `source`
+    /// (`--context FILE`, the suite's `context` file); no documents and no source: no data.
+    pub fn new(documents: &[Json], source: Option<String>, now: Option<Timestamp>) -> ContextData {
+        let mut data = ContextData {
+            source,
+            now,
+            ..ContextData::default()
+        };
+        for doc in documents {
+            if str_at(doc, &["kind"]) == "Context" {
+                let list = |key: &str| match doc.get("spec").and_then(|s| s.get(key)) {
+                    Some(Json::Array(items)) => items.clone(),
+                    _ => Vec::new(),
+                };
+                data.resources.extend(list("resources"));
+                data.images.extend(list("images"));
+            } else if doc.is_object() {
+                data.resources.push(doc.clone());
+            }
+        }
+        data
+    }
+
+    /// What a lookup says when it has no data.
+    fn missing(&self, call: &str) -> Value {
+        let hint = match &self.source {
+            Some(source) => format!("; it is not in {source}"),
+            None => "; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)".to_string(),
+        };
+        Value::error(ErrorKind::InvalidArgument, format!("{call}: no data{hint}"))
+    }
+}
+
+/// Kyverno's functions over `data`.
+pub struct Library {
+    data: Arc<ContextData>,
+}
+
+impl Library {
+    /// The library reading `data`.
+    pub fn shared(data: Arc<ContextData>) -> Arc<dyn ExternalFunctions> {
+        Arc::new(Library { data })
+    }
+
+    fn get(&self, args: &[Value]) -> Value {
+        let [api_version, resource, namespace, name] = args else {
+            return Value::no_overload();
+        };
+        let (Some(v), Some(r), Some(ns), Some(n)) = (
+            text(api_version),
+            text(resource),
+            text(namespace),
+            text(name),
+        ) else {
+            return Value::no_overload();
+        };
+        let call = format!("resource.Get('{v}', '{r}', '{ns}', '{n}')");
+        if self.data.source.is_none() {
+            return self.data.missing(&call);
+        }
+        let found = self.of_resource(v, r).find(|o| {
+            str_at(o, &["metadata", "namespace"]) == ns && str_at(o, &["metadata", "name"]) == n
+        });
+        match found {
+            Some(object) => value_of(Some(object)),
+            None => Value::error(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "failed to get resource: {} \"{n}\" not found",
+                    group_resource(v, r)
+                ),
+            ),
+        }
+    }
+
+    fn list(&self, args: &[Value]) -> Value {
+        let (Some(v), Some(r), Some(ns)) = (
+            args.first().and_then(text),
+            args.get(1).and_then(text),
+            args.get(2).and_then(text),
+        ) else {
+            return Value::no_overload();
+        };
+        if !(3..=4).contains(&args.len()) {
+            return Value::no_overload();
+        }
+        let call = format!("resource.List('{v}', '{r}', '{ns}')");
+        if self.data.source.is_none() {
+            return self.data.missing(&call);
+        }
+        let all: Vec<&Json> = self.of_resource(v, r).collect();
+        if all.is_empty() {
+            return Value::error(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "failed to list resource: {} resource not found",
+                    group_resource(v, r)
+                ),
+            );
+        }
+        let items: Vec<Json> = all
+            .into_iter()
+            .filter(|o| str_at(o, &["metadata", "namespace"]) == ns)
+            .cloned()
+            .collect();
+        value_of(Some(&json!({ "items": items })))
+    }
+
+    fn image_data(&self, args: &[Value]) -> Value {
+        let [image] = args else {
+            return Value::no_overload();
+        };
+        let Some(image) = text(image) else {
+            return Value::no_overload();
+        };
+        if self.data.source.is_none() {
+            return self.data.missing(&format!("image.GetMetadata('{image}')"));
+        }
+        match self
+            .data
+            .images
+            .iter()
+            .find(|i| str_at(i, &["image"]) == image)
+        {
+            Some(data) => value_of(Some(data)),
+            None => Value::error(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "failed to get image data: image data for {image} not found in the context"
+                ),
+            ),
+        }
+    }
+
+    /// The context objects of `api_version` whose kind's plural is `resource`.
+    fn of_resource<'d>(
+        &'d self,
+        api_version: &'d str,
+        resource: &'d str,
+    ) -> impl Iterator<Item = &'d Json> {
+        self.data.resources.iter().filter(move |o| {
+            str_at(o, &["apiVersion"]) == api_version && plural(str_at(o, &["kind"])) == resource
+        })
+    }
+}
+
+/// Kyverno's qualified functions this tool does not evaluate yet, with where their data would
+/// come from in a suite ("" when they need none).
+const NOT_EVALUATED: &[(&str, &str)] = &[
+    ("resource.Post", ""),
+    ("http.Get", "the suite's apiCallResponses"),
+    ("http.Post", "the suite's apiCallResponses"),
+    ("http.Client", "the suite's apiCallResponses"),
+    ("globalContext.Get", "the suite's globalContextEntries"),
+    ("generator.Apply", ""),
+];
+
+/// `ns.get` as `ns.Get`: the context libraries register both spellings (kyverno/sdk
+/// `extensions/cel/libs/*/lib.go`).
+fn canonical(name: &str) -> String {
+    const CONTEXTS: &[&str] = &["resource", "image", "http", "globalContext", "generator"];
+    match name.split_once('.') {
+        Some((ns, member)) if CONTEXTS.contains(&ns) => {
+            let mut chars = member.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            format!(
+                "{ns}.{}{}",
+                first.map(String::from).unwrap_or_default(),
+                chars.as_str()
+            )
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// The error of a library function this tool does not evaluate.
+fn not_evaluated(name: &str, source: &str) -> Value {
+    let data = if source.is_empty() {
+        String::new()
+    } else {
+        format!(" (its data comes from {source}, which admission-ls does not read yet)")
+    };
+    Value::error(
+        ErrorKind::InvalidArgument,
+        format!("{name}: a Kyverno library function admission-ls does not evaluate yet{data}"),
+    )
+}
+
+/// `pods`, `deployments.apps`: a group resource as the API machinery prints it.
+fn group_resource(api_version: &str, resource: &str) -> String {
+    let (group, _) = split_api_version(api_version);
+    if group.is_empty() {
+        resource.to_string()
+    } else {
+        format!("{resource}.{group}")
+    }
+}
+
+fn text(value: &Value) -> Option<&str> {
+    match value {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// `parseServiceAccount`: `system:serviceaccount:NS:NAME` → its namespace and name (empty for
+/// another user), with the Go field names the policies read (`Namespace`, `Name`).
+fn parse_service_account(args: &[Value]) -> Value {
+    let [Value::String(user)] = args else {
+        return Value::no_overload();
+    };
+    let (namespace, name) = user
+        .strip_prefix("system:serviceaccount:")
+        .and_then(|rest| rest.split_once(':'))
+        .unwrap_or(("", ""));
+    value_of(Some(&json!({ "Namespace": namespace, "Name": name })))
+}
+
+impl ExternalFunctions for Library {
+    fn call(&self, name: &str, target: Option<&Value>, args: &[Value]) -> Option<Value> {
+        if target.is_some() {
+            return None;
+        }
+        Some(match canonical(name).as_str() {
+            "parseServiceAccount" => parse_service_account(args),
+            "resource.Get" => self.get(args),
+            "resource.List" => self.list(args),
+            "image.GetMetadata" => self.image_data(args),
+            // kyverno/sdk `libs/time`: the current time (the caller's clock).
+            "time.now" if args.is_empty() => match self.data.now {
+                Some(now) => Value::Timestamp(now),
+                None => not_evaluated("time.now", ""),
+            },
+            other => match NOT_EVALUATED.iter().find(|(n, _)| *n == other) {
+                Some((_, source)) => not_evaluated(other, source),
+                None => return None,
+            },
+        })
+    }
+
+    fn is_qualified(&self, name: &str) -> bool {
+        let name = canonical(name);
+        matches!(
+            name.as_str(),
+            "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
+        ) || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn service_accounts_parse_as_the_user_library_does() {
+        let sa = parse_service_account(&[Value::string("system:serviceaccount:ns:dev")]);
+        assert_eq!(
+            sa.to_json().ok(),
+            Some(json!({"Namespace": "ns", "Name": "dev"}))
+        );
+        let user = parse_service_account(&[Value::string("alice")]);
+        assert_eq!(
+            user.to_json().ok(),
+            Some(json!({"Namespace": "", "Name": ""}))
+        );
+    }
+
+    #[test]
+    fn lookups_without_data_name_the_call_and_the_flag() {
+        let library = Library::shared(Arc::new(ContextData::new(&[], None, None)));
+        let args = [
+            Value::string("v1"),
+            Value::string("pods"),
+            Value::string("ns"),
+            Value::string("p"),
+        ];
+        let result = library
+            .call("resource.Get", None, &args)
+            .map(|v| v.to_string());
+        let text = result.unwrap_or_default();
+        assert!(
+            text.contains("resource.Get('v1', 'pods', 'ns', 'p'): no data"),
+            "{text}"
+        );
+        assert!(text.contains("--context FILE"), "{text}");
+        let lower = library
+            .call("resource.get", None, &args)
+            .map(|v| v.to_string());
+        assert_eq!(lower.unwrap_or_default(), text, "both spellings");
+        let now = library.call("time.now", None, &[]).map(|v| v.to_string());
+        let now = now.unwrap_or_default();
+        assert!(
+            now.contains("time.now: a Kyverno library function"),
+            "{now}"
+        );
+    }
+}
