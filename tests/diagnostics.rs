@@ -11,9 +11,9 @@ mod diagnostics {
     pub mod crd_rules;
     pub mod decode;
     pub mod dra;
-    pub mod helm;
     pub mod gatekeeper;
     pub mod go_yaml;
+    pub mod helm;
     pub mod kyverno;
     pub mod map;
     pub mod severity;
