@@ -12,6 +12,7 @@ use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{
     EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
 };
+use admission_ls::ide::run_families::shown;
 use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
@@ -220,17 +221,6 @@ fn run_family(args: &EvalArgs, all: Vec<Vec<FamilyOutcome>>) -> i32 {
         .flatten()
         .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
     out::emit(&text, i32::from(args.exit_code && refused))
-}
-
-/// The verdicts worth showing: those of the variants that matched, or the policy as written when
-/// none did.
-fn shown(outcomes: &[FamilyOutcome]) -> Vec<&FamilyOutcome> {
-    let matched: Vec<&FamilyOutcome> = outcomes.iter().filter(|o| o.result != "no match").collect();
-    if matched.is_empty() {
-        outcomes.iter().take(1).collect()
-    } else {
-        matched
-    }
 }
 
 /// The text form of a family verdict.

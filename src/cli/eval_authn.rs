@@ -4,11 +4,10 @@
 //! reason it would refuse the token. Exit 0 when the run happened; with `--exit-code`, 1 when the
 //! token is refused.
 
-use admission_ls::policy::admission::json::documents;
-use admission_ls::policy::families::apiserver_config::eval::{
-    Authenticated, authenticate, is_authentication_config,
+use admission_ls::ide::run_families::{
+    authentication_json, holds_authentication, read_claims, run_authentication,
 };
-use serde_json::json;
+use admission_ls::policy::families::apiserver_config::eval::Authenticated;
 
 use super::eval::{EvalArgs, EvalFormat, read_path, usage_error};
 use super::out;
@@ -16,7 +15,7 @@ use super::out;
 /// Authenticates the claims when `config_text` is an AuthenticationConfiguration; `None`
 /// otherwise.
 pub fn run(args: &EvalArgs, config_text: &str) -> Option<i32> {
-    if !is_authentication_config(config_text) {
+    if !holds_authentication(config_text) {
         return None;
     }
     let Some(object) = &args.object else {
@@ -28,12 +27,11 @@ pub fn run(args: &EvalArgs, config_text: &str) -> Option<i32> {
         Ok(text) => text,
         Err(message) => return Some(usage_error(&message)),
     };
-    let claims = match documents(&claims_text) {
-        Ok(mut docs) if docs.len() == 1 => docs.remove(0),
-        Ok(_) => return Some(usage_error("--object: one claims object is expected")),
-        Err(e) => return Some(usage_error(&format!("--object: {e}"))),
+    let claims = match read_claims(&claims_text) {
+        Ok(claims) => claims,
+        Err(message) => return Some(usage_error(&message)),
     };
-    let outcome = authenticate(config_text, &claims);
+    let outcome = run_authentication(config_text, &claims);
     let text = match args.format {
         EvalFormat::Text => render_text(&outcome),
         EvalFormat::Json => render_json(&outcome),
@@ -64,15 +62,8 @@ fn render_text(outcome: &Result<Authenticated, String>) -> String {
 }
 
 fn render_json(outcome: &Result<Authenticated, String>) -> String {
-    let value = match outcome {
-        Ok(user) => json!({
-            "authenticated": true, "issuer": user.issuer, "username": user.username,
-            "uid": user.uid, "groups": user.groups, "extra": user.extra,
-        }),
-        Err(reason) => json!({"authenticated": false, "error": reason}),
-    };
     format!(
         "{}\n",
-        serde_json::to_string_pretty(&value).unwrap_or_default()
+        serde_json::to_string_pretty(&authentication_json(outcome)).unwrap_or_default()
     )
 }

@@ -4,10 +4,10 @@
 //! the selector that excluded or failed on each other device. Exit 0 when the run happened; with
 //! `--exit-code`, 1 when a selector failed on some device or a slice could not be read.
 
+use admission_ls::ide::run_families::{DraRun, holds_selectors, run_dra};
 use admission_ls::policy::families::dra::eval::{
-    self, DeviceVerdict, SelectorGroup, SelectorRun, Verdict,
+    DeviceVerdict, SelectorGroup, SelectorRun, Verdict,
 };
-use serde_json::{Value as Json, json};
 
 use super::eval::{EvalArgs, EvalFormat, read_path, usage_error};
 use super::out;
@@ -15,8 +15,7 @@ use super::out;
 /// Runs the selectors when `policy_text` holds any; `None` when it holds none (an admission
 /// policy, evaluated as such).
 pub fn run(args: &EvalArgs, policy_text: &str) -> Option<i32> {
-    let runs_nothing = eval::run(policy_text, None, &eval::read_devices("")).is_empty();
-    if runs_nothing {
+    if !holds_selectors(policy_text) {
         return None;
     }
     let Some(object) = &args.object else {
@@ -28,31 +27,16 @@ pub fn run(args: &EvalArgs, policy_text: &str) -> Option<i32> {
         Ok(text) => text,
         Err(message) => return Some(usage_error(&message)),
     };
-    let devices = eval::read_devices(&slices);
-    let runs = eval::run(policy_text, args.policy.as_deref(), &devices);
-    if runs.is_empty() {
-        let name = args.policy.as_deref().unwrap_or("");
-        return Some(usage_error(&format!(
-            "--policy: no DeviceClass, ResourceClaim or ResourceClaimTemplate named {name:?}"
-        )));
-    }
     let object_path = object.display().to_string();
-    let slice_errors: Vec<String> = devices
-        .errors
-        .iter()
-        .map(|e| format!("{object_path}:{e}"))
-        .collect();
-    let text = match args.format {
-        EvalFormat::Text => render_text(&runs, &slice_errors),
-        EvalFormat::Json => render_json(&runs, &slice_errors),
+    let run = match run_dra(policy_text, args.policy.as_deref(), &slices, &object_path) {
+        Ok(run) => run,
+        Err(message) => return Some(usage_error(&message)),
     };
-    let failed = !slice_errors.is_empty()
-        || runs.iter().flat_map(|r| &r.groups).any(|g| {
-            g.devices
-                .iter()
-                .any(|d| matches!(d.verdict, Verdict::Error(..)))
-        });
-    Some(out::emit(&text, i32::from(args.exit_code && failed)))
+    let text = match args.format {
+        EvalFormat::Text => render_text(&run.runs, &run.slice_errors),
+        EvalFormat::Json => render_json(&run),
+    };
+    Some(out::emit(&text, i32::from(args.exit_code && run.failed())))
 }
 
 fn render_text(runs: &[SelectorRun], slice_errors: &[String]) -> String {
@@ -110,37 +94,9 @@ fn device_line(device: &DeviceVerdict) -> String {
     }
 }
 
-fn render_json(runs: &[SelectorRun], slice_errors: &[String]) -> String {
-    let runs: Vec<Json> = runs
-        .iter()
-        .map(|run| {
-            let groups: Vec<Json> = run.groups.iter().map(group_json).collect();
-            json!({"kind": run.kind, "name": run.name, "requests": groups})
-        })
-        .collect();
-    let value = json!({"selectors": runs, "errors": slice_errors});
+fn render_json(run: &DraRun) -> String {
     format!(
         "{}\n",
-        serde_json::to_string_pretty(&value).unwrap_or_default()
+        serde_json::to_string_pretty(&run.to_json()).unwrap_or_default()
     )
-}
-
-fn group_json(group: &SelectorGroup) -> Json {
-    let devices: Vec<Json> = group
-        .devices
-        .iter()
-        .map(|d| {
-            let (result, selector, error) = match &d.verdict {
-                Verdict::Match => ("match", None, None),
-                Verdict::NoMatch(path) => ("no match", Some(path.clone()), None),
-                Verdict::Error(path, message) => ("error", path.clone(), Some(message.clone())),
-            };
-            json!({"slice": d.slice, "device": d.device, "result": result,
-                   "selector": selector, "error": error})
-        })
-        .collect();
-    let class = group.class.as_ref().map(|(name, _)| name);
-    let class_run = group.class.as_ref().map(|(_, found)| found);
-    json!({"request": group.request, "deviceClassName": class, "classSelectorsRun": class_run,
-           "selectors": group.selectors, "devices": devices})
 }

@@ -1,6 +1,7 @@
 //! Code lenses and test-failure problems as plain data, for the language server: a lens on each
-//! policy ("Evaluate…", command `admission-ls.evaluate`) and on each suite and test case ("Run
-//! tests", "Run case", command `admission-ls.runTests`), and each failing case as a problem at the
+//! policy ("Evaluate…", command `admission-ls.evaluate`: admission policies, and the family
+//! documents the command evaluates) and on each suite and test case ("Run tests", "Run case",
+//! command `admission-ls.runTests`; a Kyverno CLI Test gets one lens for the whole Test), and each failing case as a problem at the
 //! case's range. The server turns these into LSP types. A file of the analysis is read from the
 //! snapshot's shared tree ([`Analysis::lenses`]); a text of its own is parsed ([`lenses`]).
 
@@ -8,6 +9,8 @@ use serde_json::{Value as Json, json};
 
 use super::run::SuiteReport;
 use crate::policy::admission::view::{self, Document};
+use crate::policy::families::dra::eval as dra;
+use crate::policy::families::{self, kyverno::cli_test};
 use crate::policy::suite;
 use crate::policy::{Code, Diagnostic};
 use crate::text::TextRange;
@@ -62,6 +65,16 @@ fn lenses_of(path: &str, text: &str, file: &YamlFile) -> Vec<Lens> {
                 command: EVALUATE_COMMAND,
                 arguments: json!({"path": path, "policy": policy}),
             });
+        } else if let Some(lens) = family_lens(path, root) {
+            out.push(lens);
+        }
+        if cli_test::model::is_test(root) {
+            out.push(Lens {
+                range: root.range,
+                title: "Run tests".into(),
+                command: RUN_TESTS_COMMAND,
+                arguments: json!({"path": path}),
+            });
         }
     }
     if let Ok(suites) = suite::read_tree(text, file, path) {
@@ -83,6 +96,45 @@ fn lenses_of(path: &str, text: &str, file: &YamlFile) -> Vec<Lens> {
     }
     out.sort_by_key(|l| l.range.start());
     out
+}
+
+/// The Kyverno kinds `admission-ls.evaluate` evaluates (those `kyverno::eval::evaluate` runs; a
+/// test below keeps the two in step).
+const KYVERNO_EVALUATED: &[&str] = &["ValidatingPolicy", "NamespacedValidatingPolicy"];
+
+/// The evaluate lens of a family document the command evaluates: a Kyverno policy, a Gatekeeper
+/// ConstraintTemplate (with its Constraint as `params`), a DRA DeviceClass or claim (against
+/// ResourceSlices), an AuthenticationConfiguration (against a token's claims).
+fn family_lens(path: &str, root: &yaml::Node) -> Option<Lens> {
+    // Only a document a family claims (a kind it serves) is evaluated.
+    families::claiming(root)?;
+    let text_of = |key: &str| root.get(key).and_then(yaml::Node::as_str).unwrap_or("");
+    let (api_version, kind) = (text_of("apiVersion"), text_of("kind"));
+    let group = api_version.split_once('/').map_or("", |(group, _)| group);
+    let evaluated = match group {
+        "policies.kyverno.io" => KYVERNO_EVALUATED.contains(&kind),
+        "templates.gatekeeper.sh" => kind == "ConstraintTemplate",
+        "resource.k8s.io" => dra::is_selector_document(api_version, kind),
+        "apiserver.config.k8s.io" => kind == "AuthenticationConfiguration",
+        _ => false,
+    };
+    if !evaluated {
+        return None;
+    }
+    let name = root
+        .get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(yaml::Node::as_str);
+    let (title, arguments) = match name {
+        Some(name) => (name, json!({"path": path, "policy": name})),
+        None => (kind, json!({"path": path})),
+    };
+    Some(Lens {
+        range: root.range,
+        title: format!("Evaluate {title}…"),
+        command: EVALUATE_COMMAND,
+        arguments,
+    })
 }
 
 /// The failing cases of a suite's report, as `test-failed` diagnostics on each case.
@@ -123,5 +175,36 @@ mod tests {
                 r#"Run case {"case":"one","path":"s.yaml"}"#,
             ]
         );
+    }
+
+    /// The Kyverno kinds with an evaluate lens are exactly those the evaluation runs.
+    #[test]
+    fn kyverno_lenses_follow_what_the_evaluation_runs() {
+        use crate::policy::families::evaluation::EvalInput;
+        use crate::policy::families::kyverno::eval;
+        let kinds = [
+            "ValidatingPolicy",
+            "MutatingPolicy",
+            "GeneratingPolicy",
+            "DeletingPolicy",
+            "ImageValidatingPolicy",
+            "NamespacedValidatingPolicy",
+            "NamespacedMutatingPolicy",
+            "NamespacedGeneratingPolicy",
+            "NamespacedDeletingPolicy",
+            "NamespacedImageValidatingPolicy",
+        ];
+        for kind in kinds {
+            let text = format!(
+                "apiVersion: policies.kyverno.io/v1\nkind: {kind}\nmetadata: {{name: p}}\nspec: {{}}\n"
+            );
+            let file = yaml::parse(&text);
+            let Some(root) = file.documents.first().and_then(|d| d.root.as_ref()) else {
+                panic!("{kind}: no document");
+            };
+            let runs = eval::evaluate(root, kind, &EvalInput::default()).is_ok();
+            let lensed = !lenses("p.yaml", &text).is_empty();
+            assert_eq!(lensed, runs, "{kind}");
+        }
     }
 }

@@ -29,6 +29,7 @@ pub mod project_config;
 mod references;
 mod render;
 pub mod run;
+pub mod run_families;
 mod signature;
 #[cfg(test)]
 mod snapshot_tests;

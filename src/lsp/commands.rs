@@ -1,5 +1,7 @@
 //! `workspace/executeCommand`: `admission-ls.evaluate` and `admission-ls.runTests`, returning the
-//! same JSON as `admission-ls eval --format json` and `admission-ls test --format json`. Arguments
+//! same JSON as `admission-ls eval --format json` and `admission-ls test --format json` (for every
+//! family: a Kyverno policy, a Gatekeeper template, DRA selectors over the ResourceSlices of
+//! `object`, an AuthenticationConfiguration over the claims of `object`). Arguments
 //! are one object: `{uri | path, policy?, binding?, object?, oldObject?, params?, namespace?,
 //! operation?, user?, groups?, kubeVersion?, authorizer?, schemas?: [path], defaults?: bool}`
 //! (file paths; `defaults: false` is `eval --no-defaults`) for evaluate, `{uri | path, case?}` for
@@ -23,9 +25,8 @@ use crate::ide::crd_lenses::VALIDATE_COMMAND;
 use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
 use crate::ide::run::RunHooks;
 use crate::ide::run::wall_clock;
-use crate::ide::run::{
-    EvalRequest, RunOptions, evaluate, outcome_json, run_tests_with, tests_json,
-};
+use crate::ide::run::{EvalRequest, RunOptions, run_tests_with, tests_json};
+use crate::ide::run_families::evaluate_json;
 use crate::ide::validate::FilesRequest;
 use crate::ide::{Analysis, Encoding, KubeVersion, LineIndex};
 
@@ -159,9 +160,9 @@ fn evaluate_command(args: &Value, open: &OpenTexts, cancel: &Cancel) -> Result<O
     if cancel.is_cancelled() {
         return Err("cancelled".into());
     }
-    let outcome = evaluate(&request)?;
+    let object_path = string("object").unwrap_or_default();
     Ok(Outcome {
-        result: outcome_json(&outcome),
+        result: evaluate_json(&request, &object_path)?,
         publish: None,
     })
 }
