@@ -237,6 +237,59 @@ local function run()
   -- Not carried into the restarts below, which time the settings on the first policy.
   vim.cmd("bwipeout! " .. kyverno .. " " .. template)
 
+  -- one document of each family: its diagnostic, hover on a CEL function and the evaluate lens
+  local families = {
+    { file = "kyverno-policy.yaml", line = 18, hover = { 16, 20 }, says = "fn image(string)", lens = "Evaluate replica-limit-kyverno…" },
+    { file = "gatekeeper-template.yaml", line = 24, hover = { 23, 61 }, says = "fn string.startsWith(string)", lens = "Evaluate k8smaxreplicas…" },
+    { file = "dra-claim.yaml", line = 15, hover = { 13, 38 }, says = "fn string.startsWith(string)", lens = "Evaluate one-gpu…" },
+    { file = "authn-config.yaml", line = 15, hover = { 13, 34 }, says = "fn string.startsWith(string)", lens = "Evaluate AuthenticationConfiguration…" },
+  }
+  for _, case in ipairs(families) do
+    vim.cmd("edit " .. testdata .. "/" .. case.file)
+    local buf = vim.api.nvim_get_current_buf()
+    local family_client
+    vim.wait(10000, function()
+      family_client = plugin.client(buf)
+      return family_client ~= nil
+    end, 20)
+    check(family_client ~= nil, "attached to " .. case.file)
+    if family_client then
+      local uri = vim.uri_from_bufnr(buf)
+      local function ask(method, params)
+        local done, answer = false, nil
+        plugin.call(family_client, "request", method, params, function(_, result)
+          done, answer = true, result
+        end, buf)
+        vim.wait(10000, function()
+          return done
+        end, 20)
+        return answer
+      end
+      local typo
+      vim.wait(15000, function()
+        for _, d in ipairs(vim.diagnostic.get(buf)) do
+          if code_of(d) == "cel-undefined-field" then
+            typo = d
+            return true
+          end
+        end
+        return false
+      end, 50)
+      check(typo ~= nil and typo.lnum == case.line, case.file .. ": the misspelt field's diagnostic on line " .. (case.line + 1))
+      local position = { line = case.hover[1], character = case.hover[2] }
+      local hover = ask("textDocument/hover", { textDocument = { uri = uri }, position = position })
+      local hovered = hover and hover.contents and hover.contents.value or ""
+      check(hovered:find(case.says, 1, true) ~= nil, case.file .. ": hover shows " .. case.says)
+      local lenses = ask("textDocument/codeLens", { textDocument = { uri = uri } }) or {}
+      local titles = {}
+      for _, lens in ipairs(lenses) do
+        table.insert(titles, lens.command and lens.command.title or "?")
+      end
+      check(table.concat(titles, " | ") == case.lens, case.file .. ": the evaluate lens: " .. table.concat(titles, " | "))
+    end
+    vim.cmd("bwipeout! " .. buf)
+  end
+
   -- the validate lenses of a CRD and its custom resources; the CRD's lens run as
   -- vim.lsp.codelens.run() runs a command (the plugin's handler), its answer shown in a buffer
   vim.cmd("edit " .. testdata .. "/widgets-with-resources.yaml")
