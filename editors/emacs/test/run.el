@@ -100,7 +100,8 @@
              "and the cel-syntax diagnostic on line 19"))
           (eglot-shutdown server))))
     (admission-ls-test--helm-template)
-    (admission-ls-test--kyverno)))
+    (admission-ls-test--kyverno)
+    (mapc #'admission-ls-test--family admission-ls-test--families)))
 
 (defun admission-ls-test--helm-template ()
   "A chart template of a policy, with template actions, opens in `admission-ls-yaml-mode'."
@@ -178,6 +179,45 @@ semantic tokens and the quick fix, through eglot."
                "a quick fix replaces the misspelt field"
                (format "%S" actions)))))
         (eglot-shutdown server)))))
+
+;; One document of each family: (FILE LINE HOVER-LINE HOVER-CHARACTER HOVER-SAYS LENS), the line of
+;; its misspelt field's diagnostic 1-based, the hover position 0-based.
+(defvar admission-ls-test--families
+  '(("kyverno-policy.yaml" 19 16 20 "fn image(string)" "Evaluate replica-limit-kyverno…")
+    ("gatekeeper-template.yaml" 25 23 61 "fn string.startsWith(string)" "Evaluate k8smaxreplicas…")
+    ("dra-claim.yaml" 16 13 38 "fn string.startsWith(string)" "Evaluate one-gpu…")
+    ("authn-config.yaml" 16 13 34 "fn string.startsWith(string)"
+     "Evaluate AuthenticationConfiguration…")))
+
+(defun admission-ls-test--family (case)
+  "The family document of CASE: its diagnostic in flymake, hover and the evaluate lens."
+  (pcase-let ((`(,file ,line ,hover-line ,hover-character ,says ,lens) case))
+    ;; A buffer left by an earlier check is visited afresh, so eglot connects to it again.
+    (let ((old (get-file-buffer (expand-file-name file admission-ls-test--testdata))))
+      (when old (kill-buffer old)))
+    (with-current-buffer (admission-ls-test--open file)
+      (let ((server (admission-ls-test--wait (lambda () (eglot-current-server)) 20)))
+        (admission-ls-test--check server (format "eglot connected admission-ls to %s" file))
+        (when server
+          (let ((typo (admission-ls-test--wait
+                       (lambda ()
+                         (cl-find-if (lambda (d) (string-match-p "undefined field" (flymake-diagnostic-text d)))
+                                     (flymake-diagnostics)))
+                       30)))
+            (admission-ls-test--check (and typo (= (line-number-at-pos (flymake-diagnostic-beg typo)) line))
+                                      (format "%s: flymake shows the misspelt field on line %d" file line)
+                                      (mapconcat #'flymake-diagnostic-text (flymake-diagnostics) " | ")))
+          (let* ((hover (admission-ls-test--request server :textDocument/hover hover-line hover-character))
+                 (text (plist-get (plist-get hover :contents) :value)))
+            (admission-ls-test--check (and text (string-match-p (regexp-quote says) text))
+                                      (format "%s: hover shows %s" file says) text))
+          (let* ((lenses (jsonrpc-request server :textDocument/codeLens
+                                          (list :textDocument (list :uri (eglot--path-to-uri buffer-file-name)))))
+                 (titles (mapcar (lambda (l) (plist-get (plist-get l :command) :title)) lenses)))
+            (admission-ls-test--check (equal titles (list lens))
+                                      (format "%s: the evaluate lens" file)
+                                      (string-join titles " | ")))
+          (eglot-shutdown server))))))
 
 (defun admission-ls-test--dir-locals ()
   "A cloned repository's .dir-locals.el cannot choose the program eglot runs."
