@@ -226,6 +226,49 @@ describe("a Kyverno policy: every editor feature", { skip }, () => {
   });
 });
 
+// One document of each family (Kubernetes 1.31, as the Neovim and Emacs tests): the misspelt
+// field's diagnostic (0-based line), hover on a CEL function and the evaluate lens.
+const families = [
+  { file: "kyverno-policy.yaml", line: 18, hover: [16, 20], says: "fn image(string)", lens: "Evaluate replica-limit-kyverno…" },
+  { file: "gatekeeper-template.yaml", line: 24, hover: [23, 61], says: "fn string.startsWith(string)", lens: "Evaluate k8smaxreplicas…" },
+  { file: "dra-claim.yaml", line: 15, hover: [13, 38], says: "fn string.startsWith(string)", lens: "Evaluate one-gpu…" },
+  { file: "authn-config.yaml", line: 15, hover: [13, 34], says: "fn string.startsWith(string)", lens: "Evaluate AuthenticationConfiguration…" },
+];
+
+describe("every family: diagnostics, hover and the evaluate lens", { skip }, () => {
+  const get = settingsGetter({ "admissionLs.kubernetesVersion": "1.31" });
+  let session: Session;
+
+  before(async () => {
+    session = new Session(get);
+    await session.initialize(get);
+  });
+  after(() => session.close());
+
+  for (const family of families) {
+    test(family.file, async () => {
+      const file = path.join(editors, "testdata", family.file);
+      const uri = pathToFileURL(file).toString();
+      await session.open(uri, fs.readFileSync(file, "utf8"));
+      const ds = await session.waitFor(uri, (ds) => ds.some((d) => d.code === "cel-undefined-field"));
+      const typo = ds.find((d) => d.code === "cel-undefined-field")!;
+      assert.equal(typo.range.start.line, family.line, JSON.stringify(typo));
+      const position = { line: family.hover[0], character: family.hover[1] };
+      const hover = (await session.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position })) as {
+        contents: { value: string };
+      };
+      assert.ok(hover.contents.value.includes(family.says), hover.contents.value);
+      const lenses = (await session.connection.sendRequest("textDocument/codeLens", { textDocument: { uri } })) as Array<{
+        command?: { title: string; command: string };
+      }>;
+      assert.deepEqual(
+        lenses.map((l) => [l.command?.title, l.command?.command]),
+        [[family.lens, "admission-ls.evaluate"]],
+      );
+    });
+  }
+});
+
 describe("settings reach the server", { skip }, () => {
   test("diagnostics.disabled in initializationOptions silences a code", async () => {
     const get = settingsGetter({ "admissionLs.diagnostics.disabled": ["not-supported"] });
