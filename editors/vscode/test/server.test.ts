@@ -227,15 +227,16 @@ describe("a Kyverno policy: every editor feature", { skip }, () => {
 });
 
 // One document of each family (Kubernetes 1.31, as the Neovim and Emacs tests): the misspelt
-// field's diagnostic (0-based line), hover on a CEL function and the evaluate lens.
+// field's diagnostic (0-based line), hover on a CEL function, completion of a member, signature
+// help inside a call and the evaluate lens.
 const families = [
-  { file: "kyverno-policy.yaml", line: 18, hover: [16, 20], says: "fn image(string)", lens: "Evaluate replica-limit-kyverno…" },
-  { file: "gatekeeper-template.yaml", line: 24, hover: [23, 61], says: "fn string.startsWith(string)", lens: "Evaluate k8smaxreplicas…" },
-  { file: "dra-claim.yaml", line: 15, hover: [13, 38], says: "fn string.startsWith(string)", lens: "Evaluate one-gpu…" },
-  { file: "authn-config.yaml", line: 15, hover: [13, 34], says: "fn string.startsWith(string)", lens: "Evaluate AuthenticationConfiguration…" },
+  { file: "kyverno-policy.yaml", line: 18, hover: [16, 20], says: "fn image(string)", complete: [16, 32], member: "spec", help: [16, 26], signature: "image(string)", lens: "Evaluate replica-limit-kyverno…" },
+  { file: "gatekeeper-template.yaml", line: 24, hover: [23, 61], says: "fn string.startsWith(string)", complete: [23, 35], member: "anyObject", help: [23, 71], signature: "startsWith(string)", lens: "Evaluate k8smaxreplicas…" },
+  { file: "dra-claim.yaml", line: 15, hover: [13, 38], says: "fn string.startsWith(string)", complete: [13, 29], member: "driver", help: [13, 48], signature: "startsWith(string)", lens: "Evaluate one-gpu…" },
+  { file: "authn-config.yaml", line: 15, hover: [13, 34], says: "fn string.startsWith(string)", complete: [13, 23], member: "username", help: [13, 44], signature: "startsWith(string)", lens: "Evaluate AuthenticationConfiguration…" },
 ];
 
-describe("every family: diagnostics, hover and the evaluate lens", { skip }, () => {
+describe("every family: diagnostics, hover, completion, signature help and the evaluate lens", { skip }, () => {
   const get = settingsGetter({ "admissionLs.kubernetesVersion": "1.31" });
   let session: Session;
 
@@ -258,6 +259,16 @@ describe("every family: diagnostics, hover and the evaluate lens", { skip }, () 
         contents: { value: string };
       };
       assert.ok(hover.contents.value.includes(family.says), hover.contents.value);
+      const at = (spot: number[]) => ({ textDocument: { uri }, position: { line: spot[0], character: spot[1] } });
+      const completion = (await session.connection.sendRequest("textDocument/completion", at(family.complete))) as
+        | { items: Array<{ label: string }> }
+        | Array<{ label: string }>;
+      const labels = (Array.isArray(completion) ? completion : completion.items).map((item) => item.label);
+      assert.ok(labels.includes(family.member), `${family.member} in ${labels.join(", ")}`);
+      const help = (await session.connection.sendRequest("textDocument/signatureHelp", at(family.help))) as {
+        signatures: Array<{ label: string }>;
+      } | null;
+      assert.ok(help?.signatures.some((s) => s.label.includes(family.signature)), JSON.stringify(help));
       const lenses = (await session.connection.sendRequest("textDocument/codeLens", { textDocument: { uri } })) as Array<{
         command?: { title: string; command: string };
       }>;
