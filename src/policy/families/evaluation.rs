@@ -44,6 +44,10 @@ pub struct FamilyOutcome {
     pub audit_annotations: Vec<(String, String)>,
     /// Notes for the reader (what an action does with the result…).
     pub notes: Vec<String>,
+    /// The object after a mutating policy's mutations, when they ran.
+    pub object: Option<Json>,
+    /// The RFC 6902 patch from the request's object to [`FamilyOutcome::object`].
+    pub patch: Option<Vec<Json>>,
 }
 
 impl FamilyOutcome {
@@ -80,6 +84,12 @@ impl FamilyOutcome {
         }
         if !self.notes.is_empty() {
             put("notes", json!(self.notes));
+        }
+        if let Some(patch) = &self.patch {
+            put("patch", json!(patch));
+        }
+        if let Some(object) = &self.object {
+            put("object", object.clone());
         }
         out
     }

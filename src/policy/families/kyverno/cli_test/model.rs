@@ -23,7 +23,9 @@ pub struct Expected {
     pub resources: Vec<String>,
     /// `result`: pass, fail, skip, error or warn.
     pub result: String,
-    /// `patchedResources`, `generatedResource`, `operation`… when set (not run yet).
+    /// `patchedResources`: the file of the expected mutated resources, relative to the suite.
+    pub patched_resources: String,
+    /// `generatedResource`, `operation`… when set (not run yet).
     pub unsupported: Vec<&'static str>,
     /// Where the entry is.
     pub range: TextRange,
@@ -74,7 +76,6 @@ const UNSUPPORTED_TOP: &[&str] = &[
 
 /// Result fields whose checks this tool does not run yet.
 const UNSUPPORTED_RESULT: &[&str] = &[
-    "patchedResources",
     "generatedResource",
     "generatedResources",
     "cloneSourceResource",
@@ -118,6 +119,7 @@ fn expected(node: &Node) -> Expected {
         kind: text("kind"),
         resources: strings(node.get("resources")),
         result: text("result"),
+        patched_resources: text("patchedResources"),
         unsupported: present(node, UNSUPPORTED_RESULT),
         range: node.range,
     }
