@@ -63,13 +63,16 @@ impl FamilyOutcome {
             "policy": self.policy,
             "result": self.result,
             "decision": self.decision,
-            "validationActions": self.actions,
         });
         let mut put = |key: &str, value: Json| {
             if let Json::Object(map) = &mut out {
                 map.insert(key.to_string(), value);
             }
         };
+        // A mutating policy has no validationActions.
+        if !self.actions.is_empty() {
+            put("validationActions", json!(self.actions));
+        }
         if let Some(variant) = &self.variant {
             put("variant", json!(variant));
         }

@@ -25,6 +25,8 @@ pub struct Expected {
     pub result: String,
     /// `patchedResources`: the file of the expected mutated resources, relative to the suite.
     pub patched_resources: String,
+    /// `failOnMissingResources`: a patched resource missing from its file fails the row.
+    pub fail_on_missing: bool,
     /// `generatedResource`, `operation`… when set (not run yet).
     pub unsupported: Vec<&'static str>,
     /// Where the entry is.
@@ -120,6 +122,11 @@ fn expected(node: &Node) -> Expected {
         resources: strings(node.get("resources")),
         result: text("result"),
         patched_resources: text("patchedResources"),
+        fail_on_missing: node
+            .get("failOnMissingResources")
+            .and_then(Node::as_scalar)
+            .and_then(|s| s.as_bool())
+            .unwrap_or(false),
         unsupported: present(node, UNSUPPORTED_RESULT),
         range: node.range,
     }

@@ -67,7 +67,11 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
     }
     let (status, message, patched) = match run(policy, settings, input) {
         Ran::Skipped => (Status::Skip, "skip".to_string(), None),
-        Ran::Failed(e) => (Status::Error, format!("failed to evaluate policy: {e}"), None),
+        Ran::Failed(e) => (
+            Status::Error,
+            format!("failed to evaluate policy: {e}"),
+            None,
+        ),
         Ran::Mutated(object, annotations) => {
             outcome.audit_annotations = annotations;
             (Status::Pass, "success".to_string(), Some(object))

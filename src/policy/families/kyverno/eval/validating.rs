@@ -374,7 +374,10 @@ fn failure_message(scope: &Scope, validation: &view::Validation, index: usize) -
 }
 
 /// `evaluateAuditAnnotations`: each key with a non-empty string value.
-pub(super) fn audit_annotations(policy: &Policy, scope: &Scope) -> Result<Vec<(String, String)>, String> {
+pub(super) fn audit_annotations(
+    policy: &Policy,
+    scope: &Scope,
+) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for annotation in &policy.audit_annotations {
         let key = &annotation.key;
