@@ -464,6 +464,65 @@ fn eval_mutating_policy_errors() {
     );
 }
 #[test]
+fn eval_mutating_policy_autogen_on_a_deployment() {
+    let policy = "tests/suites/kyverno_mutate/autogen.yaml";
+    let object = "tests/cli_fixtures/kyverno/bad-deployment.yaml";
+    check(
+        &["eval", policy, "--object", object, "--format", "json"],
+        0,
+        expect![[r#"
+            [
+              {
+                "decision": "allow",
+                "kind": "MutatingPolicy",
+                "message": "success",
+                "object": {
+                  "apiVersion": "apps/v1",
+                  "kind": "Deployment",
+                  "metadata": {
+                    "name": "bad-deployment"
+                  },
+                  "spec": {
+                    "selector": {
+                      "matchLabels": {
+                        "app": "web"
+                      }
+                    },
+                    "template": {
+                      "metadata": {
+                        "labels": {
+                          "app": "web"
+                        }
+                      },
+                      "spec": {
+                        "containers": [
+                          {
+                            "image": "nginx",
+                            "name": "app"
+                          }
+                        ],
+                        "priorityClassName": "standard"
+                      }
+                    }
+                  }
+                },
+                "patch": [
+                  {
+                    "op": "add",
+                    "path": "/spec/template/spec/priorityClassName",
+                    "value": "standard"
+                  }
+                ],
+                "policy": "standard-priority",
+                "result": "pass",
+                "variant": "autogen-defaults"
+              }
+            ]
+        "#]],
+    );
+}
+
+#[test]
 fn test_compares_patched_resources_after_every_mutating_policy() {
     check(
         &["test", "tests/suites/kyverno_mutate"],

@@ -9,6 +9,7 @@
 
 mod library;
 mod mutating;
+mod mutating_autogen;
 mod validating;
 
 use serde_json::Value as Json;

@@ -27,8 +27,8 @@ use crate::policy::{ApiVersion, PolicyKind, read_kinds};
 use crate::schema::{Gvk, KubeVersion, SchemaTypes};
 use crate::yaml::Node;
 
-/// The policy's response: Kyverno's provider compiles a MutatingPolicy as written (its autogen
-/// variants are not evaluated here).
+/// The responses of the policy as written and of its autogen variants, which Kyverno's provider
+/// compiles beside it (`mpol/engine/provider.go`).
 pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Response> {
     let Some(policy) = read_view(root) else {
         return Vec::new();
@@ -36,7 +36,13 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
     let mut settings = Settings::read(root, kind);
     // A MutatingPolicy has no validationActions.
     settings.actions.clear();
-    vec![respond(&policy, &settings, input)]
+    let mut responses = vec![respond(&policy, &settings, input)];
+    for (name, variant) in super::mutating_autogen::variants(root, &policy) {
+        let mut response = respond(&variant, &settings, input);
+        response.outcome.variant = Some(name);
+        responses.push(response);
+    }
+    responses
 }
 
 /// The policy's view: its spec read as a MutatingAdmissionPolicy's, whose mutations it shares.

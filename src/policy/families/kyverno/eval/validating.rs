@@ -107,7 +107,10 @@ fn rewritten(policy: &Policy, rewrite: &Rewrite) -> Policy {
 
 /// `CreateMatchConstraints`: one rule per group and version of the controllers, with the
 /// operations of the policy's first rule and its namespaceSelector; none without operations.
-fn controller_constraints(original: Option<&Resources>, rewrite: &Rewrite) -> Option<Resources> {
+pub(super) fn controller_constraints(
+    original: Option<&Resources>,
+    rewrite: &Rewrite,
+) -> Option<Resources> {
     let original = original?;
     let operations = original.resource_rules.first()?.operations.clone();
     if operations.is_empty() {
