@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 
 use super::library::{ContextData, Library};
 use super::validating::{
-    Settings, activation, audit_annotations, evaluate_text, has_selector, match_conditions,
+    Settings, activation, audit_annotations, evaluate_bool, evaluate_text, has_selector,
     matches_policy,
 };
 use super::{EvalInput, FamilyOutcome, Response, Status};
@@ -119,7 +119,7 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
         return Ran::Skipped;
     };
     let scope = scope_on(policy, settings, input, &object);
-    match match_conditions(policy, &scope) {
+    match conditions_hold(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return Ran::Skipped,
         Err(e) => return Ran::Failed(e),
@@ -137,6 +137,27 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
     match audit_annotations(policy, &scope) {
         Ok(annotations) => Ran::Mutated(object, annotations),
         Err(e) => Ran::Failed(e),
+    }
+}
+
+/// `Policy.match`: every condition runs; a `false` one skips; otherwise the errors, joined, are
+/// the policy's error whatever its failurePolicy (the mutating compiler does not read it).
+fn conditions_hold(
+    policy: &Policy,
+    scope: &crate::policy::admission::expr::Scope,
+) -> Result<bool, String> {
+    let mut errors = Vec::new();
+    for condition in &policy.match_conditions {
+        match evaluate_bool(scope, &condition.expression) {
+            Ok(false) => return Ok(false),
+            Ok(true) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(true)
+    } else {
+        Err(errors.join("; "))
     }
 }
 

@@ -327,7 +327,7 @@ pub(super) fn evaluate_text(scope: &Scope, text: &str) -> Result<Value, String> 
 }
 
 /// `utils.ConvertToNative[bool]`: a result that is not a bool is an error.
-fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
+pub(super) fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
     match evaluate_text(scope, text)? {
         Value::Bool(b) => Ok(b),
         other => Err(format!(
@@ -339,7 +339,7 @@ fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
 
 /// `match`: every condition runs; a `false` one skips; errors fail unless the failurePolicy is
 /// `Ignore`, which skips.
-pub(super) fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
+fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
     let mut errors = Vec::new();
     for condition in &policy.match_conditions {
         match evaluate_bool(scope, &condition.expression) {
