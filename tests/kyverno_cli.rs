@@ -1,7 +1,9 @@
 //! Kyverno's CEL policies end to end: `eval` of a ValidatingPolicy (the verdict, the message,
 //! validationActions, autogen for Pod controllers, skip and error) and `test` of Kyverno CLI
 //! suites (`kyverno-test.yaml` in a hidden `.kyverno-test` folder, found by the folder walk),
-//! passing as recorded and failing when a result is flipped, in text, JSON and JUnit.
+//! passing as recorded and failing when a result is flipped, in text, JSON and JUnit; `eval` of a
+//! MutatingPolicy (the patch and the mutated object, an error) and suites comparing
+//! `patchedResources`.
 
 use std::process::Command;
 
@@ -239,7 +241,7 @@ fn test_fails_a_flipped_result_and_errors_what_is_missing() {
                     policy 'no-such-policy' is not among the suite's policies
               ok    require-team ConfigMap/settings: skip (…ms)
               ERROR require-team Pod/bad-pod: fail (…ms)
-                    the suite uses patchedResources, which admission-ls does not run yet
+                    the suite uses generatedResource, which admission-ls does not run yet
             1 passed, 1 failed, 3 errored in …ms
         "#]],
     );
@@ -311,5 +313,248 @@ fn eval_reads_lookups_from_context_and_names_the_flag_without_it() {
           message: error: composited variable "allowed" fails to evaluate: resource.Get('v1', 'configmaps', 'team-a', 'registries'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
           validationActions: Deny
     "#]],
+    );
+}
+
+const MUTATING: &str = "tests/suites/kyverno_mutate/policies.yaml";
+
+#[test]
+fn eval_mutating_policy_prints_the_patch_and_the_object() {
+    let object = "tests/cli_fixtures/kyverno/bad-pod.yaml";
+    check(
+        &[
+            "eval",
+            MUTATING,
+            "--policy",
+            "pull-always",
+            "--object",
+            object,
+        ],
+        0,
+        expect![[r#"
+            MutatingPolicy pull-always: pass
+              decision: allow
+              message: success
+              patch:
+                {"op":"add","path":"/spec/containers/0/imagePullPolicy","value":"Always"}
+              object:
+                {
+                  "apiVersion": "v1",
+                  "kind": "Pod",
+                  "metadata": {
+                    "name": "bad-pod"
+                  },
+                  "spec": {
+                    "containers": [
+                      {
+                        "image": "nginx",
+                        "imagePullPolicy": "Always",
+                        "name": "app"
+                      }
+                    ]
+                  }
+                }
+        "#]],
+    );
+    let pods = "tests/suites/kyverno_mutate/resources.yaml";
+    check(
+        &[
+            "eval",
+            MUTATING,
+            "--policy",
+            "add-team-label",
+            "--object",
+            pods,
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+            [
+              [
+                {
+                  "decision": "allow",
+                  "kind": "MutatingPolicy",
+                  "message": "success",
+                  "object": {
+                    "apiVersion": "v1",
+                    "kind": "Pod",
+                    "metadata": {
+                      "labels": {
+                        "app": "web",
+                        "team": "platform"
+                      },
+                      "name": "web",
+                      "namespace": "default"
+                    },
+                    "spec": {
+                      "containers": [
+                        {
+                          "image": "nginx:1.27",
+                          "name": "nginx"
+                        },
+                        {
+                          "image": "busybox",
+                          "name": "sidecar"
+                        }
+                      ]
+                    }
+                  },
+                  "patch": [
+                    {
+                      "op": "add",
+                      "path": "/metadata/labels/team",
+                      "value": "platform"
+                    }
+                  ],
+                  "policy": "add-team-label",
+                  "result": "pass"
+                }
+              ],
+              [
+                {
+                  "decision": "skip",
+                  "kind": "MutatingPolicy",
+                  "message": "skip",
+                  "policy": "add-team-label",
+                  "result": "skip"
+                }
+              ]
+            ]
+        "#]],
+    );
+}
+
+#[test]
+fn eval_mutating_policy_errors() {
+    let object = "tests/cli_fixtures/kyverno/bad-pod.yaml";
+    check(
+        &[
+            "eval",
+            MUTATING,
+            "--policy",
+            "wrong-type-name",
+            "--object",
+            object,
+            "--exit-code",
+        ],
+        1,
+        expect![[r#"
+            MutatingPolicy wrong-type-name: error
+              decision: error
+              message: failed to evaluate policy: type mismatch: unexpected type name "Object.meta", expected "Object.metadata", which matches field name path from root Object type
+        "#]],
+    );
+    // A Pod without a namespace: its matchCondition fails, so the policy errors.
+    check(
+        &[
+            "eval",
+            MUTATING,
+            "--policy",
+            "add-team-label",
+            "--object",
+            object,
+        ],
+        0,
+        expect![[r#"
+            MutatingPolicy add-team-label: error
+              decision: error
+              message: failed to evaluate policy: no such key: namespace
+        "#]],
+    );
+}
+#[test]
+fn eval_mutating_policy_autogen_on_a_deployment() {
+    let policy = "tests/suites/kyverno_mutate/autogen.yaml";
+    let object = "tests/cli_fixtures/kyverno/bad-deployment.yaml";
+    check(
+        &["eval", policy, "--object", object, "--format", "json"],
+        0,
+        expect![[r#"
+            [
+              {
+                "decision": "allow",
+                "kind": "MutatingPolicy",
+                "message": "success",
+                "object": {
+                  "apiVersion": "apps/v1",
+                  "kind": "Deployment",
+                  "metadata": {
+                    "name": "bad-deployment"
+                  },
+                  "spec": {
+                    "selector": {
+                      "matchLabels": {
+                        "app": "web"
+                      }
+                    },
+                    "template": {
+                      "metadata": {
+                        "labels": {
+                          "app": "web"
+                        }
+                      },
+                      "spec": {
+                        "containers": [
+                          {
+                            "image": "nginx",
+                            "name": "app"
+                          }
+                        ],
+                        "priorityClassName": "standard"
+                      }
+                    }
+                  }
+                },
+                "patch": [
+                  {
+                    "op": "add",
+                    "path": "/spec/template/spec/priorityClassName",
+                    "value": "standard"
+                  }
+                ],
+                "policy": "standard-priority",
+                "result": "pass",
+                "variant": "autogen-defaults"
+              }
+            ]
+        "#]],
+    );
+}
+
+#[test]
+fn test_compares_patched_resources_after_every_mutating_policy() {
+    check(
+        &["test", "tests/suites/kyverno_mutate"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_mutate/kyverno-test.yaml (mutate)
+              ok    add-team-label Pod/web: pass (…ms)
+              ok    pull-always Pod/web: pass (…ms)
+              ok    add-team-label Pod/kube-system/dns: skip (…ms)
+              ok    wrong-type-name Pod/web: error (…ms)
+              ok    ignore-still-errors Pod/web: error (…ms)
+            5 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+#[test]
+fn test_fails_a_wrong_patched_resource_and_errors_a_missing_one() {
+    check(
+        &["test", "tests/suites/kyverno_mutate_flipped"],
+        1,
+        expect![[r#"
+            tests/suites/kyverno_mutate_flipped/kyverno-test.yaml (mutate-flipped)
+              FAIL  add-team-label Pod/web: pass (…ms)
+                    the patched resource differs from wrong.yaml (patch from expected to actual: {"op":"replace","path":"/metadata/labels/team","value":"platform"})
+              FAIL  pull-always Pod/web: skip (…ms)
+                    Pod/web: want skip, got pass: success
+              ERROR add-team-label Pod/kube-system/dns: skip (…ms)
+                    patchedResources: resource with name dns not found in manifest wrong.yaml (Kyverno's CLI drops this row unless failOnMissingResources is set)
+              FAIL  add-team-label Pod/kube-system/dns: skip (…ms)
+                    patchedResources: resource with name dns not found in manifest wrong.yaml
+            0 passed, 3 failed, 1 errored in …ms
+        "#]],
     );
 }

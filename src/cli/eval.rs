@@ -235,7 +235,10 @@ fn render_family(o: &FamilyOutcome) -> String {
     if let Some(message) = &o.message {
         out.push_str(&format!("  message: {message}\n"));
     }
-    out.push_str(&format!("  validationActions: {}\n", o.actions.join(", ")));
+    // A mutating policy has no validationActions.
+    if !o.actions.is_empty() {
+        out.push_str(&format!("  validationActions: {}\n", o.actions.join(", ")));
+    }
     for w in &o.warnings {
         out.push_str(&format!("  warning: {w}\n"));
     }
@@ -244,6 +247,19 @@ fn render_family(o: &FamilyOutcome) -> String {
     }
     for note in &o.notes {
         out.push_str(&format!("  note: {note}\n"));
+    }
+    if let Some(patch) = &o.patch {
+        out.push_str("  patch:\n");
+        for op in patch {
+            out.push_str(&format!("    {op}\n"));
+        }
+    }
+    if let Some(object) = &o.object {
+        out.push_str("  object:\n");
+        let pretty = serde_json::to_string_pretty(object).unwrap_or_default();
+        for line in pretty.lines() {
+            out.push_str(&format!("    {line}\n"));
+        }
     }
     out
 }

@@ -218,7 +218,7 @@ fn strict_decode(context: &Context<'_>, object: &Json) -> Result<(), String> {
 }
 
 /// Nested `Object.<path>` initializers must be named by their field path from the root.
-fn check_type_names(object: &ObjectValue, expected: &str) -> Result<(), String> {
+pub(crate) fn check_type_names(object: &ObjectValue, expected: &str) -> Result<(), String> {
     if &*object.type_name != expected {
         return Err(format!(
             "type mismatch: unexpected type name \"{}\", expected \"{expected}\", which matches field name path from root Object type",
@@ -239,7 +239,7 @@ fn check_nested(value: &Value, expected: &str) -> Result<(), String> {
     }
 }
 
-fn json_patch(object: &Json, value: &Value) -> Result<Json, String> {
+pub(crate) fn json_patch(object: &Json, value: &Value) -> Result<Json, String> {
     let Value::List(list) = value else {
         return Err(format!(
             "must evaluate to list(JSONPatch) but got {}",

@@ -44,6 +44,10 @@ pub struct FamilyOutcome {
     pub audit_annotations: Vec<(String, String)>,
     /// Notes for the reader (what an action does with the result…).
     pub notes: Vec<String>,
+    /// The object after a mutating policy's mutations, when they ran.
+    pub object: Option<Json>,
+    /// The RFC 6902 patch from the request's object to [`FamilyOutcome::object`].
+    pub patch: Option<Vec<Json>>,
 }
 
 impl FamilyOutcome {
@@ -59,13 +63,16 @@ impl FamilyOutcome {
             "policy": self.policy,
             "result": self.result,
             "decision": self.decision,
-            "validationActions": self.actions,
         });
         let mut put = |key: &str, value: Json| {
             if let Json::Object(map) = &mut out {
                 map.insert(key.to_string(), value);
             }
         };
+        // A mutating policy has no validationActions.
+        if !self.actions.is_empty() {
+            put("validationActions", json!(self.actions));
+        }
         if let Some(variant) = &self.variant {
             put("variant", json!(variant));
         }
@@ -80,6 +87,12 @@ impl FamilyOutcome {
         }
         if !self.notes.is_empty() {
             put("notes", json!(self.notes));
+        }
+        if let Some(patch) = &self.patch {
+            put("patch", json!(patch));
+        }
+        if let Some(object) = &self.object {
+            put("object", object.clone());
         }
         out
     }

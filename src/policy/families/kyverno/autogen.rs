@@ -86,10 +86,20 @@ pub(super) fn rewrites(root: &Node, kind: &str) -> Vec<Rewrite> {
             | "ImageValidatingPolicy"
             | "NamespacedImageValidatingPolicy"
     );
+    if !autogen_kind {
+        return Vec::new();
+    }
+    pod_rewrites(root)
+}
+
+/// The controllers and configurations of the policy at `root` whatever its kind: none unless
+/// its match constraints select Pods only (`CanAutoGen`). MutatingPolicy evaluation uses them
+/// with its own rewrite (`pkg/cel/policies/mpol/autogen/autogen.go`).
+pub(super) fn pod_rewrites(root: &Node) -> Vec<Rewrite> {
     let Some(spec) = root.get("spec") else {
         return Vec::new();
     };
-    if !autogen_kind || !can_autogen(spec.get("matchConstraints")) {
+    if !can_autogen(spec.get("matchConstraints")) {
         return Vec::new();
     }
     let selected = selected_controllers(spec);

@@ -7,11 +7,18 @@
 //! constraints are a single plain rule (`hasSelector`) and otherwise an "excluded" row that
 //! passes, and no row at all "not found", which fails. One case per (result entry, resource).
 //!
+//! The suite's MutatingPolicies run on each resource one after the other, each on the object the
+//! previous one produced (`processor/policy_processor.go`: one `Handle` over every mutating
+//! policy); a result with `patchedResources` compares the final object (`patched.rs`) on each
+//! row of a mutating policy, and the resource as given on the rows of the other kinds.
+//!
 //! Where this tool is stricter than the CLI, on purpose: a resource name the suite does not have
-//! is an error case (the CLI falls back to every resource), and so is a policy it cannot load or
-//! a field whose data it does not supply yet (`variables`, `patchedResources`…).
+//! is an error case (the CLI falls back to every resource), and so is a policy it cannot load, a
+//! patched resource missing from its file (the CLI drops the row) or a field whose data it does
+//! not supply yet (`generatedResource`…).
 
 pub mod model;
+mod patched;
 mod resources;
 mod values;
 
@@ -85,6 +92,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     if !test.exceptions.is_empty() {
         unsupported.push("exceptions".into());
     }
+    let patched_files = load_patched(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
         for resource in &expected.resources {
@@ -98,6 +106,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
                 resources: &resources,
                 values: &values,
                 unsupported: &unsupported,
+                patched: &patched_files,
             };
             let mut case = judge(expected, resource, &world);
             case.name = name;
@@ -191,6 +200,33 @@ struct Suite<'s> {
     resources: &'s [Json],
     values: &'s values::Values,
     unsupported: &'s [String],
+    /// Each `patchedResources` file's resources (or why it could not be read).
+    patched: &'s [(String, Result<Vec<Json>, String>)],
+}
+
+/// The `patchedResources` files the results name, read as resources are.
+fn load_patched(
+    path: &str,
+    test: &TestFile,
+    load: Loader<'_>,
+) -> Vec<(String, Result<Vec<Json>, String>)> {
+    let mut out: Vec<(String, Result<Vec<Json>, String>)> = Vec::new();
+    for file in test.results.iter().map(|r| &r.patched_resources) {
+        if file.is_empty() || out.iter().any(|(f, _)| f == file) {
+            continue;
+        }
+        let docs = load(&join(path, file))
+            .and_then(|text| documents(&text))
+            .map(|docs| {
+                docs.into_iter()
+                    .filter(Json::is_object)
+                    .map(resources::prepare)
+                    .collect()
+            })
+            .map_err(|e| format!("cannot read patchedResources file {file}: {e}"));
+        out.push((file.clone(), docs));
+    }
+    out
 }
 
 /// The suite's values and user info files (`variables`, `userinfo`).
@@ -296,11 +332,39 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             format!("resource '{resource}' is not among the suite's resources"),
         );
     }
+    let expected_patched = match suite
+        .patched
+        .iter()
+        .find(|(f, _)| *f == expected.patched_resources)
+    {
+        None => None,
+        Some((_, Ok(docs))) => Some(docs.as_slice()),
+        Some((_, Err(e))) => return errored(expected, e.clone()),
+    };
     let mut failures = Vec::new();
     for target in targets {
-        match responses(policy, target, suite.values) {
+        let run = match run_policy(policy, target, suite) {
             Err(e) => return errored(expected, e),
-            Ok(responses) => failures.extend(compare(expected, target, &responses)),
+            Ok(run) => run,
+        };
+        failures.extend(compare(expected, target, &run.responses));
+        if let Some(docs) = expected_patched
+            && run.responses.iter().any(|r| r.status.is_some())
+        {
+            match patched::compare(&run.resource, docs, &expected.patched_resources) {
+                Ok(None) => {}
+                Ok(Some(diff)) => failures.push(diff),
+                // `printTestResult`: the row fails only under failOnMissingResources.
+                Err(e) if expected.fail_on_missing => failures.push(e),
+                Err(e) => {
+                    return errored(
+                        expected,
+                        format!(
+                            "{e} (Kyverno's CLI drops this row unless failOnMissingResources is set)"
+                        ),
+                    );
+                }
+            }
         }
     }
     CaseResult {
@@ -313,6 +377,47 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
         outcome: None,
         duration: Duration::ZERO,
     }
+}
+
+/// A policy's responses to a resource and the resource its rows are compared with.
+struct PolicyRun {
+    responses: Vec<Response>,
+    /// The object after every mutating policy of the suite for a mutating policy, the resource
+    /// as given for the other kinds.
+    resource: Json,
+}
+
+fn is_mutating(kind: &str) -> bool {
+    matches!(kind, "MutatingPolicy" | "NamespacedMutatingPolicy")
+}
+
+/// `policy` on `resource`; a mutating policy runs in the chain of the suite's mutating policies.
+fn run_policy(
+    policy: &LoadedPolicy,
+    resource: &Json,
+    suite: &Suite<'_>,
+) -> Result<PolicyRun, String> {
+    if !is_mutating(&policy.kind) {
+        return Ok(PolicyRun {
+            responses: responses(policy, resource, suite.values)?,
+            resource: resource.clone(),
+        });
+    }
+    let mut current = resource.clone();
+    let mut mine = Vec::new();
+    for other in suite.policies.iter().filter(|p| is_mutating(&p.kind)) {
+        let answered = responses(other, &current, suite.values)?;
+        if let Some(object) = answered.iter().find_map(|r| r.patched.clone()) {
+            current = object;
+        }
+        if std::ptr::eq(other, policy) {
+            mine = answered;
+        }
+    }
+    Ok(PolicyRun {
+        responses: mine,
+        resource: current,
+    })
 }
 
 /// The policy's responses to a request for `resource`: a CREATE unless the values set the

@@ -23,7 +23,11 @@ pub struct Expected {
     pub resources: Vec<String>,
     /// `result`: pass, fail, skip, error or warn.
     pub result: String,
-    /// `patchedResources`, `generatedResource`, `operation`… when set (not run yet).
+    /// `patchedResources`: the file of the expected mutated resources, relative to the suite.
+    pub patched_resources: String,
+    /// `failOnMissingResources`: a patched resource missing from its file fails the row.
+    pub fail_on_missing: bool,
+    /// `generatedResource`, `operation`… when set (not run yet).
     pub unsupported: Vec<&'static str>,
     /// Where the entry is.
     pub range: TextRange,
@@ -74,7 +78,6 @@ const UNSUPPORTED_TOP: &[&str] = &[
 
 /// Result fields whose checks this tool does not run yet.
 const UNSUPPORTED_RESULT: &[&str] = &[
-    "patchedResources",
     "generatedResource",
     "generatedResources",
     "cloneSourceResource",
@@ -118,6 +121,12 @@ fn expected(node: &Node) -> Expected {
         kind: text("kind"),
         resources: strings(node.get("resources")),
         result: text("result"),
+        patched_resources: text("patchedResources"),
+        fail_on_missing: node
+            .get("failOnMissingResources")
+            .and_then(Node::as_scalar)
+            .and_then(|s| s.as_bool())
+            .unwrap_or(false),
         unsupported: present(node, UNSUPPORTED_RESULT),
         range: node.range,
     }

@@ -3,10 +3,13 @@
 //! each matched and evaluated on its own (`engine.go` `handlePolicy`), with one rule result each
 //! (pass, fail with the message, skip, error) or none when the policy does not match.
 //!
-//! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`); the other
-//! kinds are refused with a message saying so.
+//! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`), and so are
+//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result);
+//! the other kinds are refused with a message saying so.
 
 mod library;
+mod mutating;
+mod mutating_autogen;
 mod validating;
 
 use serde_json::Value as Json;
@@ -49,6 +52,9 @@ pub struct Response {
     /// `hasSelector` of Kyverno's CLI (`processor/policy_processor.go`): a single resource rule
     /// with no selector, exclusion or names, whose response the CLI drops when it did not match.
     pub has_selector: bool,
+    /// The object after a MutatingPolicy's mutations (`None` for the other kinds, and when the
+    /// policy did not run to the end).
+    pub patched: Option<Json>,
 }
 
 /// The responses of every variant of the policy at `root` (of `kind`) to `input`, in the order
@@ -58,8 +64,9 @@ pub fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Respon
         "ValidatingPolicy" | "NamespacedValidatingPolicy" => {
             Ok(validating::evaluate(root, kind, input))
         }
+        "MutatingPolicy" | "NamespacedMutatingPolicy" => Ok(mutating::evaluate(root, kind, input)),
         _ => Err(format!(
-            "evaluating a {kind} is not supported yet (ValidatingPolicy and NamespacedValidatingPolicy are)"
+            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy and their namespaced variants are)"
         )),
     }
 }

@@ -52,15 +52,15 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
 }
 
 /// The spec's fields the view does not carry.
-struct Settings {
-    kind: String,
+pub(super) struct Settings {
+    pub(super) kind: String,
     namespace: Option<String>,
-    actions: Vec<String>,
+    pub(super) actions: Vec<String>,
     json_mode: bool,
 }
 
 impl Settings {
-    fn read(root: &Node, kind: &str) -> Settings {
+    pub(super) fn read(root: &Node, kind: &str) -> Settings {
         let mut actions = texts_at(root, &["spec", "validationActions"]);
         // `ValidatingPolicySpec.ValidationActions`: none set is `[Deny]`.
         if actions.is_empty() {
@@ -107,7 +107,10 @@ fn rewritten(policy: &Policy, rewrite: &Rewrite) -> Policy {
 
 /// `CreateMatchConstraints`: one rule per group and version of the controllers, with the
 /// operations of the policy's first rule and its namespaceSelector; none without operations.
-fn controller_constraints(original: Option<&Resources>, rewrite: &Rewrite) -> Option<Resources> {
+pub(super) fn controller_constraints(
+    original: Option<&Resources>,
+    rewrite: &Rewrite,
+) -> Option<Resources> {
     let original = original?;
     let operations = original.resource_rules.first()?.operations.clone();
     if operations.is_empty() {
@@ -143,7 +146,7 @@ fn controller_constraints(original: Option<&Resources>, rewrite: &Rewrite) -> Op
 }
 
 /// `hasSelector` of the CLI's policy processor.
-fn has_selector(constraints: Option<&Resources>) -> bool {
+pub(super) fn has_selector(constraints: Option<&Resources>) -> bool {
     let Some(c) = constraints else { return false };
     let selects = |s: &Option<view::Selector>| {
         s.as_ref().is_some_and(|s| {
@@ -159,6 +162,11 @@ fn has_selector(constraints: Option<&Resources>) -> bool {
 
 /// Whether the variant applies to the request (`matchPolicy`: no constraints match nothing).
 fn matches(variant: &Variant, settings: &Settings, input: &EvalInput) -> bool {
+    matches_policy(&variant.policy, settings, input)
+}
+
+/// [`matches`] for any policy read as a view.
+pub(super) fn matches_policy(policy: &Policy, settings: &Settings, input: &EvalInput) -> bool {
     if settings.json_mode {
         // The JSON path runs without a matcher (`NewEngine(provider, nil, nil)`).
         return true;
@@ -168,7 +176,7 @@ fn matches(variant: &Variant, settings: &Settings, input: &EvalInput) -> bool {
     {
         return false;
     }
-    let Some(constraints) = variant.policy.match_constraints.as_ref() else {
+    let Some(constraints) = policy.match_constraints.as_ref() else {
         return false;
     };
     let minor = KubeVersion::newest().minor();
@@ -191,6 +199,7 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
             outcome,
             status: None,
             has_selector,
+            patched: None,
         };
     }
     let (status, message, annotations) = run(&variant.policy, settings, input);
@@ -202,6 +211,7 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
         outcome,
         status: Some(status),
         has_selector,
+        patched: None,
     }
 }
 
@@ -231,7 +241,7 @@ fn decide(outcome: &mut FamilyOutcome, status: Status, message: &str) {
 
 /// The variables every expression sees (`evaluateWithData`'s data; `exceptions` with no
 /// PolicyException matched).
-fn activation(settings: &Settings, input: &EvalInput) -> Vec<(&'static str, Value)> {
+pub(super) fn activation(settings: &Settings, input: &EvalInput) -> Vec<(&'static str, Value)> {
     let request = &input.request;
     let exceptions = serde_json::json!({"allowedImages": [], "allowedValues": []});
     if settings.json_mode {
@@ -306,7 +316,7 @@ fn run(
 }
 
 /// Runs `text` in `scope` with a budget of its own.
-fn evaluate_text(scope: &Scope, text: &str) -> Result<Value, String> {
+pub(super) fn evaluate_text(scope: &Scope, text: &str) -> Result<Value, String> {
     let mut budget = POLICY_BUDGET;
     scope
         .run_plain(&Compiled::new(text), &mut budget)
@@ -317,7 +327,7 @@ fn evaluate_text(scope: &Scope, text: &str) -> Result<Value, String> {
 }
 
 /// `utils.ConvertToNative[bool]`: a result that is not a bool is an error.
-fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
+pub(super) fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
     match evaluate_text(scope, text)? {
         Value::Bool(b) => Ok(b),
         other => Err(format!(
@@ -367,7 +377,10 @@ fn failure_message(scope: &Scope, validation: &view::Validation, index: usize) -
 }
 
 /// `evaluateAuditAnnotations`: each key with a non-empty string value.
-fn audit_annotations(policy: &Policy, scope: &Scope) -> Result<Vec<(String, String)>, String> {
+pub(super) fn audit_annotations(
+    policy: &Policy,
+    scope: &Scope,
+) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for annotation in &policy.audit_annotations {
         let key = &annotation.key;
