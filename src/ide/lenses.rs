@@ -100,7 +100,12 @@ fn lenses_of(path: &str, text: &str, file: &YamlFile) -> Vec<Lens> {
 
 /// The Kyverno kinds `admission-ls.evaluate` evaluates (those `kyverno::eval::evaluate` runs; a
 /// test below keeps the two in step).
-const KYVERNO_EVALUATED: &[&str] = &["ValidatingPolicy", "NamespacedValidatingPolicy"];
+const KYVERNO_EVALUATED: &[&str] = &[
+    "ValidatingPolicy",
+    "NamespacedValidatingPolicy",
+    "MutatingPolicy",
+    "NamespacedMutatingPolicy",
+];
 
 /// The evaluate lens of a family document the command evaluates: a Kyverno policy, a Gatekeeper
 /// ConstraintTemplate (with its Constraint as `params`), a DRA DeviceClass or claim (against
