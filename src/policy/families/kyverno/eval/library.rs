@@ -4,13 +4,15 @@
 //! Kyverno's CLI reads a test's `context` file (kyverno/kyverno `pkg/cel/libs/fake_context.go`):
 //! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
 //! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
-//! context data is an error naming the call and where its data comes from.
+//! context data is an error naming the call and where its data comes from. The pure functions
+//! live in their own modules (`image_ref`, `encoding`).
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
 use super::value_of;
+use super::{encoding, image_ref};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -250,8 +252,11 @@ fn parse_service_account(args: &[Value]) -> Value {
 
 impl ExternalFunctions for Library {
     fn call(&self, name: &str, target: Option<&Value>, args: &[Value]) -> Option<Value> {
-        if target.is_some() {
-            return None;
+        if let Some(target) = target {
+            return image_ref::member(name, target, args);
+        }
+        if let Some(value) = image_ref::global(name, args).or_else(|| encoding::call(name, args)) {
+            return Some(value);
         }
         Some(match canonical(name).as_str() {
             "parseServiceAccount" => parse_service_account(args),
@@ -275,7 +280,8 @@ impl ExternalFunctions for Library {
         matches!(
             name.as_str(),
             "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
-        ) || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
+        ) || encoding::is_function(&name)
+            || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }
 }
 

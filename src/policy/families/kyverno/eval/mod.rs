@@ -6,6 +6,8 @@
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`); the other
 //! kinds are refused with a message saying so.
 
+mod encoding;
+mod image_ref;
 mod library;
 mod validating;
 
