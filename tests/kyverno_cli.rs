@@ -325,9 +325,10 @@ fn test_evaluates_the_pure_library_functions() {
               ok    pure-libraries Pod/docker-hub: fail (…ms)
               ok    pure-libraries Pod/tagged: fail (…ms)
               ok    pure-libraries Pod/too-many: fail (…ms)
+              ok    pure-libraries Pod/wrong-hash: fail (…ms)
               ok    pure-libraries Pod/bad-image: error (…ms)
               ok    pure-libraries Pod/bad-json: error (…ms)
-            6 passed, 0 failed in …ms
+            7 passed, 0 failed in …ms
         "#]],
     );
 }

@@ -5,14 +5,14 @@
 //! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
 //! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
-//! live in their own modules (`image_ref`, `encoding`).
+//! live in their own modules (`image_ref`, `encoding`, `hash`).
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
 use super::value_of;
-use super::{encoding, image_ref};
+use super::{encoding, hash, image_ref};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -255,7 +255,10 @@ impl ExternalFunctions for Library {
         if let Some(target) = target {
             return image_ref::member(name, target, args);
         }
-        if let Some(value) = image_ref::global(name, args).or_else(|| encoding::call(name, args)) {
+        if let Some(value) = image_ref::global(name, args)
+            .or_else(|| encoding::call(name, args))
+            .or_else(|| hash::call(name, args))
+        {
             return Some(value);
         }
         Some(match canonical(name).as_str() {
@@ -281,6 +284,7 @@ impl ExternalFunctions for Library {
             name.as_str(),
             "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
         ) || encoding::is_function(&name)
+            || matches!(name.as_str(), "hash.sha1" | "hash.sha256" | "hash.md5")
             || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }
 }

@@ -7,6 +7,7 @@
 //! kinds are refused with a message saying so.
 
 mod encoding;
+mod hash;
 mod image_ref;
 mod library;
 mod validating;
