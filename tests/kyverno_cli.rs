@@ -326,9 +326,10 @@ fn test_evaluates_the_pure_library_functions() {
               ok    pure-libraries Pod/tagged: fail (…ms)
               ok    pure-libraries Pod/too-many: fail (…ms)
               ok    pure-libraries Pod/wrong-hash: fail (…ms)
+              ok    pure-libraries Pod/long-name: fail (…ms)
               ok    pure-libraries Pod/bad-image: error (…ms)
               ok    pure-libraries Pod/bad-json: error (…ms)
-            7 passed, 0 failed in …ms
+            8 passed, 0 failed in …ms
         "#]],
     );
 }

@@ -5,14 +5,14 @@
 //! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
 //! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
-//! live in their own modules (`image_ref`, `encoding`, `hash`).
+//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`).
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
 use super::value_of;
-use super::{encoding, hash, image_ref};
+use super::{encoding, hash, image_ref, math_ext};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -258,6 +258,7 @@ impl ExternalFunctions for Library {
         if let Some(value) = image_ref::global(name, args)
             .or_else(|| encoding::call(name, args))
             .or_else(|| hash::call(name, args))
+            .or_else(|| math_ext::call(name, args))
         {
             return Some(value);
         }
@@ -284,6 +285,7 @@ impl ExternalFunctions for Library {
             name.as_str(),
             "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
         ) || encoding::is_function(&name)
+            || math_ext::is_function(&name)
             || matches!(name.as_str(), "hash.sha1" | "hash.sha256" | "hash.md5")
             || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }

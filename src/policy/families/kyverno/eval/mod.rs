@@ -10,6 +10,7 @@ mod encoding;
 mod hash;
 mod image_ref;
 mod library;
+mod math_ext;
 mod validating;
 
 use serde_json::Value as Json;
