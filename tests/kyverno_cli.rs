@@ -558,3 +558,50 @@ fn test_fails_a_wrong_patched_resource_and_errors_a_missing_one() {
         "#]],
     );
 }
+
+#[test]
+fn test_evaluates_the_pure_library_functions() {
+    check(
+        &["test", "tests/suites/kyverno_libs"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_libs/kyverno-test.yaml (pure-libraries)
+              ok    pure-libraries Pod/pinned: pass (…ms)
+              ok    pure-libraries Pod/docker-hub: fail (…ms)
+              ok    pure-libraries Pod/tagged: fail (…ms)
+              ok    pure-libraries Pod/too-many: fail (…ms)
+              ok    pure-libraries Pod/wrong-hash: fail (…ms)
+              ok    pure-libraries Pod/long-name: fail (…ms)
+              ok    pure-libraries Pod/bad-image: error (…ms)
+              ok    pure-libraries Pod/bad-json: error (…ms)
+            8 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+#[test]
+fn eval_gives_image_and_json_results_and_kyverno_s_parse_error() {
+    let policy = "tests/suites/kyverno_libs/policy.yaml";
+    let pod = "tests/cli_fixtures/kyverno/too-many-replicas-pod.yaml";
+    check(
+        &["eval", policy, "--object", pod],
+        0,
+        expect![[r#"
+            ValidatingPolicy pure-libraries: fail
+              decision: deny
+              message: too many replicas: {"replicas":5}
+              validationActions: Deny
+        "#]],
+    );
+    let pod = "tests/cli_fixtures/kyverno/bad-image-pod.yaml";
+    check(
+        &["eval", policy, "--object", pod],
+        0,
+        expect![[r#"
+            ValidatingPolicy pure-libraries: error
+              decision: error
+              message: error: could not parse reference: Corp.reg.com/App:
+              validationActions: Deny
+        "#]],
+    );
+}

@@ -7,9 +7,13 @@
 //! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result);
 //! the other kinds are refused with a message saying so.
 
+mod encoding;
+mod hash;
+mod image_ref;
 mod library;
 mod mutating;
 mod mutating_autogen;
+mod math_ext;
 mod validating;
 
 use serde_json::Value as Json;
