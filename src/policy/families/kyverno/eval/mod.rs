@@ -11,9 +11,9 @@ mod encoding;
 mod hash;
 mod image_ref;
 mod library;
+mod math_ext;
 mod mutating;
 mod mutating_autogen;
-mod math_ext;
 mod validating;
 
 use serde_json::Value as Json;
