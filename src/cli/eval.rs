@@ -12,7 +12,9 @@ use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{
     EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
 };
+use admission_ls::cel::eval::trace_view;
 use admission_ls::lsp::disk::{self, Bounds};
+use admission_ls::policy::admission::explain;
 use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
 use serde_json::Value as Json;
@@ -79,6 +81,10 @@ pub struct EvalArgs {
     /// Exit 1 when a decision is deny or error (default: 0 whenever the evaluation ran).
     #[arg(long)]
     pub exit_code: bool,
+    /// Show why: the value of every subexpression of each expression evaluated (validations,
+    /// matchConditions, variables, mutations), under the expression's text.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// Output formats of `eval`.
@@ -161,16 +167,26 @@ fn requests(request: EvalRequest) -> Result<Vec<EvalRequest>, String> {
         .collect())
 }
 
-fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<EvalOutcome>, String> {
+/// The outcome of one request with the traces of its expressions (empty without `--explain`).
+type Explained = (EvalOutcome, Vec<explain::Explained>);
+
+fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<Explained>, String> {
     all.iter()
         .enumerate()
         .map(|(i, r)| {
-            evaluate(r).map_err(|e| match &args.object {
-                Some(_) if r.object.is_some() && i > 0 => {
-                    format!("--object document {}: {e}", i + 1)
-                }
-                _ => e,
-            })
+            let (outcome, traces) = if args.explain {
+                explain::capture(|| evaluate(r))
+            } else {
+                (evaluate(r), Vec::new())
+            };
+            outcome
+                .map(|o| (o, traces))
+                .map_err(|e| match &args.object {
+                    Some(_) if r.object.is_some() && i > 0 => {
+                        format!("--object document {}: {e}", i + 1)
+                    }
+                    _ => e,
+                })
         })
         .collect()
 }
@@ -285,7 +301,10 @@ pub fn run(args: &EvalArgs) -> i32 {
     };
     let text = match args.format {
         EvalFormat::Json => {
-            let mut all: Vec<Json> = outcomes.iter().map(outcome_json).collect();
+            let mut all: Vec<Json> = outcomes
+                .iter()
+                .map(|(o, traces)| with_traces(outcome_json(o), traces, args.explain))
+                .collect();
             let json = if all.len() == 1 {
                 all.remove(0)
             } else {
@@ -298,13 +317,13 @@ pub fn run(args: &EvalArgs) -> i32 {
         }
         EvalFormat::Text => outcomes
             .iter()
-            .map(render_text)
+            .map(|(o, traces)| render_text(o) + &render_traces(traces))
             .collect::<Vec<_>>()
             .join("\n"),
     };
     let refused = outcomes
         .iter()
-        .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
+        .any(|(o, _)| matches!(o.decision.as_str(), "deny" | "error"));
     out::emit(&text, i32::from(args.exit_code && refused))
 }
 
@@ -312,6 +331,34 @@ pub fn run(args: &EvalArgs) -> i32 {
 pub(super) fn usage_error(message: &str) -> i32 {
     out::error(&format!("admission-ls eval: error: {message}"));
     EXIT_USAGE
+}
+
+/// The traces as text: each expression's subexpressions with their values.
+pub fn render_traces(traces: &[explain::Explained]) -> String {
+    let mut out = String::new();
+    for t in traces {
+        match &t.variable {
+            Some(name) => out.push_str(&format!("  explain {name}:\n")),
+            None => out.push_str("  explain:\n"),
+        }
+        out.push_str(&trace_view::render_text(&t.lines, "    "));
+    }
+    out
+}
+
+/// `json` with an `explain` array (one entry per expression evaluated) when asked for.
+fn with_traces(mut json: Json, traces: &[explain::Explained], explain: bool) -> Json {
+    if let (true, Some(map)) = (explain, json.as_object_mut()) {
+        let all = traces.iter().map(|t| {
+            serde_json::json!({
+                "variable": t.variable,
+                "expression": t.text,
+                "trace": trace_view::to_json(&t.lines),
+            })
+        });
+        map.insert("explain".to_string(), Json::Array(all.collect()));
+    }
+    json
 }
 
 /// The text form of an outcome.

@@ -24,6 +24,8 @@ pub(crate) struct Interp<'a> {
     pub(crate) scopes: Vec<(&'a str, Value)>,
     /// The checker's type of each node, when the caller has it (see [`super::evaluate_checked`]).
     pub(crate) types: Option<&'a [crate::cel::types::Type]>,
+    /// The record of every node's value, when the caller asked for one.
+    pub(crate) trace: Option<Box<super::trace::Trace>>,
     depth: u32,
 }
 
@@ -71,6 +73,7 @@ impl<'a> Interp<'a> {
             cost,
             scopes: Vec::new(),
             types: None,
+            trace: None,
             depth: 0,
         }
     }
@@ -87,6 +90,9 @@ impl<'a> Interp<'a> {
         }
         let result = self.eval_kind(id);
         self.depth -= 1;
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.record(id, &result);
+        }
         result
     }
 
@@ -120,7 +126,7 @@ impl<'a> Interp<'a> {
             ExprKind::List { elements } => self.list(elements),
             ExprKind::Map { entries } => self.map(entries),
             ExprKind::Struct { type_name, fields } => self.object(type_name, fields),
-            ExprKind::Macro(call) => self.macro_call(call),
+            ExprKind::Macro(call) => self.macro_call(id, call),
             ExprKind::Error { .. } => Ok(Value::error(
                 ErrorKind::InvalidArgument,
                 "expression did not parse",

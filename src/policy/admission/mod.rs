@@ -8,6 +8,7 @@
 //! every document, and nothing here does I/O.
 
 mod audit;
+pub mod explain;
 pub(crate) mod expr;
 mod invoke;
 pub mod json;
