@@ -152,8 +152,10 @@ impl<'a> Interp<'a> {
             filter: call.filter(),
             state: State::new(call.kind, &range),
         };
+        let body_nodes = self.traced_body(call);
         for (index, values) in items.into_iter().enumerate() {
             if let Some(trace) = self.trace.as_deref_mut() {
+                trace.forget(&body_nodes);
                 let vars = run.names.iter().map(|n| n.to_string());
                 trace.record_iteration(id, index, vars.zip(values.iter().cloned()).collect());
             }
@@ -164,6 +166,14 @@ impl<'a> Interp<'a> {
         }
         self.cost.charge(result_cost(call.kind))?;
         Ok(run.state.finish())
+    }
+
+    /// The nodes of a comprehension's filter and body when tracing (none otherwise).
+    fn traced_body(&self, call: &MacroCall) -> Vec<ExprId> {
+        if self.trace.is_none() {
+            return Vec::new();
+        }
+        call.args.iter().flat_map(|a| self.ast.preorder(*a)).collect()
     }
 
     /// One iteration; `Some(result)` ends the loop early.

@@ -62,6 +62,19 @@ impl Trace {
         }
     }
 
+    /// Forgets the values of `nodes` (a loop body about to run again), so a loop that stops
+    /// midway shows only what its last iteration computed.
+    pub(crate) fn forget(&mut self, nodes: &[ExprId]) {
+        for id in nodes {
+            if let Some(slot) = self.nodes.get_mut(id.index()) {
+                *slot = None;
+            }
+            if let Some(slot) = self.iterations.get_mut(id.index()) {
+                *slot = None;
+            }
+        }
+    }
+
     pub(crate) fn record_iteration(&mut self, id: ExprId, index: usize, vars: Vec<(String, Value)>) {
         if let Some(slot) = self.iterations.get_mut(id.index()) {
             *slot = Some(Iteration { index, vars });

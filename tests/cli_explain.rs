@@ -1,0 +1,203 @@
+//! `eval --explain` end to end: the trace of every expression an evaluation ran, as text and as
+//! JSON: comparisons with their operands' values, short-circuits and ternary branches that never
+//! ran, `all`/`exists` with the element they ended on, variables, an error with the node that
+//! raised it, and where an expression that ran out of cost stopped.
+
+use std::process::Command;
+
+use expect_test::{Expect, expect};
+
+#[path = "support/cli.rs"]
+mod cli;
+
+fn check(args: &[&str], expected: Expect) {
+    let output = Command::new(env!("CARGO_BIN_EXE_admission-ls"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    expected.assert_eq(&cli::timeless(&format!("{stdout}{stderr}")));
+}
+
+#[test]
+fn explain_text_every_kind_of_node() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/explain/policy.yaml",
+            "--object",
+            "tests/cli_fixtures/explain/pod.yaml",
+            "--no-defaults",
+            "--explain",
+        ],
+        expect![[r#"
+            ValidatingAdmissionPolicy explained: deny
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
+              matchCondition not-kube-system: true
+              validation[0]: false: failed expression: size(object.spec.containers) <= variables.maxContainers
+              validation[1]: true
+              validation[2]: false: failed expression: has(object.metadata.labels) ? 'app' in object.metadata.labels : false
+              validation[3]: false: failed expression: object.spec.containers.all(c, c.image.contains(':'))
+              validation[4]: false: failed expression: object.spec.containers.exists(c, c.name == 'sidecar')
+              validation[5]: error: expression 'object.spec.priority > 0' resulted in error: no such key: priority
+              message: pods "web" is forbidden: ValidatingAdmissionPolicy 'explained' denied request: failed expression: size(object.spec.containers) <= variables.maxContainers
+              explain:
+                object.metadata.namespace != 'kube-system'  →  "shop" != "kube-system"  →  true
+                  object.metadata.namespace  →  "shop"
+              explain variables.maxContainers:
+                object.metadata.namespace == 'shop' ? 1 : 3  →  1
+                  object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
+                    object.metadata.namespace  →  "shop"
+              explain:
+                size(object.spec.containers) <= variables.maxContainers  →  2 <= 1  →  false
+                  size(object.spec.containers)  →  2
+                    object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+                  variables.maxContainers  →  1
+              explain:
+                !has(object.spec.hostNetwork) || object.spec.hostNetwork == false  →  true
+                  !has(object.spec.hostNetwork)  →  true
+                    has(object.spec.hostNetwork)  →  false
+                  object.spec.hostNetwork == false  →  (not evaluated)
+              explain:
+                has(object.metadata.labels) ? 'app' in object.metadata.labels : false  →  false
+                  has(object.metadata.labels)  →  false
+                  'app' in object.metadata.labels  →  (not evaluated)
+              explain:
+                object.spec.containers.all(c, c.image.contains(':'))  →  false  (last iteration: index 1: c = {"image": "registry.example/proxy", "name": "proxy"})
+                  object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+                  c.image.contains(':')  →  false
+                    c.image  →  "registry.example/proxy"
+              explain:
+                object.spec.containers.exists(c, c.name == 'sidecar')  →  false  (last iteration: index 1: c = {"image": "registry.example/proxy", "name": "proxy"})
+                  object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+                  c.name == 'sidecar'  →  "proxy" == "sidecar"  →  false
+                    c.name  →  "proxy"
+              explain:
+                object.spec.priority > 0  →  error: no such key: priority
+                  object.spec.priority  →  error raised here: no such key: priority
+                    object.spec  →  {"containers": [{"image": "registry.example/app:1.2", "name": "app"}, {"image": …
+        "#]],
+    );
+}
+
+#[test]
+fn explain_shows_where_the_cost_limit_stopped_evaluation() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/explain/costly.yaml",
+            "--object",
+            "tests/cli_fixtures/explain/pod.yaml",
+            "--no-defaults",
+            "--explain",
+        ],
+        expect![[r#"
+            ValidatingAdmissionPolicy costly: error
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
+              validation[0]: error: expression '[0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))))))' resulted in error: operation cancelled: actual cost limit exceeded
+              message: pods "web" is forbidden: ValidatingAdmissionPolicy 'costly' denied request: expression '[0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))))))' resulted in error: operation cancelled: actual cost limit exceeded
+              explain:
+                [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))))))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 0)
+                  [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                  [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)))))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 6: b = 6)
+                    [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                    [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: c = 0)
+                      [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                      [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 4: d = 4)
+                        [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                        [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))  →  stopped here: operation cancelled: actual cost limit exceeded
+                          [0,1,2,3,4,5,6,7,8,9]  →  stopped here: operation cancelled: actual cost limit exceeded
+                          [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)  →  (not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn explain_json_carries_the_trace_as_data() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/max-replicas.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment-big.yaml",
+            "--no-defaults",
+            "--explain",
+            "--format",
+            "json",
+        ],
+        expect![[r#"
+            {
+              "auditAnnotations": {},
+              "binding": null,
+              "decision": "deny",
+              "defaulted": [],
+              "explain": [
+                {
+                  "expression": "object.spec.replicas <= 5",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 25,
+                      "operands": "12 <= 5",
+                      "start": 0,
+                      "text": "object.spec.replicas <= 5",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 20,
+                      "start": 0,
+                      "text": "object.spec.replicas",
+                      "value": "12"
+                    }
+                  ],
+                  "variable": null
+                }
+              ],
+              "kind": "ValidatingAdmissionPolicy",
+              "matchConditions": [],
+              "messages": [
+                "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'max-replicas' denied request: at most five replicas"
+              ],
+              "note": "no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would",
+              "policy": "max-replicas",
+              "pruned": [],
+              "status": {
+                "code": 422,
+                "reason": "Invalid"
+              },
+              "validations": [
+                {
+                  "index": 0,
+                  "message": "at most five replicas",
+                  "reason": "Invalid",
+                  "result": false
+                }
+              ],
+              "warnings": []
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn without_explain_no_trace_is_printed() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/max-replicas.yaml",
+            "--object",
+            "tests/cli_fixtures/deployment-big.yaml",
+            "--no-defaults",
+        ],
+        expect![[r#"
+            ValidatingAdmissionPolicy max-replicas: deny
+              note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
+              validation[0]: false: at most five replicas
+              message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' denied request: at most five replicas
+        "#]],
+    );
+}
