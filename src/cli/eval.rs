@@ -8,11 +8,11 @@
 
 use std::path::{Path, PathBuf};
 
+use admission_ls::cel::eval::trace_view;
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{
     EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
 };
-use admission_ls::cel::eval::trace_view;
 use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::explain;
 use admission_ls::policy::admission::json::documents;

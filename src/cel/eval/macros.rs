@@ -173,7 +173,10 @@ impl<'a> Interp<'a> {
         if self.trace.is_none() {
             return Vec::new();
         }
-        call.args.iter().flat_map(|a| self.ast.preorder(*a)).collect()
+        call.args
+            .iter()
+            .flat_map(|a| self.ast.preorder(*a))
+            .collect()
     }
 
     /// One iteration; `Some(result)` ends the loop early.

@@ -75,7 +75,12 @@ impl Trace {
         }
     }
 
-    pub(crate) fn record_iteration(&mut self, id: ExprId, index: usize, vars: Vec<(String, Value)>) {
+    pub(crate) fn record_iteration(
+        &mut self,
+        id: ExprId,
+        index: usize,
+        vars: Vec<(String, Value)>,
+    ) {
         if let Some(slot) = self.iterations.get_mut(id.index()) {
             *slot = Some(Iteration { index, vars });
         }

@@ -82,13 +82,18 @@ fn descends(ast: &Ast, trace: &Trace, id: ExprId, shown: &Shown) -> bool {
     }
     let selection = matches!(ast.expr(id).kind, ExprKind::Select { .. });
     let clean = matches!(shown, Shown::Value(_));
-    !(selection && clean) && !ast.children(id).is_empty() && trace.node(id).is_some()
+    let leaf = ast.children(id).is_empty();
+    !(leaf || selection && clean) && trace.node(id).is_some()
 }
 
 fn line(ast: &Ast, source: &str, trace: &Trace, id: ExprId, depth: usize) -> TraceLine {
     let span = ast.expr(id).span;
     let (start, end) = (usize::from(span.start()), usize::from(span.end()));
-    let text = source.get(start..end).unwrap_or_default().trim().to_string();
+    let text = source
+        .get(start..end)
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     TraceLine {
         depth,
         start,
