@@ -337,10 +337,7 @@ pub(super) fn usage_error(message: &str) -> i32 {
 pub fn render_traces(traces: &[explain::Explained]) -> String {
     let mut out = String::new();
     for t in traces {
-        match &t.variable {
-            Some(name) => out.push_str(&format!("  explain {name}:\n")),
-            None => out.push_str("  explain:\n"),
-        }
+        out.push_str(&format!("  explain {}:\n", t.label));
         out.push_str(&trace_view::render_text(&t.lines, "    "));
     }
     out
@@ -351,7 +348,7 @@ fn with_traces(mut json: Json, traces: &[explain::Explained], explain: bool) -> 
     if let (true, Some(map)) = (explain, json.as_object_mut()) {
         let all = traces.iter().map(|t| {
             serde_json::json!({
-                "variable": t.variable,
+                "label": t.label,
                 "expression": t.text,
                 "trace": trace_view::to_json(&t.lines),
             })

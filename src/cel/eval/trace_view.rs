@@ -12,6 +12,8 @@ use crate::cel::macros::MacroKind;
 
 /// Longest value text shown before it is cut.
 const MAX_VALUE_CHARS: usize = 80;
+/// Longest subexpression text shown before it is cut (`start`/`end` give the whole of it).
+const MAX_TEXT_CHARS: usize = 120;
 
 /// What a line says about its node.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,11 +91,8 @@ fn descends(ast: &Ast, trace: &Trace, id: ExprId, shown: &Shown) -> bool {
 fn line(ast: &Ast, source: &str, trace: &Trace, id: ExprId, depth: usize) -> TraceLine {
     let span = ast.expr(id).span;
     let (start, end) = (usize::from(span.start()), usize::from(span.end()));
-    let text = source
-        .get(start..end)
-        .unwrap_or_default()
-        .trim()
-        .to_string();
+    let written = source.get(start..end).unwrap_or_default();
+    let text = cut(&one_line(written), MAX_TEXT_CHARS);
     TraceLine {
         depth,
         start,
@@ -145,12 +144,37 @@ fn operands(ast: &Ast, trace: &Trace, id: ExprId) -> Option<String> {
 
 /// A value's text, cut to [`MAX_VALUE_CHARS`].
 fn short(v: &Value) -> String {
-    let text = v.to_string();
-    if text.chars().count() <= MAX_VALUE_CHARS {
-        return text;
+    cut(&v.to_string(), MAX_VALUE_CHARS)
+}
+
+/// `text` cut to `max` characters, `…` marking the cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
     }
-    let cut: String = text.chars().take(MAX_VALUE_CHARS).collect();
-    format!("{cut}…")
+    let kept: String = text.chars().take(max).collect();
+    format!("{kept}…")
+}
+
+/// `text` trimmed, each run of blanks that holds a line break made one space, so a
+/// subexpression written over several lines stays on its line of the trace.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blanks = String::new();
+    for ch in text.trim().chars() {
+        if ch.is_whitespace() {
+            blanks.push(ch);
+            continue;
+        }
+        if blanks.contains('\n') {
+            out.push(' ');
+        } else {
+            out.push_str(&blanks);
+        }
+        blanks.clear();
+        out.push(ch);
+    }
+    out
 }
 
 /// The lines as text, each indented by two spaces per depth plus `indent`.

@@ -12,8 +12,10 @@ use crate::cel::eval::trace_view::{self, TraceLine};
 /// The trace of one expression.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explained {
-    /// `variables.NAME` for a variable, otherwise `None`.
-    pub variable: Option<String>,
+    /// What the expression is: `validation[0]`, `matchCondition NAME`, `variables.NAME`,
+    /// `messageExpression[0]`, `auditAnnotation KEY`, `applyConfiguration`, `jsonPatch` (`expression` when the
+    /// caller did not say).
+    pub label: String,
     /// The expression's text.
     pub text: String,
     /// Its subexpressions and their values.
@@ -22,6 +24,18 @@ pub struct Explained {
 
 thread_local! {
     static SINK: RefCell<Option<Vec<Explained>>> = const { RefCell::new(None) };
+    static LABEL: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with the expressions it evaluates labelled `label()` (computed only in a capture).
+pub(crate) fn labelled<T>(label: impl FnOnce() -> String, f: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return f();
+    }
+    let outer = LABEL.with(|l| l.replace(Some(label())));
+    let result = f();
+    LABEL.with(|l| l.replace(outer));
+    result
 }
 
 /// Runs `f` and returns what it returned with the traces of the expressions it evaluated.
@@ -37,13 +51,16 @@ pub(crate) fn enabled() -> bool {
     SINK.with(|s| s.borrow().is_some())
 }
 
-/// Keeps the trace of `ast` (parsed from `text`).
+/// Keeps the trace of `ast` (parsed from `text`); `variable` names a variable's expression.
 pub(crate) fn keep(variable: Option<String>, text: &str, ast: &Ast, trace: &Trace) {
     let lines = trace_view::lines(ast, text, trace);
+    let label = variable
+        .or_else(|| LABEL.with(|l| l.borrow().clone()))
+        .unwrap_or_else(|| "expression".to_string());
     SINK.with(|s| {
         if let Some(all) = s.borrow_mut().as_mut() {
             all.push(Explained {
-                variable,
+                label,
                 text: text.to_string(),
                 lines,
             });
