@@ -1,7 +1,8 @@
 //! `eval --explain` end to end: the trace of every expression an evaluation ran, as text and as
 //! JSON: comparisons with their operands' values, short-circuits and ternary branches that never
 //! ran, `all`/`exists` with the element they ended on, variables, an error with the node that
-//! raised it, and where an expression that ran out of cost stopped.
+//! raised it, and where an expression that ran out of cost stopped; `test -v` prints the trace
+//! of a failing case.
 
 use std::process::Command;
 
@@ -11,6 +12,10 @@ use expect_test::{Expect, expect};
 mod cli;
 
 fn check(args: &[&str], expected: Expect) {
+    check_status(args, 0, expected);
+}
+
+fn check_status(args: &[&str], status: i32, expected: Expect) {
     let output = Command::new(env!("CARGO_BIN_EXE_admission-ls"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -18,7 +23,7 @@ fn check(args: &[&str], expected: Expect) {
         .expect("the binary runs");
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(output.status.code(), Some(status), "{stdout}{stderr}");
     expected.assert_eq(&cli::timeless(&format!("{stdout}{stderr}")));
 }
 
@@ -237,6 +242,31 @@ fn explain_mutation_and_reinvoked_match_conditions() {
                     object.spec.containers  →  [{"image": "nginx", "name": "app"}, {"image": "registry.example.com/log-shipper:…
                     c.name == 'log-shipper'  →  "log-shipper" == "log-shipper"  →  true
                       c.name  →  "log-shipper"
+        "#]],
+    );
+}
+
+#[test]
+fn test_verbose_explains_only_the_failing_case() {
+    check_status(
+        &[
+            "test",
+            "tests/cli_fixtures/explain/max-replicas.test.yaml",
+            "-v",
+        ],
+        1,
+        expect![[r#"
+            tests/cli_fixtures/explain/max-replicas.test.yaml (max-replicas-explained)
+              ok    three replicas are allowed (…ms)
+                    decision: allow
+              FAIL  twelve replicas are wrongly expected to be allowed (…ms)
+                    expected allow, got deny: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' denied request: at most five replicas
+                    decision: deny
+                    message: deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'max-replicas' denied request: at most five replicas
+                    explain validation[0]:
+                      object.spec.replicas <= 5  →  12 <= 5  →  false
+                        object.spec.replicas  →  12
+            1 passed, 1 failed in …ms
         "#]],
     );
 }

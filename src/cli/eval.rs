@@ -167,26 +167,22 @@ fn requests(request: EvalRequest) -> Result<Vec<EvalRequest>, String> {
         .collect())
 }
 
-/// The outcome of one request with the traces of its expressions (empty without `--explain`).
-type Explained = (EvalOutcome, Vec<explain::Explained>);
-
-fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<Explained>, String> {
+fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<EvalOutcome>, String> {
     all.iter()
         .enumerate()
         .map(|(i, r)| {
-            let (outcome, traces) = if args.explain {
-                explain::capture(|| evaluate(r))
+            // Traced, the outcome keeps its expressions' traces (`explained`).
+            let outcome = if args.explain {
+                explain::capture(|| evaluate(r)).0
             } else {
-                (evaluate(r), Vec::new())
+                evaluate(r)
             };
-            outcome
-                .map(|o| (o, traces))
-                .map_err(|e| match &args.object {
-                    Some(_) if r.object.is_some() && i > 0 => {
-                        format!("--object document {}: {e}", i + 1)
-                    }
-                    _ => e,
-                })
+            outcome.map_err(|e| match &args.object {
+                Some(_) if r.object.is_some() && i > 0 => {
+                    format!("--object document {}: {e}", i + 1)
+                }
+                _ => e,
+            })
         })
         .collect()
 }
@@ -303,7 +299,7 @@ pub fn run(args: &EvalArgs) -> i32 {
         EvalFormat::Json => {
             let mut all: Vec<Json> = outcomes
                 .iter()
-                .map(|(o, traces)| with_traces(outcome_json(o), traces, args.explain))
+                .map(|o| with_traces(outcome_json(o), &o.explained, args.explain))
                 .collect();
             let json = if all.len() == 1 {
                 all.remove(0)
@@ -317,13 +313,13 @@ pub fn run(args: &EvalArgs) -> i32 {
         }
         EvalFormat::Text => outcomes
             .iter()
-            .map(|(o, traces)| render_text(o) + &render_traces(traces))
+            .map(|o| render_text(o) + &render_traces(&o.explained, "  "))
             .collect::<Vec<_>>()
             .join("\n"),
     };
     let refused = outcomes
         .iter()
-        .any(|(o, _)| matches!(o.decision.as_str(), "deny" | "error"));
+        .any(|o| matches!(o.decision.as_str(), "deny" | "error"));
     out::emit(&text, i32::from(args.exit_code && refused))
 }
 
@@ -333,12 +329,13 @@ pub(super) fn usage_error(message: &str) -> i32 {
     EXIT_USAGE
 }
 
-/// The traces as text: each expression's subexpressions with their values.
-pub fn render_traces(traces: &[explain::Explained]) -> String {
+/// The traces as text, each line after `indent`: each expression's subexpressions with their
+/// values.
+pub fn render_traces(traces: &[explain::Explained], indent: &str) -> String {
     let mut out = String::new();
     for t in traces {
-        out.push_str(&format!("  explain {}:\n", t.label));
-        out.push_str(&trace_view::render_text(&t.lines, "    "));
+        out.push_str(&format!("{indent}explain {}:\n", t.label));
+        out.push_str(&trace_view::render_text(&t.lines, &format!("{indent}  ")));
     }
     out
 }
