@@ -56,6 +56,7 @@ fn explain_text_every_kind_of_node() {
                 object.metadata.namespace == 'shop' ? 1 : 3  →  1
                   object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
                     object.metadata.namespace  →  "shop"
+                  3  →  (not evaluated)
               explain validation[0]:
                 size(object.spec.containers) <= variables.maxContainers  →  2 <= 1  →  false
                   size(object.spec.containers)  →  2

@@ -55,7 +55,8 @@ pub fn lines(ast: &Ast, source: &str, trace: &Trace) -> Vec<TraceLine> {
     let mut out = Vec::new();
     let mut stack = vec![(ast.root, 0usize)];
     while let Some((id, depth)) = stack.pop() {
-        if id != ast.root && matches!(ast.expr(id).kind, ExprKind::Literal(_)) {
+        let literal = matches!(ast.expr(id).kind, ExprKind::Literal(_));
+        if id != ast.root && literal && trace.node(id).is_some() {
             continue;
         }
         let line = line(ast, source, trace, id, depth);
@@ -71,8 +72,8 @@ pub fn lines(ast: &Ast, source: &str, trace: &Trace) -> Vec<TraceLine> {
 }
 
 /// Whether the children of `id` are worth a line: not under a node that never ran, not the
-/// operand of a field selection that produced a value (the path says it). Literals other than
-/// the root get no line: their value is their text.
+/// operand of a field selection that produced a value (the path says it). Evaluated literals
+/// other than the root get no line (their value is their text); a skipped one does.
 fn descends(ast: &Ast, trace: &Trace, id: ExprId, shown: &Shown) -> bool {
     if *shown == Shown::NotEvaluated {
         return false;
