@@ -13,8 +13,8 @@ use crate::cel::eval::trace_view::{self, TraceLine};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explained {
     /// What the expression is: `validation[0]`, `matchCondition NAME`, `variables.NAME`,
-    /// `messageExpression[0]`, `auditAnnotation KEY`, `applyConfiguration`, `jsonPatch` (`expression` when the
-    /// caller did not say).
+    /// `messageExpression[0]`, `auditAnnotation KEY`, `applyConfiguration`, `jsonPatch`
+    /// (`expression` when the caller did not say).
     pub label: String,
     /// The expression's text.
     pub text: String,
