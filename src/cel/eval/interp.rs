@@ -90,10 +90,19 @@ impl<'a> Interp<'a> {
         }
         let result = self.eval_kind(id);
         self.depth -= 1;
-        if let Some(trace) = self.trace.as_deref_mut() {
-            trace.record(id, &result);
+        if self.trace.is_some() {
+            self.record(id, &result);
         }
         result
+    }
+
+    /// Out of line and cold: the untraced path keeps only the `is_some` test.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, id: ExprId, result: &Step) {
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.record(id, result);
+        }
     }
 
     fn eval_kind(&mut self, id: ExprId) -> Step {
