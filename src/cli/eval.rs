@@ -8,12 +8,14 @@
 
 use std::path::{Path, PathBuf};
 
+use admission_ls::cel::eval::trace_view;
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{
     EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
 };
 use admission_ls::ide::run_families::shown;
 use admission_ls::lsp::disk::{self, Bounds};
+use admission_ls::policy::admission::explain;
 use admission_ls::policy::admission::json::documents;
 use clap::ValueEnum;
 use serde_json::Value as Json;
@@ -80,6 +82,10 @@ pub struct EvalArgs {
     /// Exit 1 when a decision is deny or error (default: 0 whenever the evaluation ran).
     #[arg(long)]
     pub exit_code: bool,
+    /// Show why: the value of every subexpression of each expression evaluated (validations,
+    /// matchConditions, variables, mutations), under the expression's text.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// Output formats of `eval`.
@@ -166,7 +172,13 @@ fn evaluate_all(args: &EvalArgs, all: &[EvalRequest]) -> Result<Vec<EvalOutcome>
     all.iter()
         .enumerate()
         .map(|(i, r)| {
-            evaluate(r).map_err(|e| match &args.object {
+            // Traced, the outcome keeps its expressions' traces (`explained`).
+            let outcome = if args.explain {
+                explain::capture(|| evaluate(r)).0
+            } else {
+                evaluate(r)
+            };
+            outcome.map_err(|e| match &args.object {
                 Some(_) if r.object.is_some() && i > 0 => {
                     format!("--object document {}: {e}", i + 1)
                 }
@@ -291,7 +303,10 @@ pub fn run(args: &EvalArgs) -> i32 {
     };
     let text = match args.format {
         EvalFormat::Json => {
-            let mut all: Vec<Json> = outcomes.iter().map(outcome_json).collect();
+            let mut all: Vec<Json> = outcomes
+                .iter()
+                .map(|o| with_traces(outcome_json(o), &o.explained, args.explain))
+                .collect();
             let json = if all.len() == 1 {
                 all.remove(0)
             } else {
@@ -304,7 +319,7 @@ pub fn run(args: &EvalArgs) -> i32 {
         }
         EvalFormat::Text => outcomes
             .iter()
-            .map(render_text)
+            .map(|o| render_text(o) + &render_traces(&o.explained, "  "))
             .collect::<Vec<_>>()
             .join("\n"),
     };
@@ -318,6 +333,32 @@ pub fn run(args: &EvalArgs) -> i32 {
 pub(super) fn usage_error(message: &str) -> i32 {
     out::error(&format!("admission-ls eval: error: {message}"));
     EXIT_USAGE
+}
+
+/// The traces as text, each line after `indent`: each expression's subexpressions with their
+/// values.
+pub fn render_traces(traces: &[explain::Explained], indent: &str) -> String {
+    let mut out = String::new();
+    for t in traces {
+        out.push_str(&format!("{indent}explain {}:\n", t.label));
+        out.push_str(&trace_view::render_text(&t.lines, &format!("{indent}  ")));
+    }
+    out
+}
+
+/// `json` with an `explain` array (one entry per expression evaluated) when asked for.
+fn with_traces(mut json: Json, traces: &[explain::Explained], explain: bool) -> Json {
+    if let (true, Some(map)) = (explain, json.as_object_mut()) {
+        let all = traces.iter().map(|t| {
+            serde_json::json!({
+                "label": t.label,
+                "expression": t.text,
+                "trace": trace_view::to_json(&t.lines),
+            })
+        });
+        map.insert("explain".to_string(), Json::Array(all.collect()));
+    }
+    json
 }
 
 /// The text form of an outcome.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{RunOptions, SuiteReport, Tally, run_tests_with, tests_json};
 use admission_ls::lsp::disk::{self, Bounds};
+use admission_ls::policy::admission::explain;
 use admission_ls::policy::suite::{Case, CaseResult, RunHooks, Suite};
 use clap::ValueEnum;
 use regex::Regex;
@@ -189,7 +190,12 @@ pub fn run(args: &TestArgs) -> i32 {
         kube_version: args.kube_version,
         now: super::eval::now(),
     };
-    let mut reports = run_tests_with(&files, &load, options);
+    // `-v` shows the trace of a failing case's expressions: evaluate traced.
+    let mut reports = if args.verbose {
+        explain::capture(|| run_tests_with(&files, &load, options)).0
+    } else {
+        run_tests_with(&files, &load, options)
+    };
     if filter.is_some() {
         reports.retain(|r| !r.cases.is_empty() || !r.errors.is_empty());
     }
@@ -325,6 +331,9 @@ fn render_case(out: &mut String, case: &CaseResult, options: &TextOptions) {
         details.push(format!("decision: {}", outcome.decision.as_str()));
         details.extend(outcome.messages.iter().map(|m| format!("message: {m}")));
         details.extend(outcome.warnings.iter().map(|w| format!("warning: {w}")));
+        if !case.passed {
+            details.push(super::eval::render_traces(&outcome.explained, ""));
+        }
     }
     for line in details.iter().flat_map(|t| t.lines()) {
         let _ = writeln!(out, "        {line}");

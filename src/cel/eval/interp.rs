@@ -24,6 +24,8 @@ pub(crate) struct Interp<'a> {
     pub(crate) scopes: Vec<(&'a str, Value)>,
     /// The checker's type of each node, when the caller has it (see [`super::evaluate_checked`]).
     pub(crate) types: Option<&'a [crate::cel::types::Type]>,
+    /// The record of every node's value, when the caller asked for one.
+    pub(crate) trace: Option<Box<super::trace::Trace>>,
     depth: u32,
 }
 
@@ -71,6 +73,7 @@ impl<'a> Interp<'a> {
             cost,
             scopes: Vec::new(),
             types: None,
+            trace: None,
             depth: 0,
         }
     }
@@ -87,7 +90,19 @@ impl<'a> Interp<'a> {
         }
         let result = self.eval_kind(id);
         self.depth -= 1;
+        if self.trace.is_some() {
+            self.record(id, &result);
+        }
         result
+    }
+
+    /// Out of line and cold: the untraced path keeps only the `is_some` test.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, id: ExprId, result: &Step) {
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.record(id, result);
+        }
     }
 
     fn eval_kind(&mut self, id: ExprId) -> Step {
@@ -120,7 +135,7 @@ impl<'a> Interp<'a> {
             ExprKind::List { elements } => self.list(elements),
             ExprKind::Map { entries } => self.map(entries),
             ExprKind::Struct { type_name, fields } => self.object(type_name, fields),
-            ExprKind::Macro(call) => self.macro_call(call),
+            ExprKind::Macro(call) => self.macro_call(id, call),
             ExprKind::Error { .. } => Ok(Value::error(
                 ErrorKind::InvalidArgument,
                 "expression did not parse",

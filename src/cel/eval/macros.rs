@@ -43,12 +43,12 @@ fn result_cost(kind: MacroKind) -> u64 {
 }
 
 impl<'a> Interp<'a> {
-    pub(crate) fn macro_call(&mut self, call: &'a MacroCall) -> Step {
+    pub(crate) fn macro_call(&mut self, id: ExprId, call: &'a MacroCall) -> Step {
         match call.kind {
             MacroKind::Has => self.has(call),
             MacroKind::Bind => self.bind(call),
             MacroKind::OptMap | MacroKind::OptFlatMap => self.opt_map(call),
-            _ => self.comprehension(call),
+            _ => self.comprehension(id, call),
         }
     }
 
@@ -134,7 +134,7 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn comprehension(&mut self, call: &'a MacroCall) -> Step {
+    fn comprehension(&mut self, id: ExprId, call: &'a MacroCall) -> Step {
         let (Some(target), Some(body)) = (call.target, call.body()) else {
             return Ok(Value::no_overload());
         };
@@ -152,7 +152,13 @@ impl<'a> Interp<'a> {
             filter: call.filter(),
             state: State::new(call.kind, &range),
         };
-        for values in items {
+        let body_nodes = self.traced_body(call);
+        for (index, values) in items.into_iter().enumerate() {
+            if let Some(trace) = self.trace.as_deref_mut() {
+                trace.forget(&body_nodes);
+                let vars = run.names.iter().map(|n| n.to_string());
+                trace.record_iteration(id, index, vars.zip(values.iter().cloned()).collect());
+            }
             self.cost.charge(iteration_cost(call.kind))?;
             if let Some(done) = self.step(&mut run, values)? {
                 return Ok(done);
@@ -160,6 +166,17 @@ impl<'a> Interp<'a> {
         }
         self.cost.charge(result_cost(call.kind))?;
         Ok(run.state.finish())
+    }
+
+    /// The nodes of a comprehension's filter and body when tracing (none otherwise).
+    fn traced_body(&self, call: &MacroCall) -> Vec<ExprId> {
+        if self.trace.is_none() {
+            return Vec::new();
+        }
+        call.args
+            .iter()
+            .flat_map(|a| self.ast.preorder(*a))
+            .collect()
     }
 
     /// One iteration; `Some(result)` ends the loop early.

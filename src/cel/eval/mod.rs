@@ -34,6 +34,8 @@ mod macros;
 mod map;
 pub mod ops;
 pub mod time;
+pub mod trace;
+pub mod trace_view;
 mod value;
 mod work;
 
@@ -80,7 +82,7 @@ pub struct Evaluation {
 
 /// Evaluates `ast` with the variables of `activation`.
 pub fn evaluate(ast: &Ast, activation: &Activation<'_>, options: &EvalOptions) -> Evaluation {
-    evaluate_with(ast, None, activation, options)
+    evaluate_with(ast, None, activation, options, &mut None)
 }
 
 /// [`evaluate`] with the checker's type of each node (`Checked::types`), for the few results
@@ -92,7 +94,18 @@ pub fn evaluate_checked(
     activation: &Activation<'_>,
     options: &EvalOptions,
 ) -> Evaluation {
-    evaluate_with(ast, Some(types), activation, options)
+    evaluate_with(ast, Some(types), activation, options, &mut None)
+}
+
+/// [`evaluate`] that also records the value of every subexpression (see [`trace`]).
+pub fn evaluate_traced(
+    ast: &Ast,
+    activation: &Activation<'_>,
+    options: &EvalOptions,
+) -> (Evaluation, trace::Trace) {
+    let mut record = Some(Box::new(trace::Trace::new(ast.len())));
+    let evaluation = evaluate_with(ast, None, activation, options, &mut record);
+    (evaluation, record.map(|t| *t).unwrap_or_default())
 }
 
 fn evaluate_with(
@@ -100,16 +113,19 @@ fn evaluate_with(
     types: Option<&[super::types::Type]>,
     activation: &Activation<'_>,
     options: &EvalOptions,
+    record: &mut Option<Box<trace::Trace>>,
 ) -> Evaluation {
     let _work = work::Scope::enter(work::DEFAULT_WORK_LIMIT);
     let tracker = CostTracker::new(options.cost_limit, options.allocation_limit);
     let mut interp = interp::Interp::new(ast, activation, tracker);
     interp.types = types;
+    interp.trace = record.take();
     let result = match interp.eval(ast.root) {
         Ok(Value::Error(e)) => Err((*e).clone()),
         Ok(v) => Ok(v),
         Err(abort) => Err(abort),
     };
+    *record = interp.trace.take();
     Evaluation {
         result,
         cost: interp.cost.cost,

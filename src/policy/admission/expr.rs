@@ -53,6 +53,22 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Evaluates `ast`, traced when a [`super::explain::capture`] runs.
+fn evaluate(
+    variable: Option<String>,
+    compiled: &Compiled,
+    ast: &Ast,
+    activation: &Activation<'_>,
+    options: &EvalOptions,
+) -> eval::Evaluation {
+    if !super::explain::enabled() {
+        return eval::evaluate(ast, activation, options);
+    }
+    let (run, trace) = eval::evaluate_traced(ast, activation, options);
+    super::explain::keep(variable, &compiled.text, ast, &trace);
+    run
+}
+
 /// Why an expression did not produce a value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failure {
@@ -168,7 +184,8 @@ impl Scope {
                     cost_limit: budget,
                     ..EvalOptions::default()
                 };
-                let run = eval::evaluate(ast, &self.activation(index), &options);
+                let label = Some(format!("variables.{name}"));
+                let run = evaluate(label, compiled, ast, &self.activation(index), &options);
                 let result = run.result.map_err(|e| match e.kind {
                     ErrorKind::CostLimit => e,
                     _ => EvalError::new(
@@ -197,7 +214,7 @@ impl Scope {
             cost_limit: Some(limit),
             ..EvalOptions::default()
         };
-        let run = eval::evaluate(ast, &self.activation(usize::MAX), &options);
+        let run = evaluate(None, compiled, ast, &self.activation(usize::MAX), &options);
         *budget = budget.saturating_sub(run.cost);
         match run.result {
             Ok(value) => Ok(value),

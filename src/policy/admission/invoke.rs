@@ -144,7 +144,9 @@ pub(crate) fn match_conditions(
     let mut results = Vec::new();
     for condition in conditions {
         let compiled = Compiled::new(&condition.expression);
-        let (result, error) = match scope.run(&compiled, &mut budget) {
+        let run = || scope.run(&compiled, &mut budget);
+        let label = || format!("matchCondition {}", condition.name);
+        let (result, error) = match super::explain::labelled(label, run) {
             Ok(Value::Bool(false)) => (TriState::False, None),
             Ok(_) => (TriState::True, None),
             Err(Failure::Budget) => {

@@ -8,6 +8,7 @@
 //! every document, and nothing here does I/O.
 
 mod audit;
+pub mod explain;
 pub(crate) mod expr;
 mod invoke;
 pub mod json;
@@ -61,8 +62,18 @@ impl Authorizer for DenyAll {
     }
 }
 
-/// Evaluates `policy` (with `binding`, if any) for `input`.
+/// Evaluates `policy` (with `binding`, if any) for `input`. Inside an `explain::capture`, the
+/// outcome keeps the traces of its own expressions (`Outcome::explained`).
 pub fn evaluate(policy: &Policy, binding: Option<&Binding>, input: &Input) -> Outcome {
+    if !explain::enabled() {
+        return evaluate_once(policy, binding, input);
+    }
+    let (mut out, traces) = explain::capture(|| evaluate_once(policy, binding, input));
+    out.explained = traces;
+    out
+}
+
+fn evaluate_once(policy: &Policy, binding: Option<&Binding>, input: &Input) -> Outcome {
     let binding_name = binding.map(|b| b.name.clone());
     let mut out = Outcome::new(&policy.name, policy.kind, binding_name.clone());
     if policy.kind.is_mutating() && input.request.operation == "DELETE" {

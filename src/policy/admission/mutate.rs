@@ -157,14 +157,14 @@ fn mutate(
     let mut budget = POLICY_BUDGET;
     match mutation.patch_type.as_str() {
         "ApplyConfiguration" => {
-            let value = scope
-                .run(&Compiled::new(&mutation.apply_configuration), &mut budget)
+            let run = || scope.run(&Compiled::new(&mutation.apply_configuration), &mut budget);
+            let value = super::explain::labelled(|| "applyConfiguration".to_string(), run)
                 .map_err(|f| f.message())?;
             apply_configuration(context, object, &value)
         }
         "JSONPatch" => {
-            let value = scope
-                .run(&Compiled::new(&mutation.json_patch), &mut budget)
+            let run = || scope.run(&Compiled::new(&mutation.json_patch), &mut budget);
+            let value = super::explain::labelled(|| "jsonPatch".to_string(), run)
                 .map_err(|f| f.message())?;
             let patched = json_patch(object, &value)?;
             strict_decode(context, &patched)?;

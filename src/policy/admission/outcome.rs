@@ -132,6 +132,9 @@ pub struct Outcome {
     pub params_note: Option<String>,
     /// Why the request never reaches the policy at all (a mutating policy on DELETE).
     pub operation_note: Option<String>,
+    /// The trace of every expression evaluated, when the evaluation ran inside
+    /// `explain::capture` (`eval --explain`, `test -v`); empty otherwise.
+    pub explained: Vec<super::explain::Explained>,
 }
 
 impl Outcome {
@@ -142,6 +145,7 @@ impl Outcome {
             kind,
             binding,
             decision: Decision::Allow,
+            explained: Vec::new(),
             match_conditions: Vec::new(),
             validations: Vec::new(),
             warnings: Vec::new(),

@@ -8,6 +8,7 @@
 use serde_json::Value as Json;
 
 use super::audit::FailureValue;
+use super::explain;
 use super::expr::{BUDGET_MESSAGE, Compiled, Failure, POLICY_BUDGET, Scope};
 use super::invoke::{Gate, NamespaceView, base, match_conditions, variables};
 use super::outcome::{TriState, ValidationResult};
@@ -143,8 +144,9 @@ fn expressions(
     budget: &mut u64,
 ) -> (Vec<Result<bool, String>>, bool) {
     let mut results = Vec::new();
-    for validation in validations {
-        match scope.run(&Compiled::new(&validation.expression), budget) {
+    for (index, validation) in validations.iter().enumerate() {
+        let run = || scope.run(&Compiled::new(&validation.expression), budget);
+        match explain::labelled(|| format!("validation[{index}]"), run) {
             Ok(value) => results.push(Ok(matches!(value, Value::Bool(true)))),
             Err(Failure::Budget) => {
                 results.push(Err(BUDGET_MESSAGE.to_string()));
@@ -164,14 +166,15 @@ fn message_expressions(
     budget: &mut u64,
 ) -> Result<Vec<Option<String>>, String> {
     let mut out = Vec::with_capacity(validations.len());
-    for validation in validations {
+    for (index, validation) in validations.iter().enumerate() {
         let text = validation.message_expression.as_str();
         if text.is_empty() {
             out.push(None);
             continue;
         }
         // Runtime errors of a messageExpression are only logged: the static message is used.
-        match scope.run(&Compiled::new(text), budget) {
+        let run = || scope.run(&Compiled::new(text), budget);
+        match explain::labelled(|| format!("messageExpression[{index}]"), run) {
             Ok(Value::String(s)) => out.push(Some(s.trim().to_string())),
             Err(Failure::Budget) => return Err(BUDGET_MESSAGE.to_string()),
             _ => out.push(None),
@@ -204,7 +207,8 @@ fn annotate(context: &Context<'_>, scope: &Scope) -> Result<Vec<Annotation>, Str
     for annotation in &context.policy.audit_annotations {
         let key = annotation.key.as_str();
         let expression = annotation.value_expression.as_str();
-        match scope.run(&Compiled::new(expression), &mut budget) {
+        let run = || scope.run(&Compiled::new(expression), &mut budget);
+        match explain::labelled(|| format!("auditAnnotation {key}"), run) {
             Ok(Value::String(s)) if !s.trim().is_empty() => {
                 results.push(Annotation::Publish(key.to_string(), s.trim().to_string()));
             }

@@ -8,6 +8,7 @@ use super::*;
 mod library;
 mod limits;
 mod list_types;
+mod trace;
 use crate::cel::parse;
 
 pub(super) fn run(src: &str, bindings: &[(&str, Value)]) -> Evaluation {
