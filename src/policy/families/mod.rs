@@ -177,3 +177,49 @@ pub fn expression_sites(yaml: &YamlFile) -> Vec<ExpressionSite> {
         .map(|site| site.to_expression_site(site.builtin_role()))
         .collect()
 }
+
+/// The version of `api_version` when it names `group` (`group/version`), otherwise `None`.
+pub(crate) fn version_in<'a>(api_version: &'a str, group: &str) -> Option<&'a str> {
+    api_version.strip_prefix(group)?.strip_prefix('/')
+}
+
+/// Parses and checks `site` in `env`, reporting its syntax errors (then `None`) and its check
+/// errors as the API server words a compile failure; the tree and the check result for what the
+/// family checks next (result type, cost).
+pub(crate) fn compile_site(
+    site: &FamilySite,
+    env: &crate::cel::check::Env,
+    out: &mut Vec<Diagnostic>,
+) -> Option<(crate::cel::ast::Ast, crate::cel::check::Checked)> {
+    let parsed = crate::cel::parse(&site.text);
+    for error in &parsed.errors {
+        let range = site.source_map.to_file_range(error.span);
+        let message = format!("{}: compilation failed: {}", site.path, error.message);
+        out.push(Diagnostic::new(super::Code::CelSyntax, range, message));
+    }
+    if !parsed.errors.is_empty() {
+        return None;
+    }
+    let checked = crate::cel::check::check(&parsed.ast, env);
+    for error in &checked.errors {
+        let range = site.source_map.to_file_range(error.span);
+        let code = super::typecheck::error_code(error.kind);
+        out.push(Diagnostic::new(
+            code,
+            range,
+            compile_message(&site.path, error),
+        ));
+    }
+    Some((parsed.ast, checked))
+}
+
+/// `compilation failed: …` with the checker's suggestion, unless the message already has one.
+fn compile_message(path: &str, error: &crate::cel::check::CheckError) -> String {
+    let mut text = format!("{path}: compilation failed: {}", error.message);
+    if let Some(name) = &error.suggestion
+        && !text.contains("did you mean")
+    {
+        text.push_str(&format!("; did you mean '{name}'?"));
+    }
+    text
+}

@@ -48,9 +48,7 @@ impl Family for ApiserverConfig {
     }
 
     fn claims(&self, api_version: &str, kind: &str) -> bool {
-        let in_group = api_version
-            .strip_prefix(GROUP)
-            .is_some_and(|rest| rest.starts_with('/'));
+        let in_group = super::version_in(api_version, GROUP).is_some();
         in_group && KINDS.iter().any(|(known, _)| *known == kind)
     }
 

@@ -12,10 +12,9 @@
 use std::sync::Arc;
 
 use super::sites::{CLAIM_VALIDATION, MATCH_CONDITION, USER_VALIDATION};
-use crate::cel::check::{CheckError, Env, ObjectTypes, check as check_ast};
+use crate::cel::check::{Env, ObjectTypes};
 use crate::cel::types::Type;
-use crate::policy::families::FamilySite;
-use crate::policy::typecheck::error_code;
+use crate::policy::families::{FamilySite, compile_site};
 use crate::policy::{Code, Diagnostic};
 use crate::text::{TextRange, TextSize};
 
@@ -129,24 +128,9 @@ pub(super) fn check(sites: &[FamilySite], minor: u32, out: &mut Vec<Diagnostic>)
 }
 
 fn check_site(site: &FamilySite, env: &Env, out: &mut Vec<Diagnostic>) {
-    let parsed = crate::cel::parse(&site.text);
-    for error in &parsed.errors {
-        let range = site.source_map.to_file_range(error.span);
-        let message = format!("{}: compilation failed: {}", site.path, error.message);
-        out.push(Diagnostic::new(Code::CelSyntax, range, message));
-    }
-    if !parsed.errors.is_empty() {
+    let Some((_, checked)) = compile_site(site, env, out) else {
         return;
-    }
-    let checked = check_ast(&parsed.ast, env);
-    for error in &checked.errors {
-        let range = site.source_map.to_file_range(error.span);
-        out.push(Diagnostic::new(
-            error_code(error.kind),
-            range,
-            compile_message(&site.path, error),
-        ));
-    }
+    };
     let must_be_bool = matches!(
         site.role,
         CLAIM_VALIDATION | USER_VALIDATION | MATCH_CONDITION
@@ -170,14 +154,4 @@ fn check_site(site: &FamilySite, env: &Env, out: &mut Vec<Diagnostic>) {
         whole,
         format!("{}: {reason}", site.path),
     ));
-}
-
-fn compile_message(path: &str, error: &CheckError) -> String {
-    let mut text = format!("{path}: compilation failed: {}", error.message);
-    if let Some(name) = &error.suggestion
-        && !text.contains("did you mean")
-    {
-        text.push_str(&format!("; did you mean '{name}'?"));
-    }
-    text
 }

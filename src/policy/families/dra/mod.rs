@@ -103,9 +103,7 @@ impl Family for Dra {
     }
 
     fn claims(&self, api_version: &str, kind: &str) -> bool {
-        let in_group = api_version
-            .strip_prefix(GROUP)
-            .is_some_and(|rest| rest.starts_with('/'));
+        let in_group = super::version_in(api_version, GROUP).is_some();
         in_group && KINDS.contains(&kind)
     }
 
@@ -151,10 +149,7 @@ pub(crate) fn shape_of(root: &Node) -> RequestShape {
 /// `apiVersion` with the versions that release serves.
 fn served<'r>(root: &'r Node, minor: u32, out: &mut Vec<Diagnostic>) -> Option<&'r str> {
     let api_version = root.get("apiVersion")?;
-    let version = api_version
-        .as_str()?
-        .strip_prefix(GROUP)?
-        .strip_prefix('/')?;
+    let version = super::version_in(api_version.as_str()?, GROUP)?;
     let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
     let serves = |s: &Served| {
         s.kinds.contains(&kind) && s.first <= minor && s.last.is_none_or(|last| minor <= last)

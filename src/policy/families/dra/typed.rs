@@ -17,12 +17,11 @@
 
 use std::sync::Arc;
 
-use crate::cel::check::{CheckError, Env, ObjectTypes, check as check_ast};
+use crate::cel::check::{Env, ObjectTypes};
 use crate::cel::cost::{self, Path, PathRoot, Size, SizeEstimator, Step};
 use crate::cel::library::Library;
 use crate::cel::types::Type;
-use crate::policy::families::FamilySite;
-use crate::policy::typecheck::error_code;
+use crate::policy::families::{FamilySite, compile_site};
 use crate::policy::{Code, Diagnostic};
 use crate::text::{TextRange, TextSize};
 
@@ -111,24 +110,9 @@ fn check_site(site: &FamilySite, env: &Env, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::new(Code::Invalid, whole, message));
         return;
     }
-    let parsed = crate::cel::parse(&site.text);
-    for error in &parsed.errors {
-        let range = site.source_map.to_file_range(error.span);
-        let message = format!("{}: compilation failed: {}", site.path, error.message);
-        out.push(Diagnostic::new(Code::CelSyntax, range, message));
-    }
-    if !parsed.errors.is_empty() {
+    let Some((ast, checked)) = compile_site(site, env, out) else {
         return;
-    }
-    let checked = check_ast(&parsed.ast, env);
-    for error in &checked.errors {
-        let range = site.source_map.to_file_range(error.span);
-        out.push(Diagnostic::new(
-            error_code(error.kind),
-            range,
-            compile_message(&site.path, error),
-        ));
-    }
+    };
     if !checked.errors.is_empty() {
         return;
     }
@@ -140,7 +124,7 @@ fn check_site(site: &FamilySite, env: &Env, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::new(Code::CelResultType, whole, message));
         return;
     }
-    let estimate = cost::estimate_value(&parsed.ast, &checked, &DeviceSizes);
+    let estimate = cost::estimate_value(&ast, &checked, &DeviceSizes);
     if !estimate.unknown && estimate.cost.max > MAX_COST {
         let message = format!(
             "{}: Forbidden: too complex, exceeds cost limit (estimated cost {} > {MAX_COST})",
@@ -148,16 +132,6 @@ fn check_site(site: &FamilySite, env: &Env, out: &mut Vec<Diagnostic>) {
         );
         out.push(Diagnostic::new(Code::CelCost, whole, message));
     }
-}
-
-fn compile_message(path: &str, error: &CheckError) -> String {
-    let mut text = format!("{path}: compilation failed: {}", error.message);
-    if let Some(name) = &error.suggestion
-        && !text.contains("did you mean")
-    {
-        text.push_str(&format!("; did you mean '{name}'?"));
-    }
-    text
 }
 
 /// The sizes of the `device` paths, as `compile.go`'s `sizeEstimator` reads them from the
@@ -205,7 +179,7 @@ pub(super) fn estimated_cost(expression: &str, env: &Env) -> Option<u64> {
     if !parsed.errors.is_empty() {
         return None;
     }
-    let checked = check_ast(&parsed.ast, env);
+    let checked = crate::cel::check::check(&parsed.ast, env);
     if !checked.errors.is_empty() {
         return None;
     }

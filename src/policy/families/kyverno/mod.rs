@@ -100,9 +100,7 @@ impl Family for Kyverno {
     }
 
     fn claims(&self, api_version: &str, _kind: &str) -> bool {
-        api_version
-            .strip_prefix(GROUP)
-            .is_some_and(|rest| rest.starts_with('/'))
+        super::version_in(api_version, GROUP).is_some()
     }
 
     fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
@@ -151,10 +149,7 @@ impl Family for Kyverno {
 /// unknown kind or version once, with what is served.
 fn served<'r>(root: &'r Node, out: &mut Vec<Diagnostic>) -> Option<(&'r str, &'r str)> {
     let api_version = root.get("apiVersion")?;
-    let version = api_version
-        .as_str()?
-        .strip_prefix(GROUP)?
-        .strip_prefix('/')?;
+    let version = super::version_in(api_version.as_str()?, GROUP)?;
     let kind_node = root.get("kind");
     let kind = kind_node.and_then(Node::as_str).unwrap_or("");
     let Some(known) = KINDS.iter().find(|k| k.kind == kind) else {
