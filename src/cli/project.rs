@@ -4,10 +4,11 @@
 //! stops at the folder holding `.git` (a repository's settings never come from a folder above it)
 //! or at the filesystem root.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use admission_ls::ide::{self, Diagnostic, ProjectConfig};
 use admission_ls::lsp::disk::{self, Bounds};
+use admission_ls::lsp::origin::normalize;
 
 /// The largest configuration file read: a settings file is a few lines.
 const CONFIG_CAP: u64 = 1 << 20;
@@ -146,20 +147,6 @@ impl Loaded {
 /// not resolved, so the printed paths stay the user's).
 fn absolute(cwd: &Path, path: &Path) -> PathBuf {
     normalize(&cwd.join(path))
-}
-
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// A path as printed: relative to the current folder when under it.

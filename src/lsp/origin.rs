@@ -97,8 +97,13 @@ fn resolved(path: &Path) -> PathBuf {
             .map(|cwd| cwd.join(path))
             .unwrap_or_else(|_| path.to_owned())
     };
+    normalize(&absolute)
+}
+
+/// `path` with `.` and `..` resolved by name (not by following links).
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
-    for component in absolute.components() {
+    for component in path.components() {
         match component {
             Component::CurDir => {}
             Component::ParentDir => {
