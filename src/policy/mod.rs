@@ -9,7 +9,6 @@ pub mod allowed;
 pub mod apiserver;
 mod cel_syntax;
 mod code_docs;
-pub mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;
@@ -129,10 +128,6 @@ fn check_document(
 ) {
     if let Some(family) = families::claiming(root) {
         family.check(root, minor, workspace, diagnostics);
-        return;
-    }
-    if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
-        crd_rules::check(root, minor, diagnostics);
         return;
     }
     if let Some(mutating) = webhooks::recognise(root) {

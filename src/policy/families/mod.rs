@@ -7,6 +7,7 @@
 //! family is one module and one line in [`FAMILIES`].
 
 pub mod apiserver_config;
+pub mod crd_rules;
 pub mod dra;
 pub mod evaluation;
 pub mod gatekeeper;
@@ -175,6 +176,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &apiserver_config::ApiserverConfig,
     &gatekeeper::Gatekeeper,
     &kubernetes::Kubernetes,
+    &crd_rules::CrdRules,
 ];
 
 /// The family that claims the document at `root`, if any.
