@@ -2,7 +2,10 @@
 //! MutatingAdmissionPolicy and their bindings (every field keeps its range), structural validation as
 //! the API server does it, and the CEL expression sites with their role and source map.
 //!
-//! No I/O: files come in as text and a parsed `yaml::YamlFile`. Documents of other kinds are ignored.
+//! Each document is checked by the family that claims it (`families/`: the admission kinds,
+//! CRD rules, webhook configurations, Kyverno…); documents no family claims are ignored.
+//!
+//! No I/O: files come in as text and a parsed `yaml::YamlFile`.
 
 pub mod admission;
 pub mod allowed;
@@ -29,7 +32,6 @@ pub mod static_manifest;
 pub mod suite;
 mod typecheck;
 mod validate;
-mod webhooks;
 pub mod workspace;
 
 pub use admission::json::yaml_to_json;
@@ -120,6 +122,8 @@ pub fn checked_root(document: &Document) -> Option<&Node> {
     document.root.as_ref().filter(|_| !document.has_errors)
 }
 
+/// The diagnostics of one document: those of the family that claims it (none for a document no
+/// family claims).
 fn check_document(
     root: &Node,
     minor: u32,
@@ -128,9 +132,5 @@ fn check_document(
 ) {
     if let Some(family) = families::claiming(root) {
         family.check(root, minor, workspace, diagnostics);
-        return;
-    }
-    if let Some(mutating) = webhooks::recognise(root) {
-        webhooks::check(root, mutating, minor, workspace, diagnostics);
     }
 }

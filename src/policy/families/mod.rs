@@ -13,6 +13,7 @@ pub mod evaluation;
 pub mod gatekeeper;
 pub mod kubernetes;
 pub mod kyverno;
+pub mod webhooks;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
 use super::workspace::Workspace;
@@ -177,6 +178,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &gatekeeper::Gatekeeper,
     &kubernetes::Kubernetes,
     &crd_rules::CrdRules,
+    &webhooks::Webhooks,
 ];
 
 /// The family that claims the document at `root`, if any.

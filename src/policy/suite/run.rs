@@ -178,12 +178,14 @@ fn run_resource_case(world: &World, case: &Case, valid: bool) -> CaseResult {
             format!("no CustomResourceDefinition in the suite's resources serves {gvk}")
         })?;
         let minor = world.schemas.minor();
-        Ok(crate::policy::families::crd_rules::validate_custom_resource(
-            kind,
-            &object,
-            old.as_ref(),
-            minor,
-        ))
+        Ok(
+            crate::policy::families::crd_rules::validate_custom_resource(
+                kind,
+                &object,
+                old.as_ref(),
+                minor,
+            ),
+        )
     });
     let checked = match checked {
         Ok(checked) => checked,

@@ -17,7 +17,11 @@ use super::{compile, every_version_served, version_schemas, walk};
 
 /// The rule expression under `offset` in the CRD `root`: its site, environment and the cursor as
 /// an offset into the site's text.
-pub fn rule_at(root: &Node, offset: TextSize, minor: u32) -> Option<(ExpressionSite, Env, TextSize)> {
+pub fn rule_at(
+    root: &Node,
+    offset: TextSize,
+    minor: u32,
+) -> Option<(ExpressionSite, Env, TextSize)> {
     if !root.range.contains_inclusive(offset) {
         return None;
     }

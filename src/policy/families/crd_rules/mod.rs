@@ -1,5 +1,5 @@
 //! `x-kubernetes-validations` rules of a CustomResourceDefinition, checked as the API server
-//! checks them when the CRD is created or updated (issue 16): every entry at any depth of every
+//! checks them when the CRD is created or updated: every entry at any depth of every
 //! served version's schema ([`walk`]), its fields ([`fields`]), its `rule` and `messageExpression`
 //! compiled with `self` typed from the schema node ([`compile`]), `oldSelf` only where old and new
 //! values correlate, `optionalOldSelf` only on transition rules, and the estimated cost of each
@@ -33,15 +33,15 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::policy::node::{lookup, lookup_str};
 use super::Family;
 use crate::cel::check::Env;
+use crate::cel::types::Type;
+use crate::policy::node::{lookup, lookup_str};
 use crate::policy::workspace::Workspace;
 use crate::policy::{Code, Diagnostic, ExpressionSite};
-use crate::text::TextSize;
-use crate::cel::types::Type;
 use crate::schema::crd_check::check_crd_schemas;
 use crate::schema::{CrdKind, SchemaTypes, from_crd_json};
+use crate::text::TextSize;
 use crate::yaml::{Entry, Node};
 use compile::Compiled;
 use cost::{RULE_LIMIT, SCHEMA_LIMIT};
@@ -120,7 +120,10 @@ pub(crate) fn rule_costs(
 
 /// The roots of the CustomResourceDefinition documents of `yaml` that parsed cleanly.
 fn crd_roots(yaml: &crate::yaml::YamlFile) -> impl Iterator<Item = &Node> {
-    let roots = yaml.documents.iter().filter_map(crate::policy::checked_root);
+    let roots = yaml
+        .documents
+        .iter()
+        .filter_map(crate::policy::checked_root);
     roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"))
 }
 
