@@ -13,6 +13,8 @@ pub mod evaluation;
 pub mod gatekeeper;
 pub mod kubernetes;
 pub mod kyverno;
+#[cfg(test)]
+mod tests;
 pub mod webhooks;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
