@@ -31,7 +31,6 @@ pub mod sites;
 pub mod static_manifest;
 pub mod suite;
 mod typecheck;
-mod validate;
 pub mod workspace;
 
 pub use admission::json::yaml_to_json;

@@ -6,9 +6,10 @@
 //!
 //! The check, in the API server's order: the version served by the target release
 //! (`policy/served.rs`), the decoding of every field's kind (`policy/decode.rs`), the structure
-//! (`policy/validate/`), then CEL syntax and both type checks of the expression sites
-//! (`policy/typecheck/`), and the workspace rules: a binding's `policyName` and `paramRef`
-//! (`param_ref.rs`), policies sharing a name (`same_name.rs`).
+//! (`validate/`, whose helpers the webhook family shares: upstream validates both in one file),
+//! then CEL syntax and both type checks of the expression sites (`policy/typecheck/`), and the
+//! workspace rules: a binding's `policyName` and `paramRef` (`param_ref.rs`), policies sharing a
+//! name (`same_name.rs`).
 //!
 //! The model (`policy/model*.rs`, `policy/read_kinds.rs`), the expression sites
 //! (`policy/sites.rs`), the type checks and the evaluation (`policy/admission/`) stay shared
@@ -18,6 +19,7 @@
 
 mod param_ref;
 mod same_name;
+pub(crate) mod validate;
 
 use super::Family;
 use crate::policy::model_kinds::PolicyDocument;
@@ -67,7 +69,7 @@ fn check(root: &Node, minor: u32, workspace: &Workspace, diagnostics: &mut Vec<D
         // The API server rejects a value of the wrong kind while decoding, before any validation.
         let decoded = def.is_none_or(|def| crate::policy::decode::decode(root, &def, &mut report));
         if decoded {
-            crate::policy::validate::validate(&document, &mut report);
+            validate::validate(&document, &mut report);
         }
     }
     let sites = document.expression_sites();

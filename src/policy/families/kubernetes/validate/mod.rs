@@ -9,10 +9,10 @@ pub(crate) mod match_resources;
 mod selector;
 mod vap;
 
-use super::allowed::FAILURE_POLICIES;
-use super::model::*;
-use super::model_kinds::*;
-use super::report::Report;
+use crate::policy::allowed::FAILURE_POLICIES;
+use crate::policy::model::*;
+use crate::policy::model_kinds::*;
+use crate::policy::report::Report;
 use crate::text::TextRange;
 
 /// Validates one document.
