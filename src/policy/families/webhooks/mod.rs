@@ -75,6 +75,17 @@ impl Family for Webhooks {
         }
     }
 
+    /// The `matchConditions` of every webhook, for the semantic tokens. The cursor features do
+    /// not reach them yet ([`Family::site_at`] is not given): their environment is a policy's
+    /// without `namespaceObject`, which the shared admission environment cannot leave out.
+    fn expression_sites(&self, root: &Node) -> Vec<ExpressionSite> {
+        let hooks = webhooks(root);
+        let per_hook = hooks.iter().enumerate();
+        per_hook
+            .flat_map(|(i, hook)| condition_sites(hook, &format!("webhooks[{i}]")))
+            .collect()
+    }
+
     /// Not evaluated: `eval` runs policies, and a webhook's verdict is its server's.
     fn evaluates(&self) -> bool {
         false
@@ -153,15 +164,7 @@ fn match_conditions(
     workspace: &Workspace,
     out: &mut Vec<Diagnostic>,
 ) {
-    let conditions = hook
-        .match_conditions
-        .as_ref()
-        .map_or(&[][..], |l| &l.value.items);
-    let sites: Vec<ExpressionSite> = conditions
-        .iter()
-        .enumerate()
-        .filter_map(|(j, c)| site(c, &format!("{path}.matchConditions[{j}].expression")))
-        .collect();
+    let sites = condition_sites(hook, path);
     if sites.is_empty() {
         return;
     }
@@ -183,6 +186,19 @@ fn match_conditions(
         }
         out.push(diagnostic);
     }
+}
+
+/// The expression sites of the match conditions of the webhook at `path`.
+fn condition_sites(hook: &Webhook, path: &str) -> Vec<ExpressionSite> {
+    let conditions = hook
+        .match_conditions
+        .as_ref()
+        .map_or(&[][..], |l| &l.value.items);
+    conditions
+        .iter()
+        .enumerate()
+        .filter_map(|(j, c)| site(c, &format!("{path}.matchConditions[{j}].expression")))
+        .collect()
 }
 
 /// `namespaceObject`, which policies declare and webhooks do not: an undeclared reference.
