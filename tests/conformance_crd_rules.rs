@@ -2,7 +2,7 @@
 //! `../shared/conformance/kubernetes-cel-library/crd_validation_rules.json` (apiextensions-apiserver
 //! `pkg/apiserver/schema/cel/validation_test.go`, `TestValidationExpressions`), each compiled for
 //! its group's schema and evaluated with `self` (and `oldSelf`) bound to the group's object
-//! through `admission_ls::policy::crd_rules`. A valid rule must compile and hold (or be skipped
+//! through `admission_ls::policy::families::crd_rules`. A valid rule must compile and hold (or be skipped
 //! where the group expects a skipped transition rule); an error rule must fail to compile or
 //! evaluate with a message containing the expected text. Prints the pass rate per group and fails
 //! below the baseline in `tests/conformance/crd_rules_baseline.json`.
@@ -10,7 +10,7 @@
 mod conformance_support;
 mod crd_rules_support;
 
-use admission_ls::policy::crd_rules::{RuleOptions, RuleOutcome, compile_node_rule};
+use admission_ls::policy::families::crd_rules::{RuleOptions, RuleOutcome, compile_node_rule};
 use conformance_support::{against_flat_baseline, array_at, crd_rule_groups};
 use serde_json::Value as Json;
 

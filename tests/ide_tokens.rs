@@ -137,3 +137,27 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn webhook_match_conditions_are_coloured() {
+    check_tokens(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: demo}
+webhooks:
+- name: demo.example.com
+  matchConditions:
+  - name: not-system
+    expression: "!request.userInfo.username.startsWith('system:')$0"
+"#,
+        expect![[r#"
+            Operator !
+            Variable request
+            Property userInfo
+            Property username
+            Function startsWith
+            String 'system:'
+        "#]],
+    );
+}

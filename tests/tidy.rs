@@ -259,3 +259,99 @@ fn no_file_points_at_documents_outside_the_repository() {
         "pointers at documents that are not in the repository: {found:#?}"
     );
 }
+
+/// The kinds each built-in family claims, with the family's folder: the code that names them
+/// lives there (see ARCHITECTURE.md, "Document families").
+const FAMILY_KINDS: &[(&str, &str)] = &[
+    (
+        "ValidatingAdmissionPolicy",
+        "src/policy/families/kubernetes/",
+    ),
+    ("MutatingAdmissionPolicy", "src/policy/families/kubernetes/"),
+    ("x-kubernetes-validations", "src/policy/families/crd_rules/"),
+    (
+        "ValidatingWebhookConfiguration",
+        "src/policy/families/webhooks/",
+    ),
+    (
+        "MutatingWebhookConfiguration",
+        "src/policy/families/webhooks/",
+    ),
+];
+
+/// The shared layers whose code may name a family's kinds besides its folder, and why.
+const SHARED_KIND_NAMERS: &[(&str, &str)] = &[
+    (
+        "src/schema/resources.rs",
+        "the built-in resources the schemas are bundled for",
+    ),
+    (
+        "src/schema/crd_check.rs",
+        "the CRD structural check, under the rules' compile",
+    ),
+    (
+        "src/policy/model.rs",
+        "the admission model, which Gatekeeper and Kyverno reuse",
+    ),
+    (
+        "src/policy/admission/",
+        "the admission evaluation, which Gatekeeper and Kyverno reuse",
+    ),
+    (
+        "src/policy/static_manifest.rs",
+        "the static manifests of any built-in kind",
+    ),
+    (
+        "src/policy/code_docs.rs",
+        "the documentation of every diagnostic code",
+    ),
+    (
+        "src/policy/families/gatekeeper/vap.rs",
+        "the policy Gatekeeper generates",
+    ),
+    ("src/ide/snippets.rs", "the snippets of new documents"),
+    (
+        "src/ide/run.rs",
+        "the evaluation's message when a file has no policy",
+    ),
+    (
+        "src/ide/origin/patch_rules.rs",
+        "a kustomize patch's own rules",
+    ),
+    ("src/cli/init.rs", "the project skeleton"),
+];
+
+/// Whether `path` is unit-test code (a `tests.rs`, a `*_tests.rs` or a file under `tests/`).
+fn is_test_file(path: &str) -> bool {
+    path.ends_with("/tests.rs") || path.ends_with("_tests.rs") || path.contains("/tests/")
+}
+
+#[test]
+fn family_kinds_are_named_only_in_their_family_and_the_shared_layers() {
+    let mut violations = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let path = relative(&file);
+        let shared = SHARED_KIND_NAMERS
+            .iter()
+            .any(|(prefix, _)| path.starts_with(prefix));
+        if shared || is_test_file(&path) {
+            continue;
+        }
+        let text = read(&file);
+        // Comments may name any kind; code that does decides something about it.
+        let code: Vec<&str> = shipped_code(&text)
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect();
+        for (kind, folder) in FAMILY_KINDS {
+            if !path.starts_with(folder) && code.iter().any(|line| line.contains(kind)) {
+                violations.push(format!("{path} names {kind} (its family: {folder})"));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "a family's kinds belong in its folder (or add a shared layer to SHARED_KIND_NAMERS, \
+         saying why): {violations:#?}"
+    );
+}

@@ -274,9 +274,8 @@ fn inputs(
 /// Whether a text holds an admission policy or binding (an `admissionregistration.k8s.io/…`
 /// apiVersion at the top level of a document, as the editor clients recognise them).
 fn holds_policy(text: &str) -> bool {
-    has_api_version(text, "admissionregistration.k8s.io/")
-        || admission_ls::policy::families::groups()
-            .any(|group| has_api_version(text, &format!("{group}/")))
+    admission_ls::policy::families::groups()
+        .any(|group| has_api_version(text, &format!("{group}/")))
 }
 
 /// Whether a text holds a top-level `apiVersion` of group `prefix` (`apiextensions.k8s.io/` for

@@ -31,7 +31,6 @@ impl FileContext {
     pub fn cel_at(&self, offset: TextSize) -> Option<CelCursor> {
         let models = self.parsed.models_in(TextRange::empty(offset));
         in_documents(models, offset, self.minor, &self.workspace)
-            .or_else(|| in_crd_rule(&self.parsed.yaml, offset, self.minor))
             .or_else(|| in_family(&self.parsed.yaml, offset, self.minor, &self.workspace))
     }
 }
@@ -117,7 +116,6 @@ pub(crate) fn cel_in(
         .filter_map(DocumentModel::read)
         .collect();
     in_documents(models.iter(), offset, minor, workspace)
-        .or_else(|| in_crd_rule(yaml, offset, minor))
         .or_else(|| in_family(yaml, offset, minor, workspace))
 }
 
@@ -133,13 +131,7 @@ fn in_documents<'a>(
         .find_map(|model| in_document(model, offset, minor, workspace))
 }
 
-/// The cursor inside a CRD's `x-kubernetes-validations` rule or messageExpression.
-fn in_crd_rule(yaml: &crate::yaml::YamlFile, offset: TextSize, minor: u32) -> Option<CelCursor> {
-    let (site, env, at) = crate::policy::crd_rules::rule_at(yaml, offset, minor)?;
-    Some(checked_at(site, env, at))
-}
-
-/// The cursor inside an expression of a family's document (Kyverno's policies).
+/// The cursor inside an expression of a family's document (a CRD's rules, Kyverno's policies…).
 fn in_family(
     yaml: &crate::yaml::YamlFile,
     offset: TextSize,
@@ -151,7 +143,7 @@ fn in_family(
 }
 
 /// The cursor at offset `at` of `site`, parsed and checked in `env`; nothing links to other
-/// sites' definitions (a CRD rule or a family's expression has no policy variables to go to).
+/// sites' definitions (a family's expression, such as a CRD rule, has no policy variables to go to).
 fn checked_at(site: ExpressionSite, env: Env, at: TextSize) -> CelCursor {
     let ast = crate::cel::parse(&site.text).ast;
     let checked = crate::cel::check::check(&ast, &env);

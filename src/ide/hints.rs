@@ -45,7 +45,7 @@ impl Analysis {
         }
         // Each CRD rule's estimated cost, as the API server estimates it on CRD write.
         for (offset, cost) in
-            crate::policy::crd_rules::rule_costs(&context.parsed.yaml, context.minor)
+            crate::policy::families::crd_rules::rule_costs(&context.parsed.yaml, context.minor)
         {
             let label = format!(" cost {}", crate::policy::thousands(cost));
             out.push(InlayHint { offset, label });

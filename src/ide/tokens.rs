@@ -69,11 +69,6 @@ impl Analysis {
                 site_tokens(text, site, &mut out);
             }
         }
-        // CRD rules are CEL too; the version only decides which schemas are bundled.
-        let newest = crate::schema::KubeVersion::newest().minor();
-        for site in crate::policy::crd_rules::rule_sites(yaml, newest) {
-            site_tokens(text, &site, &mut out);
-        }
         for site in crate::policy::families::expression_sites(yaml) {
             site_tokens(text, &site, &mut out);
         }

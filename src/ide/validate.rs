@@ -1,5 +1,5 @@
 //! `validate`: custom resources checked against their CRDs as the API server checks them on
-//! create and update ([`crate::policy::crd_rules::validate_custom_resource`]), from texts, with
+//! create and update ([`crate::policy::families::crd_rules::validate_custom_resource`]), from texts, with
 //! the JSON report the CLI prints (and an editor command could return). The editor's command reads
 //! the object files the analysis has from their shared trees ([`Analysis::validate_files`]).
 
@@ -11,7 +11,7 @@ use super::Analysis;
 use super::crd_lenses::AnalysisFile;
 use super::parsed::Parsed;
 use crate::policy::admission::json::{documents, node_to_json};
-use crate::policy::crd_rules::validate_custom_resource;
+use crate::policy::families::crd_rules::validate_custom_resource;
 use crate::schema::{CrdKind, Gvk, KubeVersion, from_crd_json};
 
 /// What to validate.

@@ -1,24 +1,26 @@
 //! Which texts are worth reading as documents the tool checks: the cheap test a front end applies
 //! to a file before parsing it (the server's workspace scan and watched files). The one list is
-//! the built-in API groups plus every family's groups (`families::groups`), so a family's files are
-//! found as soon as the family declares its groups.
+//! every family's groups (`families::groups`: the built-in admission kinds are families too), so
+//! a family's files are found as soon as the family declares its groups.
 //!
 //! The test is a text search, not a parse: it may take in a file that holds no such document (it
 //! is then read for nothing), but must never leave out one that does.
 
 use super::families;
 
-/// The API groups of the built-in documents: admission policies, their bindings and the webhook
-/// configurations.
-pub const BUILTIN_GROUPS: &[&str] = &["admissionregistration.k8s.io"];
-
 /// The kind of the built-in documents found by kind rather than group: CRDs, whose schemas type the
 /// policies of other files (their group, `apiextensions.k8s.io`, also holds kinds we don't read).
 pub const CRD_KIND: &str = "CustomResourceDefinition";
 
-/// Every API group whose documents the tool checks: the built-in ones, then each family's.
+/// Every API group whose documents the tool checks: each family's, once (the admission policies
+/// and the webhook configurations share theirs).
 pub fn marker_groups() -> impl Iterator<Item = &'static str> {
-    BUILTIN_GROUPS.iter().copied().chain(families::groups())
+    let mut seen = Vec::new();
+    families::groups().filter(move |group| {
+        let first = !seen.contains(group);
+        seen.push(*group);
+        first
+    })
 }
 
 /// Whether `text` may hold a document the tool checks: it names a CRD, or has an `apiVersion` of
@@ -86,6 +88,15 @@ mod tests {
         ] {
             assert!(!holds_document(text), "{text}");
         }
+    }
+
+    #[test]
+    fn the_admission_group_is_a_marker_once() {
+        let admission = marker_groups().filter(|g| *g == "admissionregistration.k8s.io");
+        assert_eq!(admission.count(), 1);
+        let text =
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\n";
+        assert!(holds_document(text));
     }
 
     #[test]

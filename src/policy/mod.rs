@@ -2,14 +2,16 @@
 //! MutatingAdmissionPolicy and their bindings (every field keeps its range), structural validation as
 //! the API server does it, and the CEL expression sites with their role and source map.
 //!
-//! No I/O: files come in as text and a parsed `yaml::YamlFile`. Documents of other kinds are ignored.
+//! Each document is checked by the family that claims it (`families/`: the admission kinds,
+//! CRD rules, webhook configurations, Kyverno…); documents no family claims are ignored.
+//!
+//! No I/O: files come in as text and a parsed `yaml::YamlFile`.
 
 pub mod admission;
 pub mod allowed;
 pub mod apiserver;
 mod cel_syntax;
 mod code_docs;
-pub mod crd_rules;
 mod crds;
 mod decode;
 pub mod diagnostic;
@@ -21,18 +23,14 @@ pub mod model;
 pub mod model_kinds;
 pub mod names;
 mod node;
-mod param_ref;
 mod read;
 pub(crate) mod read_kinds;
 mod report;
-mod same_name;
 pub(crate) mod served;
 pub mod sites;
 pub mod static_manifest;
 pub mod suite;
 mod typecheck;
-mod validate;
-mod webhooks;
 pub mod workspace;
 
 pub use admission::json::yaml_to_json;
@@ -123,6 +121,8 @@ pub fn checked_root(document: &Document) -> Option<&Node> {
     document.root.as_ref().filter(|_| !document.has_errors)
 }
 
+/// The diagnostics of one document: those of the family that claims it (none for a document no
+/// family claims).
 fn check_document(
     root: &Node,
     minor: u32,
@@ -131,61 +131,5 @@ fn check_document(
 ) {
     if let Some(family) = families::claiming(root) {
         family.check(root, minor, workspace, diagnostics);
-        return;
     }
-    if root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition") {
-        crd_rules::check(root, minor, diagnostics);
-        return;
-    }
-    if let Some(mutating) = webhooks::recognise(root) {
-        webhooks::check(root, mutating, minor, workspace, diagnostics);
-        return;
-    }
-    let Some((kind, version)) = read_kinds::recognise(root) else {
-        return;
-    };
-    let def = fields::TypeDef::root(kind, version, minor);
-    let document = read_kinds::document(root, kind, version);
-    served::check(root, kind, version, minor, diagnostics);
-    {
-        let mut report = report::Report::new(diagnostics);
-        // The API server rejects a value of the wrong kind while decoding, before any validation.
-        let decoded = def.is_none_or(|def| decode::decode(root, &def, &mut report));
-        if decoded {
-            validate::validate(&document, &mut report);
-        }
-    }
-    let sites = document.expression_sites();
-    let parsed: Vec<_> = sites
-        .iter()
-        .map(|site| cel_syntax::parse(site, diagnostics))
-        .collect();
-    typecheck::check(&document, &sites, &parsed, minor, workspace, diagnostics);
-    binding_reference(&document, workspace, diagnostics);
-    same_name::check(&document, workspace, diagnostics);
-    param_ref::check(&document, workspace, diagnostics);
-}
-
-/// `unresolved-reference` on a binding whose `policyName` names no policy of the workspace.
-fn binding_reference(document: &PolicyDocument, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
-    let Some(spec) = document.binding_spec() else {
-        return;
-    };
-    let kind = document.header().kind;
-    let Some(name) = &spec.value.policy_name else {
-        return;
-    };
-    let name = &name.value;
-    if name.value.is_empty() || workspace.has_policy_for(kind, &name.value) {
-        return;
-    }
-    let policy = kind.policy().name();
-    out.push(Diagnostic::new(
-        Code::UnresolvedReference,
-        name.range,
-        format!(
-            "spec.policyName: no {policy} named '{}' in the workspace",
-            name.value
-        ),
-    ));
 }

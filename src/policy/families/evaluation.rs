@@ -113,6 +113,7 @@ pub fn evaluate_text(
         .iter()
         .filter_map(crate::policy::checked_root)
         .filter_map(|root| Some((super::claiming(root)?, root)))
+        .filter(|(family, _)| family.evaluates())
         .filter(|(_, root)| {
             crate::policy::node::lookup_str(root, "kind") != Some("PolicyException")
         })

@@ -1,16 +1,21 @@
 //! Document families: each family of CEL-bearing documents (Kyverno's policies, DRA device
-//! selectors, authentication and authorization configuration) declares in its own module which `apiVersion`/`kind` it claims, how its documents
-//! are checked (structure, CEL syntax, typed CEL) and what its expression sites are, behind the [`Family`] trait. The checker
-//! asks [`claiming`] once per document; a new family is one module and one line in [`FAMILIES`].
-//!
-//! The Kubernetes admission kinds, CRD rules and webhooks still have their own paths in
-//! `policy/mod.rs`; they move behind this trait next.
+//! selectors, authentication and authorization configuration, Gatekeeper, and the built-in
+//! Kubernetes admission policies, CRD validation rules and webhook configurations) declares in its
+//! own module which documents it claims, how they are checked (structure, CEL syntax, typed CEL)
+//! and what their expression sites are, behind the [`Family`] trait. The checker asks
+//! [`claiming`] once per document, the editor features [`site_at`] and [`expression_sites`]; a new
+//! family is one module and one line in [`FAMILIES`].
 
 pub mod apiserver_config;
+pub mod crd_rules;
 pub mod dra;
 pub mod evaluation;
 pub mod gatekeeper;
+pub mod kubernetes;
 pub mod kyverno;
+#[cfg(test)]
+mod tests;
+pub mod webhooks;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
 use super::workspace::Workspace;
@@ -45,21 +50,74 @@ pub trait Family: Sync {
     /// Whether a document of `api_version` and `kind` belongs to the family (also when the version
     /// or kind is unknown to it: it reports those itself).
     fn claims(&self, api_version: &str, kind: &str) -> bool;
+    /// Whether the document at `root` belongs to the family: by default, its `apiVersion` (which
+    /// must be written) and `kind` are [`Family::claims`]'s; a family that recognises its documents
+    /// otherwise (by kind alone, by typed scalars) says so here.
+    fn claims_root(&self, root: &Node) -> bool {
+        let Some(api_version) = root.get("apiVersion").and_then(Node::as_str) else {
+            return false;
+        };
+        let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
+        self.claims(api_version, kind)
+    }
     /// Every diagnostic of a claimed document: structure, CEL syntax, typed CEL.
     fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>);
-    /// The expression sites of a claimed document, in field order.
-    fn sites(&self, root: &Node) -> Vec<FamilySite>;
+    /// The expression sites of a claimed document, in field order (a family that gives the
+    /// editor its sites otherwise, by [`Family::site_at`] and [`Family::expression_sites`], may
+    /// leave this empty).
+    fn sites(&self, _root: &Node) -> Vec<FamilySite> {
+        Vec::new()
+    }
     /// The environment the editor checks site `index` of `sites` in (`parsed`: a recovered tree
     /// for every site).
     fn editor_env(
         &self,
+        _root: &Node,
+        _sites: &[FamilySite],
+        _parsed: &[Option<crate::cel::ast::Ast>],
+        _index: usize,
+        _minor: u32,
+        _workspace: &Workspace,
+    ) -> Option<Env> {
+        None
+    }
+    /// The expression site under `offset` in the claimed document `root`, for the editor: the
+    /// site, the environment it is checked in, and the cursor as an offset into the site's text.
+    /// By default, from [`Family::sites`] and [`Family::editor_env`].
+    fn site_at(
+        &self,
         root: &Node,
-        sites: &[FamilySite],
-        parsed: &[Option<crate::cel::ast::Ast>],
-        index: usize,
+        offset: TextSize,
         minor: u32,
         workspace: &Workspace,
-    ) -> Option<Env>;
+    ) -> Option<(ExpressionSite, Env, TextSize)> {
+        let sites = self.sites(root);
+        let (index, at) = sites.iter().enumerate().find_map(|(i, site)| {
+            let at = site.source_map.to_decoded(offset)?;
+            (usize::from(at) <= site.text.len()).then_some((i, at))
+        })?;
+        let parsed: Vec<_> = sites
+            .iter()
+            .map(|site| Some(crate::cel::parse(&site.text).ast))
+            .collect();
+        let env = self.editor_env(root, &sites, &parsed, index, minor, workspace)?;
+        let site = sites.get(index)?;
+        Some((site.to_expression_site(site.builtin_role()), env, at))
+    }
+    /// Every expression site of the claimed document `root` as the editor features' sites (for
+    /// the semantic tokens). By default, [`Family::sites`] with their nearest built-in roles.
+    fn expression_sites(&self, root: &Node) -> Vec<ExpressionSite> {
+        self.sites(root)
+            .iter()
+            .map(|site| site.to_expression_site(site.builtin_role()))
+            .collect()
+    }
+    /// Whether `eval` gives this family's documents to [`Family::evaluate`]; the built-in
+    /// admission kinds answer `false`, their evaluation (`policy::admission`) having its own
+    /// request and outcome.
+    fn evaluates(&self) -> bool {
+        true
+    }
     /// The family's verdicts for a claimed document and a request: `None` when the family does
     /// not evaluate documents of this kind, `Err` when the document cannot be evaluated (why).
     fn evaluate(
@@ -120,16 +178,17 @@ pub static FAMILIES: &[&dyn Family] = &[
     &dra::Dra,
     &apiserver_config::ApiserverConfig,
     &gatekeeper::Gatekeeper,
+    &kubernetes::Kubernetes,
+    &crd_rules::CrdRules,
+    &webhooks::Webhooks,
 ];
 
 /// The family that claims the document at `root`, if any.
 pub fn claiming(root: &Node) -> Option<&'static dyn Family> {
-    let api_version = root.get("apiVersion").and_then(Node::as_str)?;
-    let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
     FAMILIES
         .iter()
         .copied()
-        .find(|family| family.claims(api_version, kind))
+        .find(|family| family.claims_root(root))
 }
 
 /// The API groups of every family (`policies.kyverno.io`…).
@@ -156,25 +215,13 @@ pub fn site_at(
     workspace: &Workspace,
 ) -> Option<(ExpressionSite, Env, TextSize)> {
     let (family, root) = claimed(yaml).find(|(_, root)| root.range.contains_inclusive(offset))?;
-    let sites = family.sites(root);
-    let (index, at) = sites.iter().enumerate().find_map(|(i, site)| {
-        let at = site.source_map.to_decoded(offset)?;
-        (usize::from(at) <= site.text.len()).then_some((i, at))
-    })?;
-    let parsed: Vec<_> = sites
-        .iter()
-        .map(|site| Some(crate::cel::parse(&site.text).ast))
-        .collect();
-    let env = family.editor_env(root, &sites, &parsed, index, minor, workspace)?;
-    let site = sites.get(index)?;
-    Some((site.to_expression_site(site.builtin_role()), env, at))
+    family.site_at(root, offset, minor, workspace)
 }
 
 /// Every family expression site of `yaml` (for the semantic tokens).
 pub fn expression_sites(yaml: &YamlFile) -> Vec<ExpressionSite> {
     claimed(yaml)
-        .flat_map(|(family, root)| family.sites(root))
-        .map(|site| site.to_expression_site(site.builtin_role()))
+        .flat_map(|(family, root)| family.expression_sites(root))
         .collect()
 }
 

@@ -165,7 +165,7 @@ pub fn run_case(world: &World, case: &Case, kaptest: bool, defaults: bool) -> Ca
 }
 
 /// A custom-resource case: its object (and old object, an update) validated against the suite's
-/// CRDs as the API server validates it ([`crate::policy::crd_rules::validate_custom_resource`]),
+/// CRDs as the API server validates it ([`crate::policy::families::crd_rules::validate_custom_resource`]),
 /// then compared with `expect.valid` and `expect.errors`.
 fn run_resource_case(world: &World, case: &Case, valid: bool) -> CaseResult {
     let checked = resolve(world, case.object.as_ref(), "object").and_then(|object| {
@@ -178,12 +178,14 @@ fn run_resource_case(world: &World, case: &Case, valid: bool) -> CaseResult {
             format!("no CustomResourceDefinition in the suite's resources serves {gvk}")
         })?;
         let minor = world.schemas.minor();
-        Ok(crate::policy::crd_rules::validate_custom_resource(
-            kind,
-            &object,
-            old.as_ref(),
-            minor,
-        ))
+        Ok(
+            crate::policy::families::crd_rules::validate_custom_resource(
+                kind,
+                &object,
+                old.as_ref(),
+                minor,
+            ),
+        )
     });
     let checked = match checked {
         Ok(checked) => checked,

@@ -1,5 +1,5 @@
 //! `x-kubernetes-validations` rules of a CustomResourceDefinition, checked as the API server
-//! checks them when the CRD is created or updated (issue 16): every entry at any depth of every
+//! checks them when the CRD is created or updated: every entry at any depth of every
 //! served version's schema ([`walk`]), its fields ([`fields`]), its `rule` and `messageExpression`
 //! compiled with `self` typed from the schema node ([`compile`]), `oldSelf` only where old and new
 //! values correlate, `optionalOldSelf` only on transition rules, and the estimated cost of each
@@ -26,7 +26,6 @@ mod value;
 mod walk;
 
 pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
-pub(crate) use editor::{rule_at, rule_sites};
 pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
 pub use value::typed_value;
 
@@ -34,15 +33,68 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::node::{lookup, lookup_str};
-use super::{Code, Diagnostic};
+use super::Family;
+use crate::cel::check::Env;
 use crate::cel::types::Type;
+use crate::policy::node::{lookup, lookup_str};
+use crate::policy::workspace::Workspace;
+use crate::policy::{Code, Diagnostic, ExpressionSite};
 use crate::schema::crd_check::check_crd_schemas;
 use crate::schema::{CrdKind, SchemaTypes, from_crd_json};
+use crate::text::TextSize;
 use crate::yaml::{Entry, Node};
 use compile::Compiled;
 use cost::{RULE_LIMIT, SCHEMA_LIMIT};
 use fields::RuleFields;
+
+/// The kind whose documents the family claims, whatever their `apiVersion`
+/// ([`crate::policy::markers::CRD_KIND`]).
+const CRD: &str = "CustomResourceDefinition";
+
+/// The validation rules of CustomResourceDefinitions.
+pub struct CrdRules;
+
+impl Family for CrdRules {
+    /// None: a CRD is found by its kind (`markers::CRD_KIND`), its group also holding kinds
+    /// that are not read.
+    fn groups(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn claims(&self, _api_version: &str, kind: &str) -> bool {
+        kind == CRD
+    }
+
+    /// By kind alone: a CRD without `apiVersion` is still checked.
+    fn claims_root(&self, root: &Node) -> bool {
+        root.get("kind").and_then(Node::as_str) == Some(CRD)
+    }
+
+    fn check(&self, root: &Node, minor: u32, _workspace: &Workspace, out: &mut Vec<Diagnostic>) {
+        check(root, minor, out);
+    }
+
+    fn site_at(
+        &self,
+        root: &Node,
+        offset: TextSize,
+        minor: u32,
+        _workspace: &Workspace,
+    ) -> Option<(ExpressionSite, Env, TextSize)> {
+        editor::rule_at(root, offset, minor)
+    }
+
+    /// The version only decides which schemas are bundled: the newest.
+    fn expression_sites(&self, root: &Node) -> Vec<ExpressionSite> {
+        editor::rule_sites(root, crate::schema::KubeVersion::newest().minor())
+    }
+
+    /// Custom resources are validated against the rules by `validate` and the suites
+    /// ([`validate_custom_resource`]), not evaluated as a policy.
+    fn evaluates(&self) -> bool {
+        false
+    }
+}
 
 /// The most expensive rules named when a schema's total is over the limit (`MostExpensive`).
 const MOST_EXPENSIVE: usize = 4;
@@ -68,14 +120,17 @@ pub(crate) fn rule_costs(
 
 /// The roots of the CustomResourceDefinition documents of `yaml` that parsed cleanly.
 fn crd_roots(yaml: &crate::yaml::YamlFile) -> impl Iterator<Item = &Node> {
-    let roots = yaml.documents.iter().filter_map(super::checked_root);
+    let roots = yaml
+        .documents
+        .iter()
+        .filter_map(crate::policy::checked_root);
     roots.filter(|r| r.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"))
 }
 
 /// [`check`], returning the costs it observed.
 fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<Observed> {
     let mut observed = Vec::new();
-    let Some(mut json) = super::yaml_to_json(root) else {
+    let Some(mut json) = crate::policy::yaml_to_json(root) else {
         return observed;
     };
     if !check_crd_schemas(&mut json).is_empty() {
@@ -84,7 +139,7 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     let Ok(kinds) = from_crd_json(&every_version_served(json)) else {
         return observed;
     };
-    let schema_minor = super::typecheck::schema_minor(minor);
+    let schema_minor = crate::policy::typecheck::schema_minor(minor);
     for (path, schema, kind) in version_schemas(root, &kinds) {
         // A default that breaks a rule refuses the CRD before its rules are compiled: the API
         // server then checks no rule of that schema (`celContext` stays nil in validation.go).
@@ -109,7 +164,7 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
 /// apiserver `pkg/apiserver/schema/cel/compilation.go` `Compile` applies
 /// `model.WithTypeAndObjectMeta` to the resource root).
 fn root_type(types: &SchemaTypes, schema: &Entry, kind: &CrdKind) -> Type {
-    match super::yaml_to_json(&schema.value) {
+    match crate::policy::yaml_to_json(&schema.value) {
         Some(raw) if raw.is_object() => types.register_root(&kind.type_name(), Arc::new(raw)),
         _ => types.register_crd(kind),
     }
@@ -176,7 +231,7 @@ struct Observed {
 /// character of a block scalar's text (its range runs on to the next line).
 fn content_end(node: &Node) -> crate::text::TextSize {
     use crate::yaml::ScalarStyle;
-    match super::node::scalar(node) {
+    match crate::policy::node::scalar(node) {
         Some(scalar) if matches!(scalar.style, ScalarStyle::Literal | ScalarStyle::Folded) => {
             let end = crate::text::TextSize::of(scalar.value.trim_end());
             scalar.source_map.to_file(end)
@@ -197,7 +252,7 @@ fn check_node(
     else {
         return;
     };
-    let schema_json = super::yaml_to_json(node.schema).unwrap_or(Value::Null);
+    let schema_json = crate::policy::yaml_to_json(node.schema).unwrap_or(Value::Null);
     let sizes = cost::RuleSizes::new(types, &schema_json);
     let cardinality = node
         .cardinality

@@ -120,7 +120,7 @@ fn part_range(text: &Text, start: usize, end: usize) -> TextRange {
 
 /// `matchConditions` (at `path`: `spec.matchConditions`, `webhooks[0].matchConditions`): at
 /// most 64, each named (qualified name, unique) with an expression.
-pub(super) fn match_conditions(list: &Opt<List<MatchCondition>>, path: &str, report: &mut Report) {
+pub(crate) fn match_conditions(list: &Opt<List<MatchCondition>>, path: &str, report: &mut Report) {
     let conditions = items(list);
     if let Some(field) = list
         .as_ref()

@@ -44,7 +44,7 @@ pub(super) fn match_resources(field: &Field<MatchResources>, path: &str, report:
     }
 }
 
-pub(super) fn named_rule(rule: &NamedRule, path: &str, report: &mut Report) {
+pub(crate) fn named_rule(rule: &NamedRule, path: &str, report: &mut Report) {
     let mut seen = BTreeSet::new();
     for (i, name) in items(&rule.resource_names).iter().enumerate() {
         let item_path = format!("{path}.resourceNames[{i}]");

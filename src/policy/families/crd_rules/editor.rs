@@ -10,35 +10,33 @@ use crate::policy::sites::{ExpressionSite, ResultType, SiteRole};
 use crate::policy::{PolicyKind, yaml_to_json};
 use crate::schema::{SchemaTypes, from_crd_json};
 use crate::text::TextSize;
-use crate::yaml::YamlFile;
+use crate::yaml::Node;
 
 use super::fields::RuleFields;
-use super::{compile, crd_roots, every_version_served, version_schemas, walk};
+use super::{compile, every_version_served, version_schemas, walk};
 
-/// The CRD rule expression under `offset` in `yaml`: its site, environment and the cursor as an
-/// offset into the site's text.
+/// The rule expression under `offset` in the CRD `root`: its site, environment and the cursor as
+/// an offset into the site's text.
 pub fn rule_at(
-    yaml: &YamlFile,
+    root: &Node,
     offset: TextSize,
     minor: u32,
 ) -> Option<(ExpressionSite, Env, TextSize)> {
-    for root in crd_roots(yaml) {
-        if !root.range.contains_inclusive(offset) {
+    if !root.range.contains_inclusive(offset) {
+        return None;
+    }
+    let json = yaml_to_json(root)?;
+    let kinds = from_crd_json(&every_version_served(json)).ok()?;
+    let schema_minor = crate::policy::typecheck::schema_minor(minor);
+    for (path, schema, kind) in version_schemas(root, &kinds) {
+        if !schema.value.range.contains_inclusive(offset) {
             continue;
         }
-        let json = yaml_to_json(root)?;
-        let kinds = from_crd_json(&every_version_served(json)).ok()?;
-        let schema_minor = crate::policy::typecheck::schema_minor(minor);
-        for (path, schema, kind) in version_schemas(root, &kinds) {
-            if !schema.value.range.contains_inclusive(offset) {
-                continue;
-            }
-            let types = Arc::new(SchemaTypes::new(schema_minor));
-            let root_type = types.register_crd(kind);
-            for node in walk::rule_nodes(&schema.value, &path, root_type, &types) {
-                if let Some(found) = in_node(&node, &types, offset, minor) {
-                    return Some(found);
-                }
+        let types = Arc::new(SchemaTypes::new(schema_minor));
+        let root_type = types.register_crd(kind);
+        for node in walk::rule_nodes(&schema.value, &path, root_type, &types) {
+            if let Some(found) = in_node(&node, &types, offset, minor) {
+                return Some(found);
             }
         }
     }
@@ -64,22 +62,19 @@ fn in_node(
     None
 }
 
-/// Every rule and messageExpression of `yaml`'s CRDs as expression sites (untyped: for the
+/// Every rule and messageExpression of the CRD `root` as expression sites (untyped: for the
 /// semantic tokens).
-pub fn rule_sites(yaml: &YamlFile, minor: u32) -> Vec<ExpressionSite> {
+pub fn rule_sites(root: &Node, minor: u32) -> Vec<ExpressionSite> {
     let mut out = Vec::new();
-    for root in crd_roots(yaml) {
-        let Some(kinds) =
-            yaml_to_json(root).and_then(|json| from_crd_json(&every_version_served(json)).ok())
-        else {
-            continue;
-        };
-        let types = SchemaTypes::new(crate::policy::typecheck::schema_minor(minor));
-        for (path, schema, _) in version_schemas(root, &kinds) {
-            for node in walk::rule_nodes(&schema.value, &path, crate::cel::types::Type::Dyn, &types)
-            {
-                out.extend(node_sites(&node).into_iter().map(|(site, _)| site));
-            }
+    let Some(kinds) =
+        yaml_to_json(root).and_then(|json| from_crd_json(&every_version_served(json)).ok())
+    else {
+        return out;
+    };
+    let types = SchemaTypes::new(crate::policy::typecheck::schema_minor(minor));
+    for (path, schema, _) in version_schemas(root, &kinds) {
+        for node in walk::rule_nodes(&schema.value, &path, crate::cel::types::Type::Dyn, &types) {
+            out.extend(node_sites(&node).into_iter().map(|(site, _)| site));
         }
     }
     out

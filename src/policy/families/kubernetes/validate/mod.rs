@@ -3,19 +3,16 @@
 //! field path and the API server's wording.
 
 mod binding;
-mod common;
+pub(crate) mod common;
 mod map;
-mod match_resources;
+pub(crate) mod match_resources;
 mod selector;
 mod vap;
-mod webhook;
 
-pub(crate) use webhook::webhooks;
-
-use super::allowed::FAILURE_POLICIES;
-use super::model::*;
-use super::model_kinds::*;
-use super::report::Report;
+use crate::policy::allowed::FAILURE_POLICIES;
+use crate::policy::model::*;
+use crate::policy::model_kinds::*;
+use crate::policy::report::Report;
 use crate::text::TextRange;
 
 /// Validates one document.
@@ -36,27 +33,27 @@ pub(crate) fn validate(document: &PolicyDocument, report: &mut Report) {
 }
 
 /// The items of an optional list (none when absent).
-fn items<T>(list: &Opt<List<T>>) -> &[T] {
+pub(crate) fn items<T>(list: &Opt<List<T>>) -> &[T] {
     list.as_ref().map_or(&[], |f| f.value.items.as_slice())
 }
 
 /// The string of an optional text (empty when absent, as a Go zero value).
-fn str_of(text: &Opt<Text>) -> &str {
+pub(crate) fn str_of(text: &Opt<Text>) -> &str {
     text.as_ref().map_or("", |f| f.value.value.as_str())
 }
 
 /// Where to report that a list is empty or missing: the list, its key, or the parent's anchor.
-fn list_range<T>(list: &Opt<List<T>>, anchor: TextRange) -> TextRange {
+pub(crate) fn list_range<T>(list: &Opt<List<T>>, anchor: TextRange) -> TextRange {
     list.as_ref().map_or(anchor, |f| f.report_range())
 }
 
 /// Where to report a text field's problem, or the anchor when the field is absent.
-fn text_range(text: &Opt<Text>, anchor: TextRange) -> TextRange {
+pub(crate) fn text_range(text: &Opt<Text>, anchor: TextRange) -> TextRange {
     text.as_ref().map_or(anchor, |f| f.report_range())
 }
 
 /// The values of a list of strings, for messages that show the whole list.
-fn values(list: &[Text]) -> Vec<&str> {
+pub(crate) fn values(list: &[Text]) -> Vec<&str> {
     list.iter().map(|t| t.value.as_str()).collect()
 }
 

@@ -8,11 +8,14 @@
 
 use std::collections::BTreeSet;
 
-use super::super::allowed::{FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES};
-use super::super::names;
-use super::super::report::json_list;
-use super::super::webhooks::Webhook;
-use super::*;
+use super::super::kubernetes::validate::{
+    common, items, list_range, match_resources, str_of, text_range, values,
+};
+use super::Webhook;
+use crate::policy::allowed::{FAILURE_POLICIES, MATCH_POLICIES, REINVOCATION_POLICIES};
+use crate::policy::model::*;
+use crate::policy::names;
+use crate::policy::report::{Report, json_list};
 
 /// `sideEffects` a v1 webhook may declare.
 const SIDE_EFFECTS: &[&str] = &["None", "NoneOnDryRun"];

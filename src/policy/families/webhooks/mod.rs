@@ -1,17 +1,19 @@
-//! ValidatingWebhookConfiguration and MutatingWebhookConfiguration (issue 16, item 3): each
-//! webhook validated structurally as the API server does (k/k
+//! ValidatingWebhookConfiguration and MutatingWebhookConfiguration: each webhook validated structurally as the API server does (k/k
 //! `pkg/apis/admissionregistration/validation/validation.go`, `validateWebhook`), and its
 //! `matchConditions` compiled as the API server compiles them: `object`, `oldObject`, `request`
 //! and `authorizer` declared, no `params` and no `variables`, the result exactly `bool`; then typed
 //! against the kinds the webhook's `rules` match, as a policy's conditions are against its
-//! `matchConstraints` (the same acceptance and typed checks, see [`super::typecheck`]).
+//! `matchConstraints` (the same acceptance and typed checks, see `policy/typecheck`).
 
-use super::model::*;
-use super::model_kinds::{Header, PolicyDocument, Spec, ValidatingPolicySpec};
-use super::read::{self, Fields};
-use super::sites::{ExpressionSite, ResultType, SiteRole};
-use super::workspace::Workspace;
-use super::{Diagnostic, cel_syntax};
+mod validate;
+
+use super::Family;
+use crate::policy::model::*;
+use crate::policy::model_kinds::{Header, PolicyDocument, Spec, ValidatingPolicySpec};
+use crate::policy::read::{self, Fields};
+use crate::policy::sites::{ExpressionSite, ResultType, SiteRole};
+use crate::policy::workspace::Workspace;
+use crate::policy::{Diagnostic, cel_syntax};
 use crate::text::TextSize;
 use crate::yaml::Node;
 
@@ -51,13 +53,57 @@ pub(crate) struct ClientConfig {
     pub service: Option<crate::text::TextRange>,
 }
 
+/// The API group of the webhook configurations.
+const GROUP: &str = "admissionregistration.k8s.io";
+
+/// The admission webhook configurations and their `matchConditions`.
+pub struct Webhooks;
+
+impl Family for Webhooks {
+    fn groups(&self) -> &'static [&'static str] {
+        &[GROUP]
+    }
+
+    /// Every version: the kinds are those of `admissionregistration.k8s.io/v1`.
+    fn claims(&self, api_version: &str, kind: &str) -> bool {
+        super::version_in(api_version, GROUP).is_some() && mutating_kind(kind).is_some()
+    }
+
+    fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
+        if let Some(mutating) = recognise(root) {
+            check(root, mutating, minor, workspace, out);
+        }
+    }
+
+    /// The `matchConditions` of every webhook, for the semantic tokens. The cursor features do
+    /// not reach them yet ([`Family::site_at`] is not given): their environment is a policy's
+    /// without `namespaceObject`, which the shared admission environment cannot leave out.
+    fn expression_sites(&self, root: &Node) -> Vec<ExpressionSite> {
+        let hooks = webhooks(root);
+        let per_hook = hooks.iter().enumerate();
+        per_hook
+            .flat_map(|(i, hook)| condition_sites(hook, &format!("webhooks[{i}]")))
+            .collect()
+    }
+
+    /// Not evaluated: `eval` runs policies, and a webhook's verdict is its server's.
+    fn evaluates(&self) -> bool {
+        false
+    }
+}
+
 /// Whether `root` is a webhook configuration, and whether it is the mutating one.
-pub(crate) fn recognise(root: &Node) -> Option<bool> {
+fn recognise(root: &Node) -> Option<bool> {
     let api_version = root.get("apiVersion").and_then(Node::as_str)?;
     if !api_version.starts_with("admissionregistration.k8s.io/") {
         return None;
     }
-    match root.get("kind").and_then(Node::as_str)? {
+    mutating_kind(root.get("kind").and_then(Node::as_str)?)
+}
+
+/// Whether `kind` is a webhook configuration's, and whether it is the mutating one.
+fn mutating_kind(kind: &str) -> Option<bool> {
+    match kind {
         "ValidatingWebhookConfiguration" => Some(false),
         "MutatingWebhookConfiguration" => Some(true),
         _ => None,
@@ -93,7 +139,7 @@ pub(crate) fn webhooks(root: &Node) -> Vec<Webhook> {
 }
 
 /// Adds the diagnostics of the webhook configuration `root` (`mutating` or validating).
-pub(crate) fn check(
+fn check(
     root: &Node,
     mutating: bool,
     minor: u32,
@@ -102,8 +148,8 @@ pub(crate) fn check(
 ) {
     let hooks = webhooks(root);
     {
-        let mut report = super::report::Report::new(out);
-        super::validate::webhooks(&hooks, mutating, &mut report);
+        let mut report = crate::policy::report::Report::new(out);
+        validate::webhooks(&hooks, mutating, &mut report);
     }
     for (i, hook) in hooks.iter().enumerate() {
         match_conditions(hook, &format!("webhooks[{i}]"), minor, workspace, out);
@@ -118,15 +164,7 @@ fn match_conditions(
     workspace: &Workspace,
     out: &mut Vec<Diagnostic>,
 ) {
-    let conditions = hook
-        .match_conditions
-        .as_ref()
-        .map_or(&[][..], |l| &l.value.items);
-    let sites: Vec<ExpressionSite> = conditions
-        .iter()
-        .enumerate()
-        .filter_map(|(j, c)| site(c, &format!("{path}.matchConditions[{j}].expression")))
-        .collect();
+    let sites = condition_sites(hook, path);
     if sites.is_empty() {
         return;
     }
@@ -135,7 +173,7 @@ fn match_conditions(
     // matchConditions are the webhook's: the same environment, minus what webhooks lack.
     let document = as_policy(hook);
     let mut found = Vec::new();
-    super::typecheck::check(&document, &sites, &parsed, minor, workspace, &mut found);
+    crate::policy::typecheck::check(&document, &sites, &parsed, minor, workspace, &mut found);
     undeclared_namespace_object(&sites, &parsed, &mut found);
     let rules_path = format!("{path}.rules[");
     for mut diagnostic in found {
@@ -148,6 +186,19 @@ fn match_conditions(
         }
         out.push(diagnostic);
     }
+}
+
+/// The expression sites of the match conditions of the webhook at `path`.
+fn condition_sites(hook: &Webhook, path: &str) -> Vec<ExpressionSite> {
+    let conditions = hook
+        .match_conditions
+        .as_ref()
+        .map_or(&[][..], |l| &l.value.items);
+    conditions
+        .iter()
+        .enumerate()
+        .filter_map(|(j, c)| site(c, &format!("{path}.matchConditions[{j}].expression")))
+        .collect()
 }
 
 /// `namespaceObject`, which policies declare and webhooks do not: an undeclared reference.
@@ -169,7 +220,11 @@ fn undeclared_namespace_object(
                     site.path
                 );
                 let range = site.to_file_range(expr.span);
-                out.push(Diagnostic::new(super::Code::CelUndeclared, range, message));
+                out.push(Diagnostic::new(
+                    crate::policy::Code::CelUndeclared,
+                    range,
+                    message,
+                ));
             }
         }
     }

@@ -4,9 +4,9 @@
 //! Neither document is invalid on its own and neither fails at admission, so each gets a warning on
 //! its `metadata.name`, in whichever files they are.
 
-use super::model_kinds::PolicyDocument;
-use super::workspace::Workspace;
-use super::{Code, Diagnostic};
+use crate::policy::model_kinds::PolicyDocument;
+use crate::policy::workspace::Workspace;
+use crate::policy::{Code, Diagnostic};
 
 /// A `duplicate` warning on the name of a policy that another policy of its kind in the workspace
 /// shares.

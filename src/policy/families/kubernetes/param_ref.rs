@@ -12,9 +12,9 @@
 //!   object matches by group, kind and name, and by namespace when `paramRef.namespace` is set
 //!   (without it, the request's namespace is used, so any namespace may hold it).
 
-use super::model_kinds::{ParamRef, PolicyDocument};
-use super::workspace::Workspace;
-use super::{Code, Diagnostic};
+use crate::policy::model_kinds::{ParamRef, PolicyDocument};
+use crate::policy::workspace::Workspace;
+use crate::policy::{Code, Diagnostic};
 use crate::schema::{Gvk, Scope, bundled, resources::is_namespaced};
 
 /// Adds the diagnostics of `document`'s `paramRef`, if it is a binding with one.
@@ -63,7 +63,7 @@ fn cluster_scoped_namespace(
     }
     let message = format!(
         "spec.paramRef.namespace: Forbidden: paramRef.namespace must not be provided for a cluster-scoped `paramKind` ({})",
-        super::kind_label(param_kind)
+        crate::policy::kind_label(param_kind)
     );
     out.push(Diagnostic::new(Code::Forbidden, namespace.report_range(), message).at_runtime());
 }

@@ -1,0 +1,83 @@
+//! Which family claims a document: each document of a built-in or family kind is claimed by
+//! exactly one registered family, so the checker, the editor features and `eval` ask one
+//! family about it, whatever the order of `FAMILIES`.
+
+use super::{FAMILIES, Family, crd_rules, kubernetes, kyverno, webhooks};
+
+/// The root of the only document of `text`.
+fn root(text: &str) -> crate::yaml::Node {
+    let file = crate::yaml::parse(text);
+    let document = file.documents.into_iter().next();
+    document
+        .and_then(|d| d.root)
+        .expect("the test text has a document")
+}
+
+/// How many registered families claim the document of `text`, and whether `family` does.
+fn claimed_by(text: &str, family: &dyn Family) -> (usize, bool) {
+    let root = root(text);
+    let count = FAMILIES.iter().filter(|f| f.claims_root(&root)).count();
+    (count, family.claims_root(&root))
+}
+
+#[test]
+fn admission_policies_and_bindings_are_the_kubernetes_family() {
+    for (version, kind) in [
+        ("v1", "ValidatingAdmissionPolicy"),
+        ("v1", "ValidatingAdmissionPolicyBinding"),
+        ("v1beta1", "MutatingAdmissionPolicy"),
+        ("v1alpha1", "MutatingAdmissionPolicyBinding"),
+    ] {
+        let text = format!("apiVersion: admissionregistration.k8s.io/{version}\nkind: {kind}\n");
+        assert_eq!(
+            claimed_by(&text, &kubernetes::Kubernetes),
+            (1, true),
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn an_unserved_version_of_an_admission_kind_is_claimed_by_no_family() {
+    let text = "apiVersion: admissionregistration.k8s.io/v2\nkind: ValidatingAdmissionPolicy\n";
+    assert_eq!(claimed_by(text, &kubernetes::Kubernetes), (0, false));
+}
+
+#[test]
+fn webhook_configurations_are_the_webhooks_family() {
+    for kind in [
+        "ValidatingWebhookConfiguration",
+        "MutatingWebhookConfiguration",
+    ] {
+        let text = format!("apiVersion: admissionregistration.k8s.io/v1\nkind: {kind}\n");
+        assert_eq!(claimed_by(&text, &webhooks::Webhooks), (1, true), "{kind}");
+    }
+}
+
+#[test]
+fn a_crd_is_the_crd_rules_family_even_without_api_version() {
+    for text in [
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n",
+        "kind: CustomResourceDefinition\n",
+    ] {
+        assert_eq!(claimed_by(text, &crd_rules::CrdRules), (1, true), "{text}");
+    }
+}
+
+#[test]
+fn kyverno_keeps_its_own_kinds_named_like_the_built_ins() {
+    let text = "apiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\n";
+    assert_eq!(claimed_by(text, &kyverno::Kyverno), (1, true));
+}
+
+#[test]
+fn only_families_with_their_own_verdicts_are_evaluated_as_families() {
+    assert!(kyverno::Kyverno.evaluates());
+    for family in [
+        &kubernetes::Kubernetes as &dyn Family,
+        &crd_rules::CrdRules,
+        &webhooks::Webhooks,
+    ] {
+        assert!(!family.evaluates());
+    }
+}
