@@ -12,11 +12,15 @@
 //! policy); a result with `patchedResources` compares the final object (`patched.rs`) on each
 //! row of a mutating policy, and the resource as given on the rows of the other kinds.
 //!
+//! A GeneratingPolicy's rows compare each resource it generated with the result's
+//! `generatedResource` (or any of `generatedResources`) file (`generated.rs`).
+//!
 //! Where this tool is stricter than the CLI, on purpose: a resource name the suite does not have
 //! is an error case (the CLI falls back to every resource), and so is a policy it cannot load, a
 //! patched resource missing from its file (the CLI drops the row) or a field whose data it does
-//! not supply yet (`generatedResource`…).
+//! not supply yet (`cloneSourceResource`…).
 
+mod generated;
 pub mod model;
 mod patched;
 mod resources;
@@ -92,7 +96,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     if !test.exceptions.is_empty() {
         unsupported.push("exceptions".into());
     }
-    let patched_files = load_patched(path, test, load);
+    let compared_files = load_compared(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
         for resource in &expected.resources {
@@ -106,7 +110,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
                 resources: &resources,
                 values: &values,
                 unsupported: &unsupported,
-                patched: &patched_files,
+                compared: &compared_files,
             };
             let mut case = judge(expected, resource, &world);
             case.name = name;
@@ -200,18 +204,45 @@ struct Suite<'s> {
     resources: &'s [Json],
     values: &'s values::Values,
     unsupported: &'s [String],
-    /// Each `patchedResources` file's resources (or why it could not be read).
-    patched: &'s [(String, Result<Vec<Json>, String>)],
+    /// Each `patchedResources` and `generatedResource(s)` file's resources (or why it could not
+    /// be read).
+    compared: &'s [(String, Result<Vec<Json>, String>)],
 }
 
-/// The `patchedResources` files the results name, read as resources are.
-fn load_patched(
+impl Suite<'_> {
+    /// The resources of a compared file (`None` for no file named).
+    fn compared(&self, file: &str) -> Option<Result<&[Json], String>> {
+        if file.is_empty() {
+            return None;
+        }
+        self.compared
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, docs)| docs.as_deref().map_err(String::clone))
+    }
+}
+
+/// The files the results compare resources with (`patchedResources`, `generatedResource`,
+/// `generatedResources`), read as resources are.
+fn load_compared(
     path: &str,
     test: &TestFile,
     load: Loader<'_>,
 ) -> Vec<(String, Result<Vec<Json>, String>)> {
     let mut out: Vec<(String, Result<Vec<Json>, String>)> = Vec::new();
-    for file in test.results.iter().map(|r| &r.patched_resources) {
+    let named = test.results.iter().flat_map(|r| {
+        [
+            ("patchedResources", &r.patched_resources),
+            ("generatedResource", &r.generated_resource),
+        ]
+        .into_iter()
+        .chain(
+            r.generated_resources
+                .iter()
+                .map(|f| ("generatedResources", f)),
+        )
+    });
+    for (field, file) in named {
         if file.is_empty() || out.iter().any(|(f, _)| f == file) {
             continue;
         }
@@ -223,7 +254,7 @@ fn load_patched(
                     .map(resources::prepare)
                     .collect()
             })
-            .map_err(|e| format!("cannot read patchedResources file {file}: {e}"));
+            .map_err(|e| format!("cannot read {field} file {file}: {e}"));
         out.push((file.clone(), docs));
     }
     out
@@ -332,14 +363,10 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             format!("resource '{resource}' is not among the suite's resources"),
         );
     }
-    let expected_patched = match suite
-        .patched
-        .iter()
-        .find(|(f, _)| *f == expected.patched_resources)
-    {
+    let expected_patched = match suite.compared(&expected.patched_resources) {
         None => None,
-        Some((_, Ok(docs))) => Some(docs.as_slice()),
-        Some((_, Err(e))) => return errored(expected, e.clone()),
+        Some(Ok(docs)) => Some(docs),
+        Some(Err(e)) => return errored(expected, e),
     };
     let mut failures = Vec::new();
     for target in targets {
@@ -348,10 +375,25 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             Ok(run) => run,
         };
         failures.extend(compare(expected, target, &run.responses));
+        if is_generating(&policy.kind) {
+            match generated::check(expected, &run.responses, suite) {
+                Ok(diffs) => failures.extend(diffs),
+                Err(e) => return errored(expected, e),
+            }
+            continue;
+        }
+        if run.responses.iter().any(|r| r.status.is_some()) {
+            match generated::against_generated(expected, &run.resource, suite) {
+                Ok(None) => {}
+                Ok(Some(diff)) => failures.push(diff),
+                Err(e) => return errored(expected, e),
+            }
+        }
         if let Some(docs) = expected_patched
             && run.responses.iter().any(|r| r.status.is_some())
         {
-            match patched::compare(&run.resource, docs, &expected.patched_resources) {
+            let field = patched::Field::Patched;
+            match patched::compare(&run.resource, docs, &expected.patched_resources, field) {
                 Ok(None) => {}
                 Ok(Some(diff)) => failures.push(diff),
                 // `printTestResult`: the row fails only under failOnMissingResources.
@@ -389,6 +431,10 @@ struct PolicyRun {
 
 fn is_mutating(kind: &str) -> bool {
     matches!(kind, "MutatingPolicy" | "NamespacedMutatingPolicy")
+}
+
+fn is_generating(kind: &str) -> bool {
+    matches!(kind, "GeneratingPolicy" | "NamespacedGeneratingPolicy")
 }
 
 /// `policy` on `resource`; a mutating policy runs in the chain of the suite's mutating policies.

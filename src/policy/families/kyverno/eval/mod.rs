@@ -4,10 +4,14 @@
 //! (pass, fail with the message, skip, error) or none when the policy does not match.
 //!
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`), and so are
-//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result);
-//! the other kinds are refused with a message saying so.
+//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result),
+//! and GeneratingPolicy and NamespacedGeneratingPolicy (`generating.rs`, the resources
+//! `generator.Apply` records, `generator.rs`); the other kinds are refused with a message saying
+//! so.
 
 mod encoding;
+mod generating;
+mod generator;
 mod hash;
 mod image_ref;
 mod library;
@@ -69,8 +73,11 @@ pub fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Respon
             Ok(validating::evaluate(root, kind, input))
         }
         "MutatingPolicy" | "NamespacedMutatingPolicy" => Ok(mutating::evaluate(root, kind, input)),
+        "GeneratingPolicy" | "NamespacedGeneratingPolicy" => {
+            Ok(generating::evaluate(root, kind, input))
+        }
         _ => Err(format!(
-            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy and their namespaced variants are)"
+            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, GeneratingPolicy and their namespaced variants are)"
         )),
     }
 }

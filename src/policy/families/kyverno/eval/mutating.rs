@@ -141,8 +141,9 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
 }
 
 /// `Policy.match`: every condition runs; a `false` one skips; otherwise the errors, joined, are
-/// the policy's error whatever its failurePolicy (the mutating compiler does not read it).
-fn conditions_hold(
+/// the policy's error whatever its failurePolicy (the mutating and generating compilers do not
+/// read it).
+pub(super) fn conditions_hold(
     policy: &Policy,
     scope: &crate::policy::admission::expr::Scope,
 ) -> Result<bool, String> {
