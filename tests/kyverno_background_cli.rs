@@ -1,7 +1,8 @@
 //! Kyverno's background kinds end to end: `eval` of a GeneratingPolicy (the generated resources
 //! in text and JSON, the notes on what only a cluster does, a lookup read from `--context`, the
 //! errors) and `test` of suites with `generatedResource` rows, passing as recorded and failing
-//! when an expectation is wrong, in text, JSON and JUnit.
+//! when an expectation is wrong, in text, JSON and JUnit; `eval` and `test` of a DeletingPolicy
+//! (would delete, would keep, error, the schedule).
 
 use expect_test::{Expect, expect};
 
@@ -206,7 +207,9 @@ fn test_fails_wrong_generated_resources_in_every_format() {
                     Deployment/web: want pass, got error: failed to evaluate policy: no such key: missing
               FAIL  default-deny Namespace/team-a: pass (…ms)
                     generated NetworkPolicy/default-deny: it matches none of the expected generated resources; the last: the generated resource differs from wrong.yaml (patch from expected to actual: {"op":"add","path":"/spec/policyTypes/-","value":"Egress"})
-            0 passed, 5 failed in …ms
+              ERROR templated Namespace/team-a: pass (…ms)
+                    GeneratingPolicy templated: a generate entry written as a `template` (Kyverno 1.18, pkg/cel/policies/gpol/template) is not evaluated by admission-ls yet; write it as an expression calling generator.Apply
+            0 passed, 5 failed, 1 errored in …ms
         "#]],
     );
     let (code, json, _) = cli::run_with(
@@ -222,6 +225,7 @@ fn test_fails_wrong_generated_resources_in_every_format() {
     assert_eq!(code, 1);
     let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(json["summary"]["failed"], 5);
+    assert_eq!(json["summary"]["errored"], 1);
     assert_eq!(json["summary"]["passed"], 0);
     let (code, junit, _) = cli::run_with(
         &[
@@ -239,4 +243,128 @@ fn test_fails_wrong_generated_resources_in_every_format() {
         "{junit}"
     );
     assert_eq!(junit.matches("<failure").count(), 5, "{junit}");
+    assert_eq!(junit.matches("<error").count(), 1, "{junit}");
+}
+
+const DELETE: &str = "tests/suites/kyverno_delete/policies.yaml";
+
+#[test]
+fn eval_deleting_policy_would_delete_or_keep_and_shows_the_schedule() {
+    let preview = "tests/cli_fixtures/kyverno/team-a-preview.yaml";
+    check(
+        &[
+            "eval",
+            DELETE,
+            "--policy",
+            "expired-previews",
+            "--object",
+            preview,
+            "--namespace",
+            NAMESPACE,
+        ],
+        0,
+        expect![[r#"
+            DeletingPolicy expired-previews: pass
+              decision: delete
+              message: resource matched
+              note: schedule: 0 */6 * * * (the cleanup controller deletes what matches at those times; offline, each object given is judged once)
+              note: deletionPropagationPolicy: Background
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            DELETE,
+            "--policy",
+            "expired-previews",
+            "--object",
+            DEPLOYMENT,
+            "--namespace",
+            NAMESPACE,
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+            [
+              {
+                "decision": "keep",
+                "kind": "DeletingPolicy",
+                "message": "resource did not match: condition 'is-preview' is false",
+                "notes": [
+                  "schedule: 0 */6 * * * (the cleanup controller deletes what matches at those times; offline, each object given is judged once)",
+                  "deletionPropagationPolicy: Background"
+                ],
+                "policy": "expired-previews",
+                "result": "fail"
+              }
+            ]
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            DELETE,
+            "--policy",
+            "expired-previews",
+            "--object",
+            preview,
+            "--exit-code",
+        ],
+        1,
+        expect![[r#"
+            DeletingPolicy expired-previews: error
+              decision: error
+              message: no such overload: field selection on null_type
+              note: schedule: 0 */6 * * * (the cleanup controller deletes what matches at those times; offline, each object given is judged once)
+              note: deletionPropagationPolicy: Background
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            DELETE,
+            "--policy",
+            "expired-previews",
+            "--object",
+            NAMESPACE,
+        ],
+        0,
+        expect![[r#"
+            DeletingPolicy expired-previews: no match
+              decision: skip
+              note: schedule: 0 */6 * * * (the cleanup controller deletes what matches at those times; offline, each object given is judged once)
+              note: deletionPropagationPolicy: Background
+        "#]],
+    );
+}
+
+#[test]
+fn test_judges_deleting_policies() {
+    check(
+        &["test", "tests/suites/kyverno_delete"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_delete/kyverno-test.yaml (delete)
+              ok    expired-previews Deployment/team-a/preview-web: pass (…ms)
+              ok    expired-previews Deployment/prod-web: fail (…ms)
+              ok    empty-namespaces Namespace/scratch: error (…ms)
+              ok    empty-namespaces Namespace/keep-me: fail (…ms)
+            4 passed, 0 failed in …ms
+        "#]],
+    );
+    check(
+        &["test", "tests/suites/kyverno_delete_flipped"],
+        1,
+        expect![[r#"
+            tests/suites/kyverno_delete_flipped/kyverno-test.yaml (delete-flipped)
+              FAIL  expired-previews Deployment/preview-web: fail (…ms)
+                    Deployment/preview-web: want fail, got pass: resource matched
+              FAIL  expired-previews Deployment/prod-web: pass (…ms)
+                    Deployment/prod-web: want pass, got fail: resource did not match: condition 'is-preview' is false
+              FAIL  expired-previews Namespace/scratch: pass (…ms)
+                    Namespace/scratch: not found: the policy does not apply to it (want pass)
+            0 passed, 3 failed in …ms
+        "#]],
+    );
 }

@@ -28,14 +28,29 @@ use crate::yaml::{Node, NodeKind};
 enum Generation {
     /// A CEL expression calling `generator.Apply`.
     Expression(String),
-    /// A YAML template (Kyverno 1.18's `template`), not evaluated here.
+    /// A YAML template (Kyverno 1.18's `template`), refused: not rendered here.
     Template,
 }
 
-/// The policy's one response (a GeneratingPolicy has no autogen variants).
-pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Response> {
+/// The policy's one response (a GeneratingPolicy has no autogen variants); `Err` for a policy
+/// with a `template` entry, which this tool does not render yet.
+pub(super) fn evaluate(
+    root: &Node,
+    kind: &str,
+    input: &EvalInput,
+) -> Result<Vec<Response>, String> {
+    let generations = generations(root);
+    if generations
+        .iter()
+        .any(|g| matches!(g, Generation::Template))
+    {
+        return Err(format!(
+            "{kind} {}: a generate entry written as a `template` (Kyverno 1.18, pkg/cel/policies/gpol/template) is not evaluated by admission-ls yet; write it as an expression calling generator.Apply",
+            text_at(root, &["metadata", "name"])
+        ));
+    }
     let Some(policy) = read_view(root) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let mut settings = Settings::read(root, kind);
     // A GeneratingPolicy has no validationActions.
@@ -45,9 +60,9 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
     } else {
         ""
     };
-    let mut response = respond(&policy, &settings, input, &generations(root), namespace);
+    let mut response = respond(&policy, &settings, input, &generations, namespace);
     response.outcome.notes.extend(offline_notes(root));
-    vec![response]
+    Ok(vec![response])
 }
 
 /// The policy's view: its spec read as a ValidatingAdmissionPolicy's (match constraints and
@@ -200,12 +215,10 @@ fn run(
         Err(e) => return Ran::Failed(e),
     }
     for generation in generations {
-        let Generation::Expression(text) = generation else {
-            return Ran::Failed(
-                "a generate template is not evaluated by admission-ls yet (write the entry as an expression calling generator.Apply)".into(),
-            );
-        };
-        if let Err(e) = evaluate_text(&scope, text) {
+        // Templates are refused before the evaluation (`evaluate`).
+        if let Generation::Expression(text) = generation
+            && let Err(e) = evaluate_text(&scope, text)
+        {
             return Ran::Failed(e);
         }
     }

@@ -5,10 +5,12 @@
 //!
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`), and so are
 //! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result),
-//! and GeneratingPolicy and NamespacedGeneratingPolicy (`generating.rs`, the resources
-//! `generator.Apply` records, `generator.rs`); the other kinds are refused with a message saying
-//! so.
+//! GeneratingPolicy and NamespacedGeneratingPolicy (`generating.rs`, the resources
+//! `generator.Apply` records, `generator.rs`), and DeletingPolicy and NamespacedDeletingPolicy
+//! (`deleting.rs`, whether an existing object would be deleted); the other kinds are refused
+//! with a message saying so.
 
+mod deleting;
 mod encoding;
 mod generating;
 mod generator;
@@ -74,10 +76,11 @@ pub fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Respon
         }
         "MutatingPolicy" | "NamespacedMutatingPolicy" => Ok(mutating::evaluate(root, kind, input)),
         "GeneratingPolicy" | "NamespacedGeneratingPolicy" => {
-            Ok(generating::evaluate(root, kind, input))
+            generating::evaluate(root, kind, input)
         }
+        "DeletingPolicy" | "NamespacedDeletingPolicy" => Ok(deleting::evaluate(root, kind, input)),
         _ => Err(format!(
-            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, GeneratingPolicy and their namespaced variants are)"
+            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy and their namespaced variants are)"
         )),
     }
 }
