@@ -2,7 +2,8 @@
 //! in text and JSON, the notes on what only a cluster does, a lookup read from `--context`, the
 //! errors) and `test` of suites with `generatedResource` rows, passing as recorded and failing
 //! when an expectation is wrong, in text, JSON and JUnit; `eval` and `test` of a DeletingPolicy
-//! (would delete, would keep, error, the schedule).
+//! (would delete, would keep, error, the schedule); mutate-existing MutatingPolicies (`eval` on
+//! the targets of `--context`, suites with `targetResources`).
 
 use expect_test::{Expect, expect};
 
@@ -365,6 +366,117 @@ fn test_judges_deleting_policies() {
               FAIL  expired-previews Namespace/scratch: pass (…ms)
                     Namespace/scratch: not found: the policy does not apply to it (want pass)
             0 passed, 3 failed in …ms
+        "#]],
+    );
+}
+
+const EXISTING: &str = "tests/suites/kyverno_mutate_existing/policies.yaml";
+
+#[test]
+fn eval_mutate_existing_mutates_the_targets_of_the_context() {
+    let targets = "tests/suites/kyverno_mutate_existing/targets.yaml";
+    check(
+        &[
+            "eval",
+            EXISTING,
+            "--policy",
+            "label-team-configmaps",
+            "--object",
+            DEPLOYMENT,
+            "--context",
+            targets,
+        ],
+        0,
+        expect![[r#"
+            MutatingPolicy label-team-configmaps: error
+              decision: error
+              message: failed to evaluate policy: no such key: object
+              note: evaluation.admission.enabled is false: a cluster does not run this policy on admission requests (Kyverno's CLI, and this result, still do)
+            MutatingPolicy label-team-configmaps (mutate-existing ConfigMap/team-a/settings): pass
+              decision: allow
+              message: success
+              patch:
+                {"op":"add","path":"/metadata/labels","value":{"deployed-by":"web"}}
+              object:
+                {
+                  "apiVersion": "v1",
+                  "data": {
+                    "level": "strict"
+                  },
+                  "kind": "ConfigMap",
+                  "metadata": {
+                    "labels": {
+                      "deployed-by": "web"
+                    },
+                    "name": "settings",
+                    "namespace": "team-a"
+                  }
+                }
+            MutatingPolicy label-team-configmaps (mutate-existing ConfigMap/team-b/elsewhere): skip
+              decision: skip
+              message: skip
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            EXISTING,
+            "--policy",
+            "annotate-settings",
+            "--object",
+            DEPLOYMENT,
+            "--format",
+            "json",
+        ],
+        0,
+        expect![[r#"
+            [
+              {
+                "decision": "error",
+                "kind": "MutatingPolicy",
+                "message": "failed to evaluate policy: JSON Patch: add operation does not apply: doc is missing path: \"/data/touched\": missing value",
+                "policy": "annotate-settings",
+                "result": "error"
+              },
+              {
+                "decision": "error",
+                "kind": "MutatingPolicy",
+                "message": "failed to evaluate CEL expression for policy annotate-settings: resource.Get('v1', 'configmaps', 'team-a', 'settings'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)",
+                "policy": "annotate-settings",
+                "result": "error",
+                "variant": "mutate-existing"
+              }
+            ]
+        "#]],
+    );
+}
+
+#[test]
+fn test_judges_target_resources() {
+    check(
+        &["test", "tests/suites/kyverno_mutate_existing"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_mutate_existing/kyverno-test.yaml (mutate-existing)
+              ok    label-team-configmaps ConfigMap/team-a/settings: pass (…ms)
+              ok    annotate-settings ConfigMap/settings: pass (…ms)
+            2 passed, 0 failed in …ms
+        "#]],
+    );
+    check(
+        &["test", "tests/suites/kyverno_mutate_existing_flipped"],
+        1,
+        expect![[r#"
+            tests/suites/kyverno_mutate_existing_flipped/kyverno-test.yaml (mutate-existing-flipped)
+              FAIL  label-team-configmaps ConfigMap/settings: pass (…ms)
+                    ConfigMap/settings (label-team-configmaps): the patched resource differs from ../kyverno_mutate_existing/targets.yaml (patch from expected to actual: {"op":"add","path":"/data/touched","value":"yes"}, {"op":"add","path":"/metadata/labels/deployed-by","value":"web"})
+                    ConfigMap/settings (annotate-settings): the patched resource differs from ../kyverno_mutate_existing/targets.yaml (patch from expected to actual: {"op":"add","path":"/data/touched","value":"yes"}, {"op":"add","path":"/metadata/labels/deployed-by","value":"web"})
+              FAIL  annotate-settings ConfigMap/settings: skip (…ms)
+                    ConfigMap/settings (label-team-configmaps): want skip, got pass
+                    ConfigMap/settings (annotate-settings): want skip, got pass
+              ERROR label-team-configmaps ConfigMap/elsewhere: pass (…ms)
+                    target 'elsewhere' was not mutated by any mutate-existing policy of the suite (Kyverno's CLI then judges this result on every resource)
+            0 passed, 2 failed, 1 errored in …ms
         "#]],
     );
 }

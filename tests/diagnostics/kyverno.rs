@@ -519,6 +519,46 @@ spec:
     );
 }
 
+/// Kyverno's `request` has the request's `object` and `oldObject` (`pkg/cel/compiler/request.go`),
+/// and a mutate-existing policy's variables, target conditions and mutations also run with an
+/// existing target of another kind as `object` (`mpol/compiler/policy.go`, target mode): neither
+/// is an error.
+#[test]
+fn request_object_and_mutate_existing_targets() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: label-configmaps
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [apps]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [deployments]
+  targetMatchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [configmaps]
+  targetMatchConditions:
+    - name: has-data
+      expression: "has(object.data) && object.metadata.namespace == request.object.metadata.namespace"
+  mutations:
+    - patchType: JSONPatch
+      jsonPatch:
+        expression: "[JSONPatch{op: 'add', path: '/data/by', value: request.object.metadata.name}]"
+"#,
+        expect![[r#""#]],
+    );
+}
+
 /// Kyverno's result-type rule (`pkg/cel/compiler/compiler.go`, `IsExactType`): a concrete
 /// result of the wrong type is refused in Kyverno's wording; a `dyn` result is not (Kyverno may
 /// know it precisely).

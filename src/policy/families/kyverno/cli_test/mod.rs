@@ -12,6 +12,9 @@
 //! policy); a result with `patchedResources` compares the final object (`patched.rs`) on each
 //! row of a mutating policy, and the resource as given on the rows of the other kinds.
 //!
+//! A result naming one of the suite's `targetResources` is judged on the mutate-existing
+//! policies' mutations of it (`targets.rs`).
+//!
 //! A GeneratingPolicy's rows compare each resource it generated with the result's
 //! `generatedResource` (or any of `generatedResources`) file (`generated.rs`).
 //!
@@ -24,6 +27,7 @@ mod generated;
 pub mod model;
 mod patched;
 mod resources;
+mod targets;
 mod values;
 
 use std::time::Duration;
@@ -90,8 +94,16 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     let mut errors = Vec::new();
     let policies = load_policies(path, &test.policies, load, &mut errors);
     let resources = load_resources(path, &test.resources, load, &mut errors);
+    let targets = load_resources(path, &test.target_resources, load, &mut errors);
     let mut values = load_values(path, test, load, &mut errors);
     values.now = hooks.now;
+    // The CLI registers the targets with its fake context, where the lookups find them.
+    if !targets.is_empty() {
+        values.context.extend(targets.iter().cloned());
+        values
+            .context_source
+            .get_or_insert_with(|| "the suite's targetResources".to_string());
+    }
     let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
     if !test.exceptions.is_empty() {
         unsupported.push("exceptions".into());
@@ -108,6 +120,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
             let world = Suite {
                 policies: &policies,
                 resources: &resources,
+                targets: &targets,
                 values: &values,
                 unsupported: &unsupported,
                 compared: &compared_files,
@@ -202,6 +215,8 @@ fn load_resources(
 struct Suite<'s> {
     policies: &'s [LoadedPolicy],
     resources: &'s [Json],
+    /// `targetResources`: the existing objects mutate-existing policies mutate.
+    targets: &'s [Json],
     values: &'s values::Values,
     unsupported: &'s [String],
     /// Each `patchedResources` and `generatedResource(s)` file's resources (or why it could not
@@ -357,6 +372,9 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
         );
     };
     let targets = named(resources, resource);
+    if targets.is_empty() && !named(suite.targets, resource).is_empty() {
+        return targets::judge(expected, resource, suite);
+    }
     if targets.is_empty() {
         return errored(
             expected,
@@ -474,12 +492,15 @@ fn responses(
     resource: &Json,
     values: &values::Values,
 ) -> Result<Vec<Response>, String> {
-    let parsed = yaml::parse(&policy.text);
-    let root = parsed
-        .documents
-        .get(policy.index)
-        .and_then(|d| d.root.as_ref())
-        .ok_or_else(|| format!("policy '{}' could not be read again", policy.name))?;
+    with_root(policy, |root| {
+        eval::admission(root, &policy.kind, &input_for(resource, values))
+    })
+}
+
+/// The evaluation input of a request for `resource`: a CREATE unless the values set the
+/// operation (`AdmissionRequestShape`: UPDATE has the resource as both objects, DELETE as the
+/// old one), with the values' user, namespace and context.
+fn input_for(resource: &Json, values: &values::Values) -> EvalInput {
     let operation = values.operation.as_deref().unwrap_or("CREATE");
     let (object, old_object) = match operation {
         "UPDATE" => (Some(resource.clone()), Some(resource.clone())),
@@ -490,13 +511,26 @@ fn responses(
     request.namespace_object = values.namespace(&request.namespace).cloned();
     request.user = values.user.clone();
     request.groups = values.groups.clone();
-    let input = EvalInput {
+    EvalInput {
         request,
         context: values.context.clone(),
         context_source: values.context_source.clone(),
         now: values.now,
-    };
-    eval::evaluate(root, &policy.kind, &input)
+    }
+}
+
+/// The suite's policy parsed again: its root, or why it could not be read.
+fn with_root<T>(
+    policy: &LoadedPolicy,
+    then: impl FnOnce(&Node) -> Result<T, String>,
+) -> Result<T, String> {
+    let parsed = yaml::parse(&policy.text);
+    let root = parsed
+        .documents
+        .get(policy.index)
+        .and_then(|d| d.root.as_ref())
+        .ok_or_else(|| format!("policy '{}' could not be read again", policy.name))?;
+    then(root)
 }
 
 /// The rows of one resource, as readable failures (none when every row passes).

@@ -56,6 +56,9 @@ pub struct TestFile {
     pub userinfo: String,
     /// `context`: the data lookups read, relative to the file.
     pub context: String,
+    /// `targetResources`: the existing objects mutate-existing policies mutate, relative to the
+    /// file.
+    pub target_resources: Vec<String>,
     /// Top-level fields this tool does not run yet (`context`…).
     pub unsupported: Vec<&'static str>,
 }
@@ -73,7 +76,6 @@ const UNSUPPORTED_TOP: &[&str] = &[
     "jsonPayloads",
     "httpPayloads",
     "envoyPayloads",
-    "targetResources",
     "paramResources",
     "clusterResources",
     "apiCallResponses",
@@ -101,6 +103,7 @@ pub fn read(root: &Node) -> TestFile {
         variables: text(root, "variables"),
         userinfo: text(root, "userinfo"),
         context: text(root, "context"),
+        target_resources: strings(root.get("targetResources")),
         unsupported: present(root, UNSUPPORTED_TOP),
     }
 }
