@@ -19,9 +19,9 @@
 //! `generatedResource` (or any of `generatedResources`) file (`generated.rs`).
 //!
 //! Where this tool is stricter than the CLI, on purpose: a resource name the suite does not have
-//! is an error case (the CLI falls back to every resource), and so is a policy it cannot load, a
-//! patched resource missing from its file (the CLI drops the row) or a field whose data it does
-//! not supply yet (`cloneSourceResource`…).
+//! is an error case (the CLI falls back to every resource), and so is a result naming none, a
+//! policy it cannot load, a patched resource missing from its file (the CLI drops the row) or a
+//! field whose data it does not supply yet (`cloneSourceResource`…).
 
 mod generated;
 pub mod model;
@@ -111,6 +111,16 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     let compared_files = load_compared(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
+        if expected.resources.is_empty() {
+            // Never a silent pass: the CLI judges such a result on every resource and payload.
+            let name = case_name(expected, "(every resource)");
+            if (hooks.select)(&name) {
+                let mut case = errored(expected, no_resources(&unsupported, expected));
+                case.name = name;
+                cases.push(case);
+            }
+            continue;
+        }
         for resource in &expected.resources {
             let name = case_name(expected, resource);
             if !(hooks.select)(&name) {
@@ -135,6 +145,20 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
         name: test.name.clone(),
         errors,
         cases,
+    }
+}
+
+/// Why a result that names no resources is an error case.
+fn no_resources(unsupported: &[String], expected: &Expected) -> String {
+    let mut fields: Vec<String> = unsupported.to_vec();
+    fields.extend(expected.unsupported.iter().map(|f| f.to_string()));
+    if fields.is_empty() {
+        "the result names no resources: Kyverno's CLI judges it on every resource, which admission-ls does not do yet (name them in `resources`)".to_string()
+    } else {
+        format!(
+            "the suite uses {}, which admission-ls does not run yet",
+            fields.join(", ")
+        )
     }
 }
 
