@@ -254,7 +254,8 @@ impl Walker {
             variables: Some(Type::object(VARIABLES)),
             authorizer: false,
         });
-        env.push_provider(Arc::new(request_fields()));
+        let request = request_fields(&env);
+        env.push_provider(Arc::new(request));
         let mut variables = ObjectTypes::new();
         variables.add_type(VARIABLES);
         Walker { env, variables }
@@ -288,12 +289,16 @@ impl Walker {
     }
 }
 
-/// What Kyverno's `request` has besides the API server's: the request's `object` and
-/// `oldObject`, both `dyn` (kyverno/kyverno `pkg/cel/compiler/request.go` `BuildRequestType`).
-fn request_fields() -> ObjectTypes {
+/// Kyverno's `request`: the API server's fields (as `env` knows them) and the request's `object`
+/// and `oldObject`, both `dyn` (kyverno/kyverno `pkg/cel/compiler/request.go` `BuildRequestType`).
+fn request_fields(env: &Env) -> ObjectTypes {
+    use crate::cel::types::TypeProvider;
     let mut request = ObjectTypes::new();
     let (object, old) = ("object", "oldObject");
     let request_type = crate::cel::types::provider::ADMISSION_REQUEST;
+    for (name, field) in env.providers.fields(request_type) {
+        request.add_field(request_type, &name, field.ty, field.doc.as_deref());
+    }
     request.add_field(
         request_type,
         object,
