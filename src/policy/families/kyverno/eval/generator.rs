@@ -3,9 +3,10 @@
 //! context's `GenerateResources` (kyverno/kyverno `pkg/cel/libs/context.go`), which in CLI
 //! evaluation records each resource instead of creating it: a `…List` object stands for its
 //! `items`; a cluster-scoped kind gets no namespace (and is refused for a namespaced policy that
-//! named a namespace); a resource generated into another namespace than its own loses its
-//! `ownerReferences`; then `uid`, `managedFields`, `annotations`, `resourceVersion` and
-//! `creationTimestamp` are cleared and the namespace set. The call returns `true`.
+//! named a namespace, which can be its own only); a resource generated into another namespace
+//! than its own loses its `ownerReferences`; then `uid`, `managedFields`, `annotations`,
+//! `resourceVersion` and `creationTimestamp` are cleared and the namespace set. The call returns
+//! `true`.
 
 use std::sync::Mutex;
 
@@ -46,6 +47,17 @@ impl Sink {
         let [Value::String(namespace), objects @ Value::List(_)] = args else {
             return Value::no_overload();
         };
+        // A namespaced policy's library generates into its own namespace only (kyverno/sdk
+        // `libs/generator` `namespacedImpl`, the version Kyverno pins).
+        if !self.policy_namespace.is_empty() && **namespace != *self.policy_namespace {
+            return Value::error(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "cross-namespace generation denied: policy in \"{}\" cannot generate into \"{namespace}\"",
+                    self.policy_namespace
+                ),
+            );
+        }
         let objects = match objects.to_json() {
             Ok(Json::Array(items)) => items,
             Ok(_) => return Value::no_overload(),
@@ -186,6 +198,13 @@ mod tests {
         let error = apply(&sink, "team", list).to_string();
         assert!(error.contains("cross-scope generation denied"), "{error}");
         assert!(sink.resources().is_empty());
+        let elsewhere =
+            json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}]);
+        let error = apply(&sink, "team-b", elsewhere).to_string();
+        assert!(
+            error.contains(r#"cross-namespace generation denied: policy in "team" cannot generate into "team-b""#),
+            "{error}"
+        );
         let wrong = sink.apply(&[Value::Int(1)]);
         assert!(wrong.to_string().contains("no such overload"), "{wrong}");
     }
