@@ -105,6 +105,10 @@ const KYVERNO_EVALUATED: &[&str] = &[
     "NamespacedValidatingPolicy",
     "MutatingPolicy",
     "NamespacedMutatingPolicy",
+    "GeneratingPolicy",
+    "NamespacedGeneratingPolicy",
+    "DeletingPolicy",
+    "NamespacedDeletingPolicy",
 ];
 
 /// The evaluate lens of a family document the command evaluates: a Kyverno policy, a Gatekeeper

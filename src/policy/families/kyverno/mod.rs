@@ -17,6 +17,7 @@
 
 mod autogen;
 pub mod cli_test;
+mod cron;
 pub mod eval;
 mod library;
 mod result_type;
