@@ -402,6 +402,12 @@ impl Index {
     fn crd_diagnostics_of(&self, file: FileId) -> Vec<Diagnostic> {
         self.crd_diagnostics.get(&file).cloned().unwrap_or_default()
     }
+
+    /// The facts `file` contributed to this index, if it is one of its files.
+    fn facts_of(&self, file: FileId) -> Option<&FileFacts> {
+        let found = self.sources.binary_search_by_key(&file, |(f, _)| *f).ok()?;
+        self.sources.get(found).map(|(_, facts)| facts.as_ref())
+    }
 }
 
 /// What [`Analysis::diagnosable`] found.
@@ -530,6 +536,12 @@ impl Analysis {
     /// policy names with their paramKinds, and objects a binding's `paramRef` may name. Read once
     /// per text (a diagnostics run of the file has usually read it already).
     pub fn contribution(&self, file: FileId) -> Contribution {
+        // The facts this snapshot's index was built from, when it was: the shared caches hold
+        // one text per file, and a run of the next keystroke may already have replaced it (asking
+        // them here would parse this text again and take the newer tree from the next run).
+        if let Some(facts) = self.index.get().and_then(|index| index.facts_of(file)) {
+            return Contribution::of(facts);
+        }
         let Some(parsed) = self.parsed(file) else {
             return Contribution::NONE;
         };
