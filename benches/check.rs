@@ -90,7 +90,7 @@ fn large_files() {
         let documents: Vec<String> = (0..250)
             .map(|k| policies::workspace_file(f * 250 + k))
             .collect();
-        dir.write(&format!("policies-{f}.yaml"), &documents.join("---\n"));
+        dir.write(&format!("policies-{f}.yaml"), documents.join("---\n"));
     }
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
