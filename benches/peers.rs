@@ -152,6 +152,10 @@ fn check_throughput(work: &Path, table: &mut Table) {
 struct Measured {
     open: Stats,
     change: Stats,
+    /// A keystroke that breaks the YAML at the end of the middle document, and the one that
+    /// mends it again.
+    breaking: Stats,
+    mending: Stats,
     hover: Stats,
     completion: Stats,
     peak_rss: String,
@@ -180,6 +184,7 @@ fn measure(server: &Server, path: &Path, text: &str, runs: usize, keys: u32) -> 
     let (mut client, published) = last.expect("at least one run");
     let diagnostics = published["diagnostics"].as_array().map_or(0, Vec::len);
     let change = keystrokes(&mut client, &uri, text, keys);
+    let (breaking, mending) = yaml_breaks(&mut client, &uri, text, 2 + i64::from(keys), keys);
     let (hover_at, completion_at) = cel_positions(text);
     let hover = latencies(&mut client, "textDocument/hover", &uri, hover_at, 50);
     let completion = latencies(
@@ -194,6 +199,8 @@ fn measure(server: &Server, path: &Path, text: &str, runs: usize, keys: u32) -> 
     Measured {
         open: Stats::of(opens),
         change: Stats::of(change),
+        breaking: Stats::of(breaking),
+        mending: Stats::of(mending),
         hover: Stats::of(hover),
         completion: Stats::of(completion),
         peak_rss,
@@ -233,6 +240,49 @@ fn keystrokes(client: &mut Client, uri: &str, text: &str, keys: u32) -> Vec<Dura
         samples.push(start.elapsed());
     }
     samples
+}
+
+/// `pairs` times: a `:` typed at the end of the last line of the middle document (`reason:
+/// Invalid:`, a mapping value where go-yaml allows none: a syntax error that cuts the document
+/// short), then deleted; each edit timed until the diagnostics of its version arrive. The
+/// versions continue from `version`.
+fn yaml_breaks(
+    client: &mut Client,
+    uri: &str,
+    text: &str,
+    version: i64,
+    pairs: u32,
+) -> (Vec<Duration>, Vec<Duration>) {
+    let markers: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("---"))
+        .map(|(i, _)| i)
+        .collect();
+    let line = markers
+        .get(markers.len() / 2)
+        .map_or(0, |next| next.saturating_sub(1));
+    let column = text.lines().nth(line).map_or(0, str::len) as u32;
+    let at = json!({"line": line, "character": column});
+    let after = json!({"line": line, "character": column + 1});
+    let mut timed = |version: i64, change: Value| {
+        client.clear_pending();
+        let start = Instant::now();
+        let params =
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]});
+        client.notify("textDocument/didChange", params);
+        client.diagnostics_where(uri, |p| p["version"].is_null() || p["version"] == version);
+        start.elapsed()
+    };
+    let mut breaking = Vec::new();
+    let mut mending = Vec::new();
+    for i in 0..i64::from(pairs) {
+        let insert = json!({"range": {"start": at, "end": at}, "text": ":"});
+        breaking.push(timed(version + 2 * i, insert));
+        let delete = json!({"range": {"start": at, "end": after}, "text": ""});
+        mending.push(timed(version + 2 * i + 1, delete));
+    }
+    (breaking, mending)
 }
 
 /// In the middle policy of the file, on its `object.spec.replicas` expression: the position of
@@ -309,6 +359,18 @@ fn lsp_rows(label: &str, ours: &Measured, peer: Option<&Measured>, table: &mut T
         pair(&ours.change),
         peer.map(|p| pair(&p.change)),
         &change_note,
+    );
+    table.add(
+        &format!("YAML-breaking keystroke → diagnostics p50 / p95 ({label})"),
+        pair(&ours.breaking),
+        peer.map(|p| pair(&p.breaking)),
+        &ratio(&ours.breaking, peer.map(|p| &p.breaking)),
+    );
+    table.add(
+        &format!("YAML-mending keystroke → diagnostics p50 / p95 ({label})"),
+        pair(&ours.mending),
+        peer.map(|p| pair(&p.mending)),
+        &ratio(&ours.mending, peer.map(|p| &p.mending)),
     );
     let p95 = |s: &Stats| ms(s.p95);
     let p95_ratio = |a: &Stats, b: Option<&Stats>| {

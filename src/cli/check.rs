@@ -103,6 +103,10 @@ pub fn run(args: &CheckArgs) -> i32 {
         // The configuration file's own problems come first, as the settings of everything else.
         checked.insert(0, project.into_checked());
     }
+    // The process ends after the report: freeing every file's tree, model and cache one node at
+    // a time took a twentieth of the CPU time of checking 10,000 documents, for nothing.
+    std::mem::forget(analysis);
+    std::mem::forget(host);
     let summary = Summary::of(&checked);
     for u in &unreadable {
         out::error(&format!("{}: error: {}", u.path, u.message));

@@ -5,7 +5,10 @@
 //! (`policy::check_root`). The tree of a document is a function of the text of the piece the
 //! YAML parser read it from, which lies between the end of the previous document and the start
 //! of the next (directives, indentation and the trailing blank lines a `|+` block keeps
-//! included). That text is the key; the minor and a fingerprint of the workspace must match too.
+//! included). That text is the key; the minor and the workspace's CRDs (its base fingerprint)
+//! must match too, and each policy name or object the check looked up must still give the same
+//! answer (`policy::workspace::reads`): a syntax error that hides one policy of a thousand
+//! re-checks that document, not the others.
 //! Diagnostics are stored with ranges relative to the start of the key, so a document that only
 //! moved (an edit above it) is reused as well. After each run a file's cache holds exactly the
 //! documents of that run. The keys are ranges of the run's text, which the cache shares, found by
@@ -17,6 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::FileId;
+use crate::policy::workspace::reads::{self, Reads};
 use crate::policy::{Diagnostic, Workspace};
 use crate::text::{TextRange, TextSize, to_size};
 use crate::yaml::{Node, YamlFile};
@@ -26,14 +30,23 @@ use crate::yaml::{Node, YamlFile};
 pub(super) struct DocCache {
     minor: u32,
     fingerprint: u64,
+    base_fingerprint: u64,
     /// The text of the run; keys are ranges of it.
     text: Arc<str>,
-    /// By the hash of a document's key text: the key's range in `text` and the diagnostics, with
-    /// ranges relative to the key. Of two keys with one hash only the first is kept.
-    documents: HashMap<u64, (TextRange, Vec<Diagnostic>)>,
+    /// By the hash of a document's key text: the key's range in `text` and what its check found.
+    /// Of two keys with one hash only the first is kept.
+    documents: HashMap<u64, (TextRange, Checked)>,
     /// How many documents the last request checked rather than reused (evidence for tests); 0
     /// when the file's diagnostics were answered from the memo without a run.
     pub(super) checked: AtomicUsize,
+}
+
+/// What the check of one document found: its diagnostics, with ranges relative to its key, and
+/// the workspace lookups it made.
+#[derive(Clone, Debug)]
+struct Checked {
+    diagnostics: Vec<Diagnostic>,
+    reads: Reads,
 }
 
 /// The caches of every file, shared by the snapshots of a host.
@@ -45,6 +58,8 @@ pub(super) struct Inputs<'a> {
     pub(super) workspace: &'a Workspace,
     /// [`Workspace::fingerprint`] of `workspace`.
     pub(super) fingerprint: u64,
+    /// [`Workspace::base_fingerprint`] of `workspace`.
+    pub(super) base_fingerprint: u64,
 }
 
 /// Records that a request answered the diagnostics of `file` without checking any document.
@@ -74,8 +89,8 @@ struct Key<'a> {
     /// The hash of `text`.
     hash: u64,
     start: TextSize,
-    /// The relative diagnostics of the last run, reused as they are.
-    reused: Option<Vec<Diagnostic>>,
+    /// What the last run found, reused as it is.
+    reused: Option<Checked>,
 }
 
 impl Slot<'_> {
@@ -95,18 +110,19 @@ pub(super) fn check_file(
 ) -> Vec<Diagnostic> {
     let previous = lock(caches)
         .get(&file)
-        .filter(|c| c.minor == inputs.minor && c.fingerprint == inputs.fingerprint)
+        .filter(|c| c.minor == inputs.minor && c.base_fingerprint == inputs.base_fingerprint)
         .cloned();
     let mut slots = slots(text, yaml);
     if let Some(previous) = &previous {
         for key in slots.iter_mut().filter_map(|s| s.key.as_mut()) {
-            key.reused = previous.recall(key).cloned();
+            key.reused = previous.recall(key, inputs).cloned();
         }
     }
     let fresh = check_missing(&slots, inputs);
     let mut cache = DocCache {
         minor: inputs.minor,
         fingerprint: inputs.fingerprint,
+        base_fingerprint: inputs.base_fingerprint,
         text: text.clone(),
         documents: HashMap::with_capacity(slots.len()),
         checked: AtomicUsize::new(fresh.len()),
@@ -117,13 +133,15 @@ pub(super) fn check_file(
 }
 
 impl DocCache {
-    /// The relative diagnostics the last run left for a document with the key text of `key`.
-    fn recall(&self, key: &Key) -> Option<&Vec<Diagnostic>> {
-        let (range, diagnostics) = self.documents.get(&key.hash)?;
+    /// What the last run found for a document with the key text of `key`, if it still holds in
+    /// the workspace of `inputs` (always, when the workspace has the same facts).
+    fn recall(&self, key: &Key, inputs: &Inputs) -> Option<&Checked> {
+        let (range, checked) = self.documents.get(&key.hash)?;
         let stored = self
             .text
             .get(usize::from(range.start())..usize::from(range.end()));
-        (stored == Some(key.text)).then_some(diagnostics)
+        let holds = self.fingerprint == inputs.fingerprint || checked.reads.hold(inputs.workspace);
+        (stored == Some(key.text) && holds).then_some(checked)
     }
 }
 
@@ -170,7 +188,7 @@ fn hash(text: &str) -> u64 {
 }
 
 /// Checks the documents that have nothing to reuse, on several threads for many of them.
-fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<Vec<Diagnostic>> {
+fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<(Vec<Diagnostic>, Reads)> {
     let missing: Vec<&Node> = slots
         .iter()
         .filter(|s| !s.reused())
@@ -178,7 +196,7 @@ fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<Vec<Diagnostic>> {
         .collect();
     let per_thread = crate::policy::DOCUMENTS_PER_THREAD;
     crate::text::parallel::map_chunks(&missing, per_thread, |root| {
-        crate::policy::check_root(root, inputs.minor, inputs.workspace)
+        reads::recording(|| crate::policy::check_root(root, inputs.minor, inputs.workspace))
     })
 }
 
@@ -186,30 +204,33 @@ fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<Vec<Diagnostic>> {
 /// this run. `fresh` holds the diagnostics of the slots that reused nothing, in order.
 fn assemble(
     slots: Vec<Slot>,
-    fresh: Vec<Vec<Diagnostic>>,
+    fresh: Vec<(Vec<Diagnostic>, Reads)>,
     cache: &mut DocCache,
 ) -> Vec<Diagnostic> {
     let mut fresh = fresh.into_iter();
     let mut diagnostics = Vec::new();
     for slot in slots {
         let Some(key) = slot.key else {
-            diagnostics.extend(fresh.next().unwrap_or_default());
+            diagnostics.extend(fresh.next().unwrap_or_default().0);
             continue;
         };
-        let relative = match key.reused {
-            Some(relative) => relative,
+        let checked = match key.reused {
+            Some(checked) => checked,
             None => {
-                let found = fresh.next().unwrap_or_default();
+                let (found, reads) = fresh.next().unwrap_or_default();
                 let Some(relative) = relative_to(&found, key.text, key.start) else {
                     diagnostics.extend(found);
                     continue;
                 };
-                relative
+                Checked {
+                    diagnostics: relative,
+                    reads,
+                }
             }
         };
-        diagnostics.extend(shifted(&relative, key.start));
+        diagnostics.extend(shifted(&checked.diagnostics, key.start));
         let range = TextRange::at(key.start, to_size(key.text.len()));
-        cache.documents.entry(key.hash).or_insert((range, relative));
+        cache.documents.entry(key.hash).or_insert((range, checked));
     }
     diagnostics
 }

@@ -166,3 +166,52 @@ fn another_version_or_workspace_rechecks_every_document() {
     host.remove_file(CRD_FILE);
     assert_eq!(run(&host, &older).1, 3);
 }
+
+/// `policy(name, …)` documents and a binding of policy `b`, joined into one file.
+fn with_binding(names: &[&str]) -> String {
+    let mut documents: Vec<String> = names.iter().map(|n| policy(n, "params.max > 0")).collect();
+    documents.push(
+        "apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: binding-of-b
+spec:
+  policyName: b
+  paramRef: {name: limits, parameterNotFoundAction: Deny}
+  validationActions: [Deny]
+"
+        .to_string(),
+    );
+    documents.join("---\n")
+}
+
+#[test]
+fn a_syntax_error_rechecks_only_what_read_the_document_it_hides() {
+    let config = DiagnosticsConfig::default();
+    let mut host = AnalysisHost::new();
+    set(&mut host, CRD_FILE, CRD);
+    let clean = with_binding(&["a", "b", "c"]);
+    set(&mut host, POLICY_FILE, &clean);
+    assert_eq!(run(&host, &config).1, 4);
+
+    // `a: b:` is a syntax error at the end of policy `a`: it leaves the workspace, but nothing
+    // else looked it up, so no other document is checked again.
+    let broken_a = clean.replacen("params.max > 0\n", "params.max > 0:\n", 1);
+    set(&mut host, POLICY_FILE, &broken_a);
+    assert_eq!(run(&host, &config).1, 0);
+    set(&mut host, POLICY_FILE, &clean);
+    assert_eq!(run(&host, &config).1, 1, "policy a alone");
+
+    // Hiding policy `b` changes what its binding finds: the binding is checked again.
+    let at_b = clean.find("name: b\n").unwrap_or(0);
+    let (head, tail) = clean.split_at(at_b);
+    let broken_b = format!(
+        "{head}{}",
+        tail.replacen("params.max > 0\n", "params.max > 0:\n", 1)
+    );
+    set(&mut host, POLICY_FILE, &broken_b);
+    let (found, checked) = run(&host, &config);
+    assert_eq!(checked, 1, "the binding: {found:?}");
+    set(&mut host, POLICY_FILE, &clean);
+    assert_eq!(run(&host, &config).1, 2, "policy b and its binding");
+}

@@ -104,3 +104,30 @@ fn a_file_that_contributes_nothing_has_no_contribution() {
         []
     );
 }
+
+#[test]
+fn an_older_snapshot_answers_its_contribution_without_taking_the_newer_tree() {
+    // The server asks a run's snapshot for its contribution after publishing, when the run of the
+    // next keystroke may already have parsed the newer text.
+    let mut host = AnalysisHost::new();
+    host.set_file(EDITED, Arc::from(POLICY));
+    let config = super::DiagnosticsConfig::default();
+    let older = host.snapshot();
+    older.diagnostics(EDITED, &config);
+    let renamed = POLICY.replace("name: limits", "name: quotas");
+    host.set_file(EDITED, Arc::from(renamed.as_str()));
+    let newer = host.snapshot();
+    newer.diagnostics(EDITED, &config);
+    let tree_before = newer.line_index(EDITED);
+
+    assert_eq!(
+        older.contribution(EDITED),
+        snapshot(POLICY).contribution(EDITED)
+    );
+    assert_ne!(older.contribution(EDITED), newer.contribution(EDITED));
+    let tree_after = newer.line_index(EDITED);
+    let same = tree_before
+        .zip(tree_after)
+        .is_some_and(|(a, b)| Arc::ptr_eq(&a, &b));
+    assert!(same, "the newer text's parse was kept, not read again");
+}

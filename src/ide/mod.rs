@@ -125,6 +125,8 @@ struct FileFacts {
     fingerprint: u64,
     /// [`Workspace::crd_fingerprint`] of `workspace`.
     crd_fingerprint: u64,
+    /// [`Workspace::base_fingerprint`] of `workspace`.
+    base_fingerprint: u64,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -161,6 +163,7 @@ impl FileFacts {
             text: text.clone(),
             fingerprint: workspace.fingerprint(),
             crd_fingerprint: workspace.crd_fingerprint(),
+            base_fingerprint: workspace.base_fingerprint(),
             workspace,
             diagnostics: Vec::new(),
         }
@@ -186,6 +189,7 @@ impl FileFacts {
             text: text.clone(),
             fingerprint: workspace.fingerprint(),
             crd_fingerprint: workspace.crd_fingerprint(),
+            base_fingerprint: workspace.base_fingerprint(),
             workspace,
             diagnostics,
         }
@@ -303,6 +307,10 @@ struct Index {
     /// A hash of the fingerprints of every file's facts, in file order: equal when every file
     /// contributes the same facts, so documents' diagnostics may be reused.
     fingerprint: u64,
+    /// The same of every file's [`Workspace::base_fingerprint`]: equal when only policy names
+    /// and objects changed, so the diagnostics of documents that read none of those changes may
+    /// be reused (`doc_cache.rs`).
+    base_fingerprint: u64,
     crd_diagnostics: BTreeMap<FileId, Vec<Diagnostic>>,
 }
 
@@ -364,8 +372,10 @@ impl Index {
         let mut crd_diagnostics = BTreeMap::new();
         let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
         let mut crds = std::collections::hash_map::DefaultHasher::new();
+        let mut base = std::collections::hash_map::DefaultHasher::new();
         for (file, facts) in &sources {
             std::hash::Hash::hash(&facts.fingerprint, &mut fingerprint);
+            std::hash::Hash::hash(&facts.base_fingerprint, &mut base);
             std::hash::Hash::hash(&facts.crd_fingerprint, &mut crds);
             workspace.extend_from_file(file.0, &facts.workspace);
             if !facts.diagnostics.is_empty() {
@@ -381,6 +391,7 @@ impl Index {
             crd_fingerprint,
             workspace: Arc::new(workspace),
             fingerprint: std::hash::Hasher::finish(&fingerprint),
+            base_fingerprint: std::hash::Hasher::finish(&base),
             crd_diagnostics,
         })
     }
@@ -390,6 +401,12 @@ impl Index {
     /// The diagnostics of `file`'s unusable CRDs.
     fn crd_diagnostics_of(&self, file: FileId) -> Vec<Diagnostic> {
         self.crd_diagnostics.get(&file).cloned().unwrap_or_default()
+    }
+
+    /// The facts `file` contributed to this index, if it is one of its files.
+    fn facts_of(&self, file: FileId) -> Option<&FileFacts> {
+        let found = self.sources.binary_search_by_key(&file, |(f, _)| *f).ok()?;
+        self.sources.get(found).map(|(_, facts)| facts.as_ref())
     }
 }
 
@@ -441,6 +458,7 @@ impl Analysis {
             minor: config.minor(),
             workspace: &index.workspace,
             fingerprint: index.fingerprint,
+            base_fingerprint: index.base_fingerprint,
         };
         let (text, yaml) = (&parsed.text, &parsed.yaml);
         let diagnostics = match self.reading(file) {
@@ -518,6 +536,12 @@ impl Analysis {
     /// policy names with their paramKinds, and objects a binding's `paramRef` may name. Read once
     /// per text (a diagnostics run of the file has usually read it already).
     pub fn contribution(&self, file: FileId) -> Contribution {
+        // The facts this snapshot's index was built from, when it was: the shared caches hold
+        // one text per file, and a run of the next keystroke may already have replaced it (asking
+        // them here would parse this text again and take the newer tree from the next run).
+        if let Some(facts) = self.index.get().and_then(|index| index.facts_of(file)) {
+            return Contribution::of(facts);
+        }
         let Some(parsed) = self.parsed(file) else {
             return Contribution::NONE;
         };

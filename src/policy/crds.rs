@@ -7,7 +7,6 @@
 use super::admission::json::yaml_to_json;
 use super::families::gatekeeper;
 
-use super::model_kinds::PolicyDocument;
 use super::workspace::{ParamObject, Workspace};
 use super::{Code, Diagnostic, read_kinds};
 use crate::schema::Gvk;
@@ -37,24 +36,15 @@ pub fn index_file(yaml: &YamlFile, workspace: &mut Workspace) -> Vec<Diagnostic>
             if let Some(kind) = kind {
                 workspace.add_constraint_match(kind, gatekeeper::crd::match_kinds(root));
             }
-        } else if let Some((kind, version)) = read_kinds::recognise(root) {
-            let document = read_kinds::document(root, kind, version);
-            if let Some(name) = document.name() {
-                workspace.add_policy(kind, name, param_kind(&document));
+        } else if let Some((kind, _)) = read_kinds::recognise(root) {
+            let (name, param_kind) = read_kinds::name_and_param_kind(root, kind);
+            if let Some(name) = name {
+                let param_kind = param_kind.and_then(|p| super::typecheck::param_gvk(&p.value));
+                workspace.add_policy(kind, &name, param_kind);
             }
         }
     }
     out
-}
-
-/// The paramKind of a policy, when both its fields are written.
-fn param_kind(document: &PolicyDocument) -> Option<crate::schema::Gvk> {
-    let param = match document {
-        PolicyDocument::ValidatingPolicy(_, spec) => spec.value.param_kind.as_ref(),
-        PolicyDocument::MutatingPolicy(_, spec) => spec.value.param_kind.as_ref(),
-        _ => None,
-    }?;
-    super::typecheck::param_gvk(&param.value)
 }
 
 /// `apiVersion`, `kind`, `metadata.name` and `metadata.namespace` of a document, with its place.

@@ -21,6 +21,26 @@ pub(crate) fn recognise(root: &Node) -> Option<(PolicyKind, ApiVersion)> {
     Some((kind, version))
 }
 
+/// The name and paramKind of a recognised document, read as [`document`] reads them: what the
+/// workspace index takes of each policy, without reading its validations, mutations and match
+/// rules (a keystroke in a file of a thousand policies indexes them all again).
+pub(crate) fn name_and_param_kind(
+    root: &Node,
+    kind: PolicyKind,
+) -> (Option<String>, Opt<ParamKind>) {
+    let kind_range = node::lookup(root, "kind").map_or(root.range, |e| e.value.range);
+    let top = Fields::new(root, kind_range);
+    let metadata = top.object("metadata", read::metadata);
+    let name = metadata.and_then(|m| m.value.name).map(|n| n.value.value);
+    let param_kind = match kind {
+        PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy => top
+            .object("spec", |f| f.object("paramKind", read::param_kind))
+            .and_then(|spec| spec.value),
+        PolicyKind::ValidatingBinding | PolicyKind::MutatingBinding => None,
+    };
+    (name, param_kind)
+}
+
 /// Reads a recognised document.
 pub(crate) fn document(root: &Node, kind: PolicyKind, version: ApiVersion) -> PolicyDocument {
     let kind_range = node::lookup(root, "kind").map_or(root.range, |e| e.value.range);

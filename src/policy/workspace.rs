@@ -13,6 +13,10 @@ use super::PolicyKind;
 use crate::schema::{CrdKind, Gvk, SchemaTypes, Scope};
 use crate::text::TextRange;
 
+pub mod reads;
+
+use reads::{Query, note};
+
 /// An object of the workspace that a binding's `paramRef` may name: its identity and where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamObject {
@@ -99,10 +103,13 @@ impl Workspace {
     /// binding's `paramRef` when the policy's `paramKind` is `gvk`. Go to definition from
     /// `paramRef.name` picks the one whose [`ParamObject::name`] (and namespace) match.
     pub fn param_objects(&self, gvk: &Gvk) -> Vec<&ParamObject> {
-        self.objects
+        let objects: Vec<&ParamObject> = self
+            .objects
             .iter()
             .filter(|o| o.gvk.group == gvk.group && o.gvk.kind == gvk.kind)
-            .collect()
+            .collect();
+        note(|| Query::ParamObjects(gvk.clone()), identities(&objects));
+        objects
     }
 
     /// The objects of [`param_objects`](Self::param_objects) that a `paramRef` with this `name`
@@ -164,21 +171,31 @@ impl Workspace {
     /// How many policies of kind `kind` named `name` the workspace holds.
     pub fn policy_count(&self, kind: PolicyKind, name: &str) -> usize {
         let key = (kind == PolicyKind::MutatingPolicy, name.to_string());
-        self.policy_counts.get(&key).copied().unwrap_or(0)
+        let count = self.policy_counts.get(&key).copied().unwrap_or(0);
+        note(|| Query::PolicyCount(kind, name.to_string()), count);
+        count
     }
 
     /// Whether a binding of kind `binding` may name `policy`: a policy of the matching kind exists.
     pub fn has_policy_for(&self, binding: PolicyKind, policy: &str) -> bool {
-        match binding {
+        let has = match binding {
             PolicyKind::ValidatingBinding => self.validating.contains_key(policy),
             PolicyKind::MutatingBinding => self.mutating.contains_key(policy),
             PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy => true,
-        }
+        };
+        note(|| Query::HasPolicyFor(binding, policy.to_string()), has);
+        has
     }
 
     /// The paramKind of the policy a binding of kind `binding` names, when that policy is in the
     /// workspace and has one.
     pub fn param_kind_for(&self, binding: PolicyKind, policy: &str) -> Option<&Gvk> {
+        let found = self.lookup_param_kind(binding, policy);
+        note(|| Query::ParamKindFor(binding, policy.to_string()), found);
+        found
+    }
+
+    fn lookup_param_kind(&self, binding: PolicyKind, policy: &str) -> Option<&Gvk> {
         let policies = match binding {
             PolicyKind::ValidatingBinding => &self.validating,
             PolicyKind::MutatingBinding => &self.mutating,
@@ -189,11 +206,42 @@ impl Workspace {
 
     /// The kinds the policies of the workspace take their params from (`spec.paramKind`), sorted.
     pub fn param_kinds(&self) -> BTreeSet<&Gvk> {
-        self.validating
+        let kinds: BTreeSet<&Gvk> = self
+            .validating
             .values()
             .chain(self.mutating.values())
             .flatten()
-            .collect()
+            .collect();
+        note(|| Query::ParamKinds, &kinds);
+        kinds
+    }
+
+    /// The answer to `query` now, hashed as [`reads::note`] recorded it (recording nothing).
+    fn answer(&self, query: &Query) -> u64 {
+        use reads::hash_of as hash;
+        match query {
+            Query::PolicyCount(kind, name) => {
+                let key = (*kind == PolicyKind::MutatingPolicy, name.clone());
+                hash(self.policy_counts.get(&key).copied().unwrap_or(0))
+            }
+            Query::HasPolicyFor(binding, policy) => hash(match binding {
+                PolicyKind::ValidatingBinding => self.validating.contains_key(policy),
+                PolicyKind::MutatingBinding => self.mutating.contains_key(policy),
+                PolicyKind::ValidatingPolicy | PolicyKind::MutatingPolicy => true,
+            }),
+            Query::ParamKindFor(binding, policy) => hash(self.lookup_param_kind(*binding, policy)),
+            Query::ParamObjects(gvk) => {
+                let objects = self
+                    .objects
+                    .iter()
+                    .filter(|o| o.gvk.group == gvk.group && o.gvk.kind == gvk.kind);
+                hash(identities(&objects.collect::<Vec<_>>()))
+            }
+            Query::ParamKinds => {
+                let kinds = self.validating.values().chain(self.mutating.values());
+                hash(kinds.flatten().collect::<BTreeSet<&Gvk>>())
+            }
+        }
     }
 
     /// The scope of a kind the workspace defines with a CRD (any served version), if it does.
@@ -226,6 +274,17 @@ impl Workspace {
         for object in &self.objects {
             (&object.gvk, &object.name, &object.namespace).hash(&mut hasher);
         }
+        self.constraint_matches.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// A hash of what the checks read from the workspace other than through the lookups
+    /// [`reads::recording`] records: the CRDs with their schemas and Gatekeeper's constraint
+    /// matches. Two workspaces with equal base fingerprints differ at most in policy names and
+    /// objects, which a check's recorded [`reads::Reads`] then tell apart.
+    pub fn base_fingerprint(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.hash_crds(&mut hasher);
         self.constraint_matches.hash(&mut hasher);
         hasher.finish()
     }
@@ -279,4 +338,11 @@ impl Workspace {
             })
             .clone()
     }
+}
+
+/// What a lookup of objects answers, as far as a diagnostic reads it: their identities, without
+/// the places that move with every edit.
+fn identities<'a>(objects: &[&'a ParamObject]) -> Vec<(&'a Gvk, &'a str, Option<&'a str>)> {
+    let identity = |o: &&'a ParamObject| (&o.gvk, o.name.as_str(), o.namespace.as_deref());
+    objects.iter().map(identity).collect()
 }
