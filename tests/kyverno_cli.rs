@@ -574,9 +574,47 @@ fn test_evaluates_the_pure_library_functions() {
               ok    pure-libraries Pod/long-name: fail (…ms)
               ok    pure-libraries Pod/bad-image: error (…ms)
               ok    pure-libraries Pod/bad-json: error (…ms)
-            8 passed, 0 failed in …ms
+              ok    encoded-libraries Pod/window-ok: pass (…ms)
+              ok    encoded-libraries Pod/window-wrong-team: fail (…ms)
+              ok    encoded-libraries Pod/window-docker-hub: fail (…ms)
+              ok    encoded-libraries Pod/window-off-hour: fail (…ms)
+              ok    encoded-libraries Pod/window-wrong-cron: fail (…ms)
+              ok    encoded-libraries Pod/window-bad-gzip: error (…ms)
+              ok    encoded-libraries Pod/pinned: skip (…ms)
+            15 passed, 0 failed in …ms
         "#]],
     );
+}
+
+/// The messages of the gzip, transform and time functions: the decompressed annotation, the
+/// truncation and the cron line in the timestamp's own zone (Go's time fields), Go's error for
+/// a value too short to be gzip.
+#[test]
+fn eval_gives_gzip_transform_and_time_results() {
+    let policy = "tests/suites/kyverno_libs/encoded.yaml";
+    let (code, stdout, stderr) = run(&[
+        "eval",
+        policy,
+        "--object",
+        "tests/suites/kyverno_libs/resources.yaml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let messages: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  message: "))
+        .filter(|m| *m != "skip")
+        .collect();
+    expect![[r#"
+        [
+            "success",
+            "the compressed config names team b",
+            "images must come from corp.reg.com",
+            "the window must start on the hour, not at 2025-03-14T09:26:53+01:00",
+            "the cron line of the window is 0 23 15 3 6",
+            "error: composited variable \"config\" fails to evaluate: unexpected EOF",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
 }
 
 #[test]

@@ -5,14 +5,15 @@
 //! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
 //! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
-//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`).
+//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
+//! `transform`, `time_ext`).
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
 use super::value_of;
-use super::{encoding, hash, image_ref, math_ext};
+use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -191,12 +192,6 @@ const NOT_EVALUATED: &[(&str, &str)] = &[
     ("random", ""),
     ("random.random", ""),
     ("x509.decode", ""),
-    ("gzip.compress", ""),
-    ("gzip.decompress", ""),
-    ("listObjToMap", ""),
-    ("transform.listObjToMap", ""),
-    ("time.toCron", ""),
-    ("time.truncate", ""),
 ];
 
 /// `ns.get` as `ns.Get`: the context libraries register both spellings (kyverno/sdk
@@ -269,6 +264,9 @@ impl ExternalFunctions for Library {
             .or_else(|| encoding::call(name, args))
             .or_else(|| hash::call(name, args))
             .or_else(|| math_ext::call(name, args))
+            .or_else(|| gzip::call(name, args))
+            .or_else(|| transform::call(name, args))
+            .or_else(|| time_ext::call(name, args))
         {
             return Some(value);
         }
@@ -296,6 +294,9 @@ impl ExternalFunctions for Library {
             "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
         ) || encoding::is_function(&name)
             || math_ext::is_function(&name)
+            || gzip::is_function(&name)
+            || transform::is_function(&name)
+            || time_ext::is_function(&name)
             || matches!(name.as_str(), "hash.sha1" | "hash.sha256" | "hash.md5")
             || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }
@@ -354,5 +355,6 @@ mod tests {
             "{random}"
         );
         assert!(library.is_qualified("x509.decode"));
+        assert!(library.is_qualified("transform.listObjToMap"));
     }
 }

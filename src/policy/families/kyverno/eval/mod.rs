@@ -8,12 +8,15 @@
 //! the other kinds are refused with a message saying so.
 
 mod encoding;
+mod gzip;
 mod hash;
 mod image_ref;
 mod library;
 mod math_ext;
 mod mutating;
 mod mutating_autogen;
+mod time_ext;
+mod transform;
 mod validating;
 
 use serde_json::Value as Json;
