@@ -581,7 +581,10 @@ fn test_evaluates_the_pure_library_functions() {
               ok    encoded-libraries Pod/window-wrong-cron: fail (…ms)
               ok    encoded-libraries Pod/window-bad-gzip: error (…ms)
               ok    encoded-libraries Pod/pinned: skip (…ms)
-            15 passed, 0 failed in …ms
+              ok    certificate-libraries ConfigMap/ca-corp: pass (…ms)
+              ok    certificate-libraries ConfigMap/ca-plain: fail (…ms)
+              ok    certificate-libraries ConfigMap/ca-ec: error (…ms)
+            18 passed, 0 failed in …ms
         "#]],
     );
 }
@@ -612,6 +615,32 @@ fn eval_gives_gzip_transform_and_time_results() {
             "the window must start on the hour, not at 2025-03-14T09:26:53+01:00",
             "the cron line of the window is 0 23 15 3 6",
             "error: composited variable \"config\" fails to evaluate: unexpected EOF",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
+}
+
+/// `x509.decode` of a ConfigMap's certificate: Go's fields (a CA with path length 0, the key
+/// usage bits, the alternative names and name constraints), and Kyverno's refusal of an EC key.
+#[test]
+fn eval_decodes_certificates_as_kyverno_does() {
+    let policy = "tests/suites/kyverno_libs/certificates.yaml";
+    let (code, stdout, stderr) = run(&[
+        "eval",
+        policy,
+        "--object",
+        "tests/suites/kyverno_libs/resources.yaml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let messages: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  message: "))
+        .collect();
+    expect![[r#"
+        [
+            "success",
+            "the certificate of plain is not a CA limited to one level",
+            "error: composited variable \"cert\" fails to evaluate: certificate should use rsa algorithm",
         ]
     "#]]
     .assert_debug_eq(&messages);

@@ -6,14 +6,14 @@
 //! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
 //! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
-//! `transform`, `time_ext`).
+//! `transform`, `time_ext`, `x509`).
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
 use super::value_of;
-use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform};
+use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform, x509};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -191,7 +191,6 @@ const NOT_EVALUATED: &[(&str, &str)] = &[
     // Random by design (kyverno/sdk `libs/random`): no result a test could expect.
     ("random", ""),
     ("random.random", ""),
-    ("x509.decode", ""),
 ];
 
 /// `ns.get` as `ns.Get`: the context libraries register both spellings (kyverno/sdk
@@ -267,6 +266,7 @@ impl ExternalFunctions for Library {
             .or_else(|| gzip::call(name, args))
             .or_else(|| transform::call(name, args))
             .or_else(|| time_ext::call(name, args))
+            .or_else(|| x509::call(name, args))
         {
             return Some(value);
         }
@@ -297,6 +297,7 @@ impl ExternalFunctions for Library {
             || gzip::is_function(&name)
             || transform::is_function(&name)
             || time_ext::is_function(&name)
+            || name == "x509.decode"
             || matches!(name.as_str(), "hash.sha1" | "hash.sha256" | "hash.md5")
             || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }

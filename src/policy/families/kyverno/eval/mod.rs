@@ -18,6 +18,7 @@ mod mutating_autogen;
 mod time_ext;
 mod transform;
 mod validating;
+mod x509;
 
 use serde_json::Value as Json;
 
