@@ -672,3 +672,61 @@ fn eval_gives_image_and_json_results_and_kyverno_s_parse_error() {
         "#]],
     );
 }
+
+/// ImageValidatingPolicy suites: signature and attestation checks read from the context's
+/// `spec.verifications`, `matchImageReferences` by glob and CEL, the digest check and the
+/// `required` check on by default, an image with no verification data an error.
+#[test]
+fn test_runs_image_validating_policies_from_context_verifications() {
+    check(
+        &["test", "tests/suites/kyverno_images"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_images/kyverno-test.yaml (image-validating)
+              ok    verify-signatures Pod/signed: pass (…ms)
+              ok    verify-signatures Pod/not-selected: pass (…ms)
+              ok    verify-signatures Pod/unsigned: fail (…ms)
+              ok    verify-signatures Pod/no-sbom: fail (…ms)
+              ok    verify-signatures Pod/unknown-image: error (…ms)
+              ok    require-digests Deployment/tagged: fail (…ms)
+              ok    require-digests Deployment/pinned: fail (…ms)
+            7 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// The messages of an ImageValidatingPolicy: Kyverno's for a missing digest and an unverified
+/// image (`pkg/image/verification/evaluator/policy.go`), and a signature check with no data
+/// naming the call and the flag.
+#[test]
+fn eval_gives_image_verification_messages_and_names_missing_data() {
+    let policy = "tests/suites/kyverno_images/policies.yaml";
+    let objects = "tests/suites/kyverno_images/resources.yaml";
+    let messages = |args: &[&str]| {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("  message: ").map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let context = "tests/suites/kyverno_images/context.yaml";
+    expect![[r#"
+        [
+            "image corp.reg.com/team/app:v1 does not have a digest",
+            "image corp.reg.com/team/app@sha256:6aefddb645ee6963afd681b1845c661d0ea4c3b20ab9db86d9e753b203d385f2 is not verified: no policy performed a signature or attestation check on it",
+        ]
+    "#]]
+    .assert_debug_eq(&messages(&[
+        "eval", policy, "--policy", "require-digests", "--object", objects, "--context", context,
+    ]));
+    let signed = "tests/cli_fixtures/kyverno/signed-image-pod.yaml";
+    expect![[r#"
+        [
+            "failed to evaluate policy: verifyImageSignatures('ghcr.io/kyverno/test-verify-image:signed', …): signatures cannot be verified offline; give the outcome of its signature checks in a context file's spec.verifications (an admission-ls field: image, signatures, attestations, payloads): `eval --context FILE`, or the `context` field of a kyverno-test.yaml",
+        ]
+    "#]]
+    .assert_debug_eq(&messages(&[
+        "eval", policy, "--policy", "verify-signatures", "--object", signed,
+    ]));
+}

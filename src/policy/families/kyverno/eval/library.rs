@@ -26,6 +26,8 @@ pub struct ContextData {
     resources: Vec<Json>,
     /// `spec.images`.
     images: Vec<Json>,
+    /// `spec.verifications` (an admission-ls field: the outcome of image signature checks).
+    verifications: Vec<Json>,
     /// Whether any context was given, and where it comes from (for messages).
     source: Option<String>,
     /// What `time.now()` returns.
@@ -49,11 +51,31 @@ impl ContextData {
                 };
                 data.resources.extend(list("resources"));
                 data.images.extend(list("images"));
+                data.verifications.extend(list("verifications"));
             } else if doc.is_object() {
                 data.resources.push(doc.clone());
             }
         }
         data
+    }
+
+    /// The `spec.verifications` entry of `image`.
+    pub fn verification(&self, image: &str) -> Option<&Json> {
+        self.verifications
+            .iter()
+            .find(|v| str_at(v, &["image"]) == image)
+    }
+
+    /// What an image verification says when the context has no entry for its image.
+    pub fn missing_verification(&self, call: &str) -> Value {
+        let hint = match &self.source {
+            Some(source) => format!("the image has no entry in the spec.verifications of {source}"),
+            None => "give the outcome of its signature checks in a context file's spec.verifications (an admission-ls field: image, signatures, attestations, payloads): `eval --context FILE`, or the `context` field of a kyverno-test.yaml".to_string(),
+        };
+        Value::error(
+            ErrorKind::InvalidArgument,
+            format!("{call}: signatures cannot be verified offline; {hint}"),
+        )
     }
 
     /// What a lookup says when it has no data.
@@ -73,6 +95,11 @@ pub struct Library {
 
 impl Library {
     /// The library reading `data`.
+    pub fn new(data: Arc<ContextData>) -> Library {
+        Library { data }
+    }
+
+    /// The library reading `data`, for an activation.
     pub fn shared(data: Arc<ContextData>) -> Arc<dyn ExternalFunctions> {
         Arc::new(Library { data })
     }

@@ -4,13 +4,18 @@
 //! (pass, fail with the message, skip, error) or none when the policy does not match.
 //!
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`), and so are
-//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result);
-//! the other kinds are refused with a message saying so.
+//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result),
+//! and ImageValidatingPolicy and its namespaced variant (`image_validating.rs`, signature checks
+//! read from the context by `image_verify.rs`); the other kinds are refused with a message saying
+//! so.
 
 mod encoding;
+mod glob;
 mod gzip;
 mod hash;
 mod image_ref;
+mod image_validating;
+mod image_verify;
 mod library;
 mod math_ext;
 mod mutating;
@@ -73,8 +78,11 @@ pub fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Respon
             Ok(validating::evaluate(root, kind, input))
         }
         "MutatingPolicy" | "NamespacedMutatingPolicy" => Ok(mutating::evaluate(root, kind, input)),
+        "ImageValidatingPolicy" | "NamespacedImageValidatingPolicy" => {
+            Ok(image_validating::evaluate(root, kind, input))
+        }
         _ => Err(format!(
-            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy and their namespaced variants are)"
+            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, ImageValidatingPolicy and their namespaced variants are)"
         )),
     }
 }

@@ -77,7 +77,7 @@ impl Settings {
 }
 
 /// The policy's view: its spec read as a ValidatingAdmissionPolicy's, which it extends.
-fn read_view(root: &Node) -> Option<Policy> {
+pub(super) fn read_view(root: &Node) -> Option<Policy> {
     let document = read_kinds::document(root, PolicyKind::ValidatingPolicy, ApiVersion::V1);
     match view::from_model(&document) {
         Document::Policy(policy) => Some(policy),
@@ -216,7 +216,7 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
 }
 
 /// What the request gets from a result under the policy's validationActions.
-fn decide(outcome: &mut FamilyOutcome, status: Status, message: &str) {
+pub(super) fn decide(outcome: &mut FamilyOutcome, status: Status, message: &str) {
     let has = |action: &str| outcome.actions.iter().any(|a| a == action);
     let (deny, warn, audit) = (has("Deny"), has("Warn"), has("Audit"));
     outcome.decision = match status {
@@ -339,7 +339,7 @@ pub(super) fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
 
 /// `match`: every condition runs; a `false` one skips; errors fail unless the failurePolicy is
 /// `Ignore`, which skips.
-fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
+pub(super) fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
     let mut errors = Vec::new();
     for condition in &policy.match_conditions {
         match evaluate_bool(scope, &condition.expression) {
@@ -358,7 +358,11 @@ fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
 }
 
 /// The message of a failed validation: its messageExpression's, its message, or the default.
-fn failure_message(scope: &Scope, validation: &view::Validation, index: usize) -> String {
+pub(super) fn failure_message(
+    scope: &Scope,
+    validation: &view::Validation,
+    index: usize,
+) -> String {
     let mut message = validation.message.clone();
     if !validation.message_expression.is_empty() {
         message = match evaluate_text(scope, &validation.message_expression) {
