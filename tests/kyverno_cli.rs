@@ -688,9 +688,10 @@ fn test_runs_image_validating_policies_from_context_verifications() {
               ok    verify-signatures Pod/unsigned: fail (…ms)
               ok    verify-signatures Pod/no-sbom: fail (…ms)
               ok    verify-signatures Pod/unknown-image: error (…ms)
+              ok    verify-signatures Pod/skipped-pod: skip (…ms)
               ok    require-digests Deployment/tagged: fail (…ms)
               ok    require-digests Deployment/pinned: fail (…ms)
-            7 passed, 0 failed in …ms
+            8 passed, 0 failed in …ms
         "#]],
     );
 }
@@ -729,4 +730,62 @@ fn eval_gives_image_verification_messages_and_names_missing_data() {
     .assert_debug_eq(&messages(&[
         "eval", policy, "--policy", "verify-signatures", "--object", signed,
     ]));
+}
+
+/// PolicyExceptions (`policies.kyverno.io`) from a suite's `exceptions` files: a full exemption
+/// skips the ValidatingPolicy and the MutatingPolicy it names, `reportResult: pass` passes, a
+/// partial one only fills `exceptions.allowedValues`, and one naming another kind does nothing.
+#[test]
+fn test_applies_policy_exceptions() {
+    check(
+        &["test", "tests/suites/kyverno_exceptions"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_exceptions/kyverno-test.yaml (exceptions)
+              ok    require-team Deployment/legacy-app: skip (…ms)
+              ok    require-team Deployment/audited-app: pass (…ms)
+              ok    require-team Deployment/batch-five: pass (…ms)
+              ok    require-team Deployment/batch-six: fail (…ms)
+              ok    require-team Deployment/plain-app: fail (…ms)
+              ok    add-owner Deployment/legacy-app: skip (…ms)
+              ok    add-owner Deployment/plain-app: pass (…ms)
+            7 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// `eval --context` with PolicyException documents: Kyverno's messages naming the exceptions
+/// (`pkg/cel/policies/vpol/engine/engine.go`), the namespace in the key when it has one.
+#[test]
+fn eval_names_the_exception_that_exempts() {
+    let (code, stdout, stderr) = run(&[
+        "eval",
+        "tests/suites/kyverno_exceptions/policies.yaml",
+        "--policy",
+        "require-team",
+        "--object",
+        "tests/suites/kyverno_exceptions/resources.yaml",
+        "--context",
+        "tests/suites/kyverno_exceptions/exceptions.yaml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let results: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("ValidatingPolicy") || l.starts_with("  message: "))
+        .collect();
+    expect![[r#"
+        [
+            "ValidatingPolicy require-team: skip",
+            "  message: rule is skipped due to policy exception: tools/legacy",
+            "ValidatingPolicy require-team: pass",
+            "  message: rule is passed due to policy exception: audited",
+            "ValidatingPolicy require-team: pass",
+            "  message: success",
+            "ValidatingPolicy require-team: fail",
+            "  message: too many replicas: 6",
+            "ValidatingPolicy require-team: fail",
+            "  message: the deployment has no team label",
+        ]
+    "#]]
+    .assert_debug_eq(&results);
 }

@@ -88,10 +88,10 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     let resources = load_resources(path, &test.resources, load, &mut errors);
     let mut values = load_values(path, test, load, &mut errors);
     values.now = hooks.now;
-    let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
-    if !test.exceptions.is_empty() {
-        unsupported.push("exceptions".into());
-    }
+    let unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
+    values
+        .context
+        .extend(load_exceptions(path, &test.exceptions, load, &mut errors));
     let patched_files = load_patched(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
@@ -189,6 +189,24 @@ fn load_resources(
                     .map(resources::prepare),
             ),
             Err(e) => errors.push(format!("cannot read resource file {file}: {e}")),
+        }
+    }
+    out
+}
+
+/// The documents of the suite's `exceptions` files; the evaluation applies the CEL
+/// PolicyExceptions among them to the policies they name.
+fn load_exceptions(
+    path: &str,
+    files: &[String],
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Vec<Json> {
+    let mut out = Vec::new();
+    for file in files {
+        match load(&join(path, file)).and_then(|text| documents(&text)) {
+            Ok(docs) => out.extend(docs.into_iter().filter(Json::is_object)),
+            Err(e) => errors.push(format!("cannot read exception file {file}: {e}")),
         }
     }
     out

@@ -6,13 +6,14 @@
 //! extractors by the request's resource, then `spec.images`) filtered by `matchImageReferences`
 //! (`glob.rs`, or a CEL expression over `ref`), the digest check (`verifyDigest`, on by default),
 //! then `images`, `attestors` and `attestations` bound and the validations run in order as a
-//! ValidatingPolicy's are. Signature checks read their outcome from the context
+//! ValidatingPolicy's are; a matching PolicyException skips the policy. Signature checks read their outcome from the context
 //! (`image_verify.rs`). The autogen variants of a Pod policy are not evaluated yet.
 
 use std::sync::Arc;
 
 use serde_json::Value as Json;
 
+use super::exceptions;
 use super::glob::Glob;
 use super::image_verify::{Reference, Verifier};
 use super::library::ContextData;
@@ -192,6 +193,13 @@ fn run(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput) -> 
         Ok(true) => {}
         // `Evaluate` returns no result: the policy gives no response.
         Ok(false) => return None,
+        Err(e) => return error(e),
+    }
+    let applicable = exceptions::applicable(&input.context, &policy.name, &settings.kind);
+    let ignore = policy.failure_policy == "Ignore";
+    match exceptions::for_image_validating(&applicable, &scope, ignore) {
+        Ok(Some((status, message))) => return Some((status, message, Vec::new())),
+        Ok(None) => {}
         Err(e) => return error(e),
     }
     let mut extractors = default_extractors(input);

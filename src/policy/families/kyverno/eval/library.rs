@@ -52,7 +52,7 @@ impl ContextData {
                 data.resources.extend(list("resources"));
                 data.images.extend(list("images"));
                 data.verifications.extend(list("verifications"));
-            } else if doc.is_object() {
+            } else if doc.is_object() && !super::exceptions::is_exception(doc) {
                 data.resources.push(doc.clone());
             }
         }

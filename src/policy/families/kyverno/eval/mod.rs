@@ -10,6 +10,7 @@
 //! so.
 
 mod encoding;
+mod exceptions;
 mod glob;
 mod gzip;
 mod hash;

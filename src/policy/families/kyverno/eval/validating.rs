@@ -6,9 +6,11 @@
 //! N"; audit annotations). JSON mode (`spec.evaluation.mode: JSON`) matches nothing and binds only
 //! `object` (`evaluateJson`). The autogen variants (`vpol/autogen/autogen.go`) are the policy with
 //! its text rewritten for the Pod controllers and their own match constraints
-//! (`pkg/cel/autogen/match.go` `CreateMatchConstraints`).
+//! (`pkg/cel/autogen/match.go` `CreateMatchConstraints`). PolicyExceptions that name the policy
+//! run first (`exceptions.rs`).
 
 use super::super::autogen::{self, Rewrite};
+use super::exceptions;
 use super::library::{ContextData, Library};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at, texts_at, value_of};
 use crate::cel::eval::Value;
@@ -280,7 +282,37 @@ fn run(
         .collect();
     let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
     let functions = Library::shared(std::sync::Arc::new(data));
-    let scope = Scope::kyverno(activation(settings, input), &variables, functions);
+    let mut base = activation(settings, input);
+    let applicable = exceptions::applicable(&input.context, &policy.name, &settings.kind);
+    if !applicable.is_empty() {
+        // Exceptions run before the matchConditions, on the request alone.
+        let plain = Scope::kyverno(base.clone(), &[], functions.clone());
+        let ignore = policy.failure_policy == "Ignore";
+        match exceptions::for_validating(&applicable, &plain, ignore) {
+            Err(e) => {
+                return (
+                    Status::Error,
+                    format!("failed to load context: {e}"),
+                    Vec::new(),
+                );
+            }
+            Ok(exempted) => {
+                if let Some((status, message)) = exempted.result {
+                    return (status, message, Vec::new());
+                }
+                let allowed = serde_json::json!({
+                    "allowedImages": exempted.allowed_images,
+                    "allowedValues": exempted.allowed_values,
+                });
+                for (name, value) in &mut base {
+                    if *name == "exceptions" {
+                        *value = value_of(Some(&allowed));
+                    }
+                }
+            }
+        }
+    }
+    let scope = Scope::kyverno(base, &variables, functions);
     match match_conditions(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return (Status::Skip, "skip".into(), Vec::new()),
