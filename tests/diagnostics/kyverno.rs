@@ -542,3 +542,51 @@ spec:
         "#]],
     );
 }
+
+/// A PolicyException (`policies.kyverno.io`, `config/crds/policies.kyverno.io/
+/// policies.kyverno.io_policyexceptions.yaml`): its fields against the CRD schema (a misspelled
+/// field, a missing required one), and its matchConditions compiled as Kyverno's compilers
+/// compile them (`engine.CompileMatchConditions`): a syntax error and a result that is not a
+/// bool are errors; no rule of a policy (such as matchConstraints) applies to it.
+#[test]
+fn policy_exception_fields_and_match_conditions() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: PolicyException
+metadata:
+  name: legacy
+spec:
+  policyRefs:
+    - name: require-team
+      kind: ValidatingPolicy
+    - kind: MutatingPolicy
+  reportResults: pass
+  matchConditions:
+    - name: legacy-name
+      expression: "object.metadata.name.startsWith('legacy-')"
+    - name: broken
+      expression: "object.metadata.name.startsWith("
+    - name: not-bool
+      expression: "size(object.metadata.name)"
+"#,
+        expect![[r#"
+            policy.yaml:9:7: error[required] (refused on create): spec.policyRefs[1].name: Required value
+              |
+            9 |     - kind: MutatingPolicy
+              |       ^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:10:3: warning[unknown-field] (accepted): unknown field "spec.reportResults" (did you mean "reportResult"?)
+               |
+            10 |   reportResults: pass
+               |   ^^^^^^^^^^^^^
+            policy.yaml:15:52: error[cel-syntax] (refused on create): spec.matchConditions[1].expression: Syntax error: missing ')' at '<EOF>'
+               |
+            15 |       expression: "object.metadata.name.startsWith("
+               |                                                    ^
+            policy.yaml:17:19: error[cel-result-type] (refused on create): spec.matchConditions[2].expression: Invalid value: "size(object.metadata.name)": output is expected to be of type bool
+               |
+            17 |       expression: "size(object.metadata.name)"
+               |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
