@@ -105,6 +105,8 @@ const KYVERNO_EVALUATED: &[&str] = &[
     "NamespacedValidatingPolicy",
     "MutatingPolicy",
     "NamespacedMutatingPolicy",
+    "ImageValidatingPolicy",
+    "NamespacedImageValidatingPolicy",
 ];
 
 /// The evaluate lens of a family document the command evaluates: a Kyverno policy, a Gatekeeper

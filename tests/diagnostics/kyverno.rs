@@ -4,7 +4,8 @@
 //! enforced), CEL syntax as Kyverno's compiler (`pkg/cel/policies/*/compiler`) parses it, and typed
 //! CEL with Kyverno's libraries (kyverno/sdk `extensions/cel/libs`) as warnings.
 
-use crate::check_diagnostics;
+use crate::{check_diagnostics, check_diagnostics_with};
+use admission_ls::ide::{DiagnosticsConfig, KyvernoVersion};
 use expect_test::expect;
 
 /// A ValidatingPolicy in the style of kyverno/policies, with Kyverno library calls and the
@@ -587,6 +588,52 @@ spec:
                |
             17 |       expression: "size(object.metadata.name)"
                |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// `--kyverno-version 1.17` (`kyvernoVersion`): a function a later release added is an unknown
+/// function there (Kyverno compiles with its release's libraries, `Latest()` in
+/// `pkg/cel/policies/*/compiler`; kyverno/sdk gates the prefixed names with `AtLeast(1.18)`),
+/// reported at its characters with the release that added it; the 1.17 functions are not.
+#[test]
+fn functions_later_than_the_target_kyverno_release_are_undeclared() {
+    let config = DiagnosticsConfig {
+        kyverno_version: KyvernoVersion::parse("1.17").unwrap_or_default(),
+        ..DiagnosticsConfig::default()
+    };
+    check_diagnostics_with(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: hashes
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "sha256(object.metadata.name) != hash.sha256(object.metadata.name)"
+    - expression: "resource.get('v1', 'configmaps', 'a', 'b').data.x == resource.Get('v1', 'configmaps', 'a', 'b').data.x"
+    - expression: "regex.replace(object.metadata.name, 'a', 'b') != ''"
+"#,
+        &config,
+        expect![[r#"
+            policy.yaml:13:52: error[cel-undeclared] (refused on create): spec.validations[0].expression: undeclared reference to 'hash.sha256' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)
+               |
+            13 |     - expression: "sha256(object.metadata.name) != hash.sha256(object.metadata.name)"
+               |                                                    ^^^^^^^^^^^
+            policy.yaml:14:29: error[cel-undeclared] (refused on create): spec.validations[1].expression: undeclared reference to 'get' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)
+               |
+            14 |     - expression: "resource.get('v1', 'configmaps', 'a', 'b').data.x == resource.Get('v1', 'configmaps', 'a', 'b').data.x"
+               |                             ^^^
+            policy.yaml:15:20: error[cel-undeclared] (refused on create): spec.validations[2].expression: undeclared reference to 'regex.replace' (in container '') (Kyverno 1.19 and later; the project targets Kyverno 1.17)
+               |
+            15 |     - expression: "regex.replace(object.metadata.name, 'a', 'b') != ''"
+               |                    ^^^^^^^^^^^^^
         "#]],
     );
 }

@@ -24,6 +24,9 @@ mod rules;
 mod schema;
 mod sites;
 mod typed;
+mod versions;
+
+pub use versions::{KyvernoVersion, gate as version_gate};
 
 use super::evaluation::{EvalInput, FamilyOutcome};
 use super::{Family, FamilySite};
