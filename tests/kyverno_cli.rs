@@ -789,3 +789,47 @@ fn eval_names_the_exception_that_exempts() {
     "#]]
     .assert_debug_eq(&results);
 }
+
+/// `--kyverno-version`: `check` reports a call of a function a later Kyverno release added, and
+/// `eval` refuses to evaluate a policy that release would not compile; the functions of the
+/// chosen release pass.
+#[test]
+fn kyverno_version_gates_check_and_eval() {
+    let (code, stdout, _) = run(&[
+        "check",
+        "tests/suites/kyverno_libs/policy.yaml",
+        "--kyverno-version",
+        "1.17",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("undeclared reference to 'hash.md5' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)"),
+        "{stdout}"
+    );
+    check(
+        &[
+            "check",
+            "tests/suites/kyverno_libs/certificates.yaml",
+            "--kyverno-version",
+            "1.17",
+        ],
+        0,
+        expect![[r#"
+            checked 1 file: 0 errors, 0 warnings
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            "tests/suites/kyverno_libs/policy.yaml",
+            "--object",
+            "tests/cli_fixtures/kyverno/bad-pod.yaml",
+            "--kyverno-version",
+            "1.17",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: the policy does not compile for Kyverno 1.17: spec.validations[4].expression: undeclared reference to 'hash.md5' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)
+        "#]],
+    );
+}
