@@ -833,3 +833,48 @@ fn kyverno_version_gates_check_and_eval() {
         "#]],
     );
 }
+
+/// `test --kyverno-version`: the cases of a policy the chosen release would not compile are
+/// errors naming the calls; the policies that compile there run as before.
+#[test]
+fn test_kyverno_version_makes_later_functions_errors() {
+    let (code, stdout, stderr) = run(&[
+        "test",
+        "tests/suites/kyverno_libs",
+        "--kyverno-version",
+        "1.17",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .map(|l| l.split(" (").next().unwrap_or(l))
+        .collect();
+    expect![[r#"
+        [
+            "  ERROR pure-libraries Pod/pinned: pass",
+            "  ERROR pure-libraries Pod/docker-hub: fail",
+            "  ERROR pure-libraries Pod/tagged: fail",
+            "  ERROR pure-libraries Pod/too-many: fail",
+            "  ERROR pure-libraries Pod/wrong-hash: fail",
+            "  ERROR pure-libraries Pod/long-name: fail",
+            "  ERROR pure-libraries Pod/bad-image: error",
+            "  ERROR pure-libraries Pod/bad-json: error",
+            "  ERROR encoded-libraries Pod/window-ok: pass",
+            "  ERROR encoded-libraries Pod/window-wrong-team: fail",
+            "  ERROR encoded-libraries Pod/window-docker-hub: fail",
+            "  ERROR encoded-libraries Pod/window-off-hour: fail",
+            "  ERROR encoded-libraries Pod/window-wrong-cron: fail",
+            "  ERROR encoded-libraries Pod/window-bad-gzip: error",
+            "  ERROR encoded-libraries Pod/pinned: skip",
+            "  ok    certificate-libraries ConfigMap/ca-corp: pass",
+            "  ok    certificate-libraries ConfigMap/ca-plain: fail",
+            "  ok    certificate-libraries ConfigMap/ca-ec: error",
+        ]
+    "#]]
+    .assert_debug_eq(&lines);
+    assert!(
+        stdout.contains("policy 'pure-libraries' does not compile for Kyverno 1.17: spec.validations[4].expression: undeclared reference to 'hash.md5'"),
+        "{stdout}"
+    );
+}

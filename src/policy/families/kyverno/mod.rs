@@ -26,7 +26,7 @@ mod sites;
 mod typed;
 mod versions;
 
-pub use versions::{KyvernoVersion, gate as version_gate};
+pub use versions::{KyvernoVersion, gate as version_gate, refusals as version_refusals};
 
 use super::evaluation::{EvalInput, FamilyOutcome};
 use super::{Family, FamilySite};

@@ -80,15 +80,23 @@ pub fn gate(file: &YamlFile, version: KyvernoVersion) -> Vec<Diagnostic> {
     if version >= KyvernoVersion::NEWEST {
         return Vec::new();
     }
+    file.documents
+        .iter()
+        .filter_map(|d| d.root.as_ref())
+        .flat_map(|root| refusals(root, version))
+        .collect()
+}
+
+/// The calls of functions later than `version` in the document at `root`, if it is Kyverno's.
+pub fn refusals(root: &Node, version: KyvernoVersion) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for root in file.documents.iter().filter_map(|d| d.root.as_ref()) {
-        if is_kyverno(root) {
-            for site in sites::collect(root) {
-                let parsed = crate::cel::parse(&site.text);
-                if parsed.errors.is_empty() {
-                    later_calls(&site, &parsed.ast, version, &mut out);
-                }
-            }
+    if version >= KyvernoVersion::NEWEST || !is_kyverno(root) {
+        return out;
+    }
+    for site in sites::collect(root) {
+        let parsed = crate::cel::parse(&site.text);
+        if parsed.errors.is_empty() {
+            later_calls(&site, &parsed.ast, version, &mut out);
         }
     }
     out

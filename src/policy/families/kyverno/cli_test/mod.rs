@@ -61,6 +61,8 @@ pub struct Hooks<'a> {
     pub clock: &'a dyn Fn() -> Duration,
     /// The wall-clock time `time.now()` returns; `None`: no clock.
     pub now: Option<crate::cel::eval::Timestamp>,
+    /// The Kyverno release the suite runs as; `None`: the newest.
+    pub kyverno_version: Option<super::KyvernoVersion>,
 }
 
 /// The Test documents of a YAML text.
@@ -107,6 +109,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
                 values: &values,
                 unsupported: &unsupported,
                 patched: &patched_files,
+                kyverno_version: hooks.kyverno_version,
             };
             let mut case = judge(expected, resource, &world);
             case.name = name;
@@ -220,6 +223,8 @@ struct Suite<'s> {
     unsupported: &'s [String],
     /// Each `patchedResources` file's resources (or why it could not be read).
     patched: &'s [(String, Result<Vec<Json>, String>)],
+    /// The Kyverno release the suite runs as.
+    kyverno_version: Option<super::KyvernoVersion>,
 }
 
 /// The `patchedResources` files the results name, read as resources are.
@@ -343,6 +348,9 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             format!("policy '{policy_name}' is not among the suite's policies"),
         );
     };
+    if let Some(message) = refused(policy, suite.kyverno_version) {
+        return errored(expected, message);
+    }
     let targets = named(resources, resource);
     if targets.is_empty() {
         return errored(
@@ -395,6 +403,23 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
         outcome: None,
         duration: Duration::ZERO,
     }
+}
+
+/// Why the chosen Kyverno release would not compile `policy`: the calls of later functions.
+fn refused(policy: &LoadedPolicy, version: Option<super::KyvernoVersion>) -> Option<String> {
+    let version = version?;
+    let parsed = yaml::parse(&policy.text);
+    let root = parsed.documents.get(policy.index)?.root.as_ref()?;
+    let refusals = super::version_refusals(root, version);
+    if refusals.is_empty() {
+        return None;
+    }
+    let reasons: Vec<String> = refusals.into_iter().map(|d| d.message).collect();
+    Some(format!(
+        "policy '{}' does not compile for Kyverno {version}: {}",
+        policy.name,
+        reasons.join("; ")
+    ))
 }
 
 /// A policy's responses to a resource and the resource its rows are compared with.
