@@ -689,9 +689,11 @@ fn test_runs_image_validating_policies_from_context_verifications() {
               ok    verify-signatures Pod/no-sbom: fail (…ms)
               ok    verify-signatures Pod/unknown-image: error (…ms)
               ok    verify-signatures Pod/skipped-pod: skip (…ms)
+              ok    verify-signatures Deployment/signed-deployment: pass (…ms)
+              ok    verify-signatures Deployment/unsigned-deployment: fail (…ms)
               ok    require-digests Deployment/tagged: fail (…ms)
               ok    require-digests Deployment/pinned: fail (…ms)
-            8 passed, 0 failed in …ms
+            10 passed, 0 failed in …ms
         "#]],
     );
 }
@@ -716,6 +718,8 @@ fn eval_gives_image_verification_messages_and_names_missing_data() {
         [
             "image corp.reg.com/team/app:v1 does not have a digest",
             "image corp.reg.com/team/app@sha256:6aefddb645ee6963afd681b1845c661d0ea4c3b20ab9db86d9e753b203d385f2 is not verified: no policy performed a signature or attestation check on it",
+            "success",
+            "success",
         ]
     "#]]
     .assert_debug_eq(&messages(&[

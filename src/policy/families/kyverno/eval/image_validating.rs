@@ -7,12 +7,13 @@
 //! (`glob.rs`, or a CEL expression over `ref`), the digest check (`verifyDigest`, on by default),
 //! then `images`, `attestors` and `attestations` bound and the validations run in order as a
 //! ValidatingPolicy's are; a matching PolicyException skips the policy. Signature checks read their outcome from the context
-//! (`image_verify.rs`). The autogen variants of a Pod policy are not evaluated yet.
+//! (`image_verify.rs`). A Pod policy also runs as its autogen variants on the Pod controllers.
 
 use std::sync::Arc;
 
 use serde_json::Value as Json;
 
+use super::super::autogen;
 use super::exceptions;
 use super::glob::Glob;
 use super::image_verify::{Reference, Verifier};
@@ -25,12 +26,27 @@ use crate::policy::admission::json::yaml_to_json;
 use crate::policy::admission::view::Policy;
 use crate::yaml::Node;
 
-/// The response of the policy to `input` (none matched: a `no match` response).
+/// The responses of the policy and of its autogen variants (`ivpol/autogen/autogen.go`: the
+/// spec rewritten for the Pod controllers as a ValidatingPolicy's, `ivpol/engine/provider.go`
+/// compiles them beside it) to `input`; one that does not match gives a `no match` response.
 pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Response> {
     let Some(policy) = validating::read_view(root) else {
         return Vec::new();
     };
     let settings = Settings::read(root, kind);
+    let mut rewrites = autogen::rewrites(root, kind);
+    rewrites.sort_by_key(|r| r.config);
+    let mut responses = vec![respond(root, &policy, &settings, input)];
+    for rewrite in rewrites {
+        let variant = validating::rewritten(&policy, &rewrite);
+        let mut response = respond(root, &variant, &settings, input);
+        response.outcome.variant = Some(format!("autogen-{}", rewrite.config));
+        responses.push(response);
+    }
+    responses
+}
+
+fn respond(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput) -> Response {
     let mut outcome = FamilyOutcome {
         kind: settings.kind.clone(),
         policy: policy.name.clone(),
@@ -38,8 +54,8 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
         ..FamilyOutcome::default()
     };
     let has_selector = validating::has_selector(policy.match_constraints.as_ref());
-    let result = if validating::matches_policy(&policy, &settings, input) {
-        run(root, &policy, &settings, input)
+    let result = if validating::matches_policy(policy, settings, input) {
+        run(root, policy, settings, input)
     } else {
         None
     };
@@ -56,12 +72,12 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
             validating::decide(&mut outcome, status, &message);
         }
     }
-    vec![Response {
+    Response {
         outcome,
         status,
         has_selector,
         patched: None,
-    }]
+    }
 }
 
 type Outcome = (Status, String, Vec<(String, String)>);

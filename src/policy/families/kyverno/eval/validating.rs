@@ -89,7 +89,7 @@ pub(super) fn read_view(root: &Node) -> Option<Policy> {
 
 /// `policy` with every expression and message rewritten by `rewrite` (Kyverno rewrites the JSON of
 /// the whole spec) and the match constraints of the rewrite's controllers.
-fn rewritten(policy: &Policy, rewrite: &Rewrite) -> Policy {
+pub(super) fn rewritten(policy: &Policy, rewrite: &Rewrite) -> Policy {
     let apply = |text: &mut String| *text = rewrite.apply(text).text;
     let mut out = policy.clone();
     for v in &mut out.validations {
