@@ -574,9 +574,76 @@ fn test_evaluates_the_pure_library_functions() {
               ok    pure-libraries Pod/long-name: fail (…ms)
               ok    pure-libraries Pod/bad-image: error (…ms)
               ok    pure-libraries Pod/bad-json: error (…ms)
-            8 passed, 0 failed in …ms
+              ok    encoded-libraries Pod/window-ok: pass (…ms)
+              ok    encoded-libraries Pod/window-wrong-team: fail (…ms)
+              ok    encoded-libraries Pod/window-docker-hub: fail (…ms)
+              ok    encoded-libraries Pod/window-off-hour: fail (…ms)
+              ok    encoded-libraries Pod/window-wrong-cron: fail (…ms)
+              ok    encoded-libraries Pod/window-bad-gzip: error (…ms)
+              ok    encoded-libraries Pod/pinned: skip (…ms)
+              ok    certificate-libraries ConfigMap/ca-corp: pass (…ms)
+              ok    certificate-libraries ConfigMap/ca-plain: fail (…ms)
+              ok    certificate-libraries ConfigMap/ca-ec: error (…ms)
+            18 passed, 0 failed in …ms
         "#]],
     );
+}
+
+/// The messages of the gzip, transform and time functions: the decompressed annotation, the
+/// truncation and the cron line in the timestamp's own zone (Go's time fields), Go's error for
+/// a value too short to be gzip.
+#[test]
+fn eval_gives_gzip_transform_and_time_results() {
+    let policy = "tests/suites/kyverno_libs/encoded.yaml";
+    let (code, stdout, stderr) = run(&[
+        "eval",
+        policy,
+        "--object",
+        "tests/suites/kyverno_libs/resources.yaml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let messages: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  message: "))
+        .filter(|m| *m != "skip")
+        .collect();
+    expect![[r#"
+        [
+            "success",
+            "the compressed config names team b",
+            "images must come from corp.reg.com",
+            "the window must start on the hour, not at 2025-03-14T09:26:53+01:00",
+            "the cron line of the window is 0 23 15 3 6",
+            "error: composited variable \"config\" fails to evaluate: unexpected EOF",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
+}
+
+/// `x509.decode` of a ConfigMap's certificate: Go's fields (a CA with path length 0, the key
+/// usage bits, the alternative names and name constraints), and Kyverno's refusal of an EC key.
+#[test]
+fn eval_decodes_certificates_as_kyverno_does() {
+    let policy = "tests/suites/kyverno_libs/certificates.yaml";
+    let (code, stdout, stderr) = run(&[
+        "eval",
+        policy,
+        "--object",
+        "tests/suites/kyverno_libs/resources.yaml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let messages: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  message: "))
+        .collect();
+    expect![[r#"
+        [
+            "success",
+            "the certificate of plain is not a CA limited to one level",
+            "error: composited variable \"cert\" fails to evaluate: certificate should use rsa algorithm",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
 }
 
 #[test]
@@ -603,5 +670,215 @@ fn eval_gives_image_and_json_results_and_kyverno_s_parse_error() {
               message: error: could not parse reference: Corp.reg.com/App:
               validationActions: Deny
         "#]],
+    );
+}
+
+/// ImageValidatingPolicy suites: signature and attestation checks read from the context's
+/// `spec.verifications`, `matchImageReferences` by glob and CEL, the digest check and the
+/// `required` check on by default, an image with no verification data an error.
+#[test]
+fn test_runs_image_validating_policies_from_context_verifications() {
+    check(
+        &["test", "tests/suites/kyverno_images"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_images/kyverno-test.yaml (image-validating)
+              ok    verify-signatures Pod/signed: pass (…ms)
+              ok    verify-signatures Pod/not-selected: pass (…ms)
+              ok    verify-signatures Pod/unsigned: fail (…ms)
+              ok    verify-signatures Pod/no-sbom: fail (…ms)
+              ok    verify-signatures Pod/unknown-image: error (…ms)
+              ok    verify-signatures Pod/skipped-pod: skip (…ms)
+              ok    verify-signatures Deployment/signed-deployment: pass (…ms)
+              ok    verify-signatures Deployment/unsigned-deployment: fail (…ms)
+              ok    require-digests Deployment/tagged: fail (…ms)
+              ok    require-digests Deployment/pinned: fail (…ms)
+            10 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// The messages of an ImageValidatingPolicy: Kyverno's for a missing digest and an unverified
+/// image (`pkg/image/verification/evaluator/policy.go`), and a signature check with no data
+/// naming the call and the flag.
+#[test]
+fn eval_gives_image_verification_messages_and_names_missing_data() {
+    let policy = "tests/suites/kyverno_images/policies.yaml";
+    let objects = "tests/suites/kyverno_images/resources.yaml";
+    let messages = |args: &[&str]| {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("  message: ").map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let context = "tests/suites/kyverno_images/context.yaml";
+    expect![[r#"
+        [
+            "image corp.reg.com/team/app:v1 does not have a digest",
+            "image corp.reg.com/team/app@sha256:6aefddb645ee6963afd681b1845c661d0ea4c3b20ab9db86d9e753b203d385f2 is not verified: no policy performed a signature or attestation check on it",
+            "success",
+            "success",
+        ]
+    "#]]
+    .assert_debug_eq(&messages(&[
+        "eval", policy, "--policy", "require-digests", "--object", objects, "--context", context,
+    ]));
+    let signed = "tests/cli_fixtures/kyverno/signed-image-pod.yaml";
+    expect![[r#"
+        [
+            "failed to evaluate policy: verifyImageSignatures('ghcr.io/kyverno/test-verify-image:signed', …): signatures cannot be verified offline; give the outcome of its signature checks in a context file's spec.verifications (an admission-ls field: image, signatures, attestations, payloads): `eval --context FILE`, or the `context` field of a kyverno-test.yaml",
+        ]
+    "#]]
+    .assert_debug_eq(&messages(&[
+        "eval", policy, "--policy", "verify-signatures", "--object", signed,
+    ]));
+}
+
+/// PolicyExceptions (`policies.kyverno.io`) from a suite's `exceptions` files: a full exemption
+/// skips the ValidatingPolicy and the MutatingPolicy it names, `reportResult: pass` passes, a
+/// partial one only fills `exceptions.allowedValues`, and one naming another kind does nothing.
+#[test]
+fn test_applies_policy_exceptions() {
+    check(
+        &["test", "tests/suites/kyverno_exceptions"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_exceptions/kyverno-test.yaml (exceptions)
+              ok    require-team Deployment/legacy-app: skip (…ms)
+              ok    require-team Deployment/audited-app: pass (…ms)
+              ok    require-team Deployment/batch-five: pass (…ms)
+              ok    require-team Deployment/batch-six: fail (…ms)
+              ok    require-team Deployment/plain-app: fail (…ms)
+              ok    add-owner Deployment/legacy-app: skip (…ms)
+              ok    add-owner Deployment/plain-app: pass (…ms)
+            7 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// `eval --context` with PolicyException documents: Kyverno's messages naming the exceptions
+/// (`pkg/cel/policies/vpol/engine/engine.go`), the namespace in the key when it has one.
+#[test]
+fn eval_names_the_exception_that_exempts() {
+    let (code, stdout, stderr) = run(&[
+        "eval",
+        "tests/suites/kyverno_exceptions/policies.yaml",
+        "--policy",
+        "require-team",
+        "--object",
+        "tests/suites/kyverno_exceptions/resources.yaml",
+        "--context",
+        "tests/suites/kyverno_exceptions/exceptions.yaml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let results: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("ValidatingPolicy") || l.starts_with("  message: "))
+        .collect();
+    expect![[r#"
+        [
+            "ValidatingPolicy require-team: skip",
+            "  message: rule is skipped due to policy exception: tools/legacy",
+            "ValidatingPolicy require-team: pass",
+            "  message: rule is passed due to policy exception: audited",
+            "ValidatingPolicy require-team: pass",
+            "  message: success",
+            "ValidatingPolicy require-team: fail",
+            "  message: too many replicas: 6",
+            "ValidatingPolicy require-team: fail",
+            "  message: the deployment has no team label",
+        ]
+    "#]]
+    .assert_debug_eq(&results);
+}
+
+/// `--kyverno-version`: `check` reports a call of a function a later Kyverno release added, and
+/// `eval` refuses to evaluate a policy that release would not compile; the functions of the
+/// chosen release pass.
+#[test]
+fn kyverno_version_gates_check_and_eval() {
+    let (code, stdout, _) = run(&[
+        "check",
+        "tests/suites/kyverno_libs/policy.yaml",
+        "--kyverno-version",
+        "1.17",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("undeclared reference to 'hash.md5' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)"),
+        "{stdout}"
+    );
+    check(
+        &[
+            "check",
+            "tests/suites/kyverno_libs/certificates.yaml",
+            "--kyverno-version",
+            "1.17",
+        ],
+        0,
+        expect![[r#"
+            checked 1 file: 0 errors, 0 warnings
+        "#]],
+    );
+    check(
+        &[
+            "eval",
+            "tests/suites/kyverno_libs/policy.yaml",
+            "--object",
+            "tests/cli_fixtures/kyverno/bad-pod.yaml",
+            "--kyverno-version",
+            "1.17",
+        ],
+        2,
+        expect![[r#"
+            admission-ls eval: error: the policy does not compile for Kyverno 1.17: spec.validations[4].expression: undeclared reference to 'hash.md5' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)
+        "#]],
+    );
+}
+
+/// `test --kyverno-version`: the cases of a policy the chosen release would not compile are
+/// errors naming the calls; the policies that compile there run as before.
+#[test]
+fn test_kyverno_version_makes_later_functions_errors() {
+    let (code, stdout, stderr) = run(&[
+        "test",
+        "tests/suites/kyverno_libs",
+        "--kyverno-version",
+        "1.17",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .map(|l| l.split(" (").next().unwrap_or(l))
+        .collect();
+    expect![[r#"
+        [
+            "  ERROR pure-libraries Pod/pinned: pass",
+            "  ERROR pure-libraries Pod/docker-hub: fail",
+            "  ERROR pure-libraries Pod/tagged: fail",
+            "  ERROR pure-libraries Pod/too-many: fail",
+            "  ERROR pure-libraries Pod/wrong-hash: fail",
+            "  ERROR pure-libraries Pod/long-name: fail",
+            "  ERROR pure-libraries Pod/bad-image: error",
+            "  ERROR pure-libraries Pod/bad-json: error",
+            "  ERROR encoded-libraries Pod/window-ok: pass",
+            "  ERROR encoded-libraries Pod/window-wrong-team: fail",
+            "  ERROR encoded-libraries Pod/window-docker-hub: fail",
+            "  ERROR encoded-libraries Pod/window-off-hour: fail",
+            "  ERROR encoded-libraries Pod/window-wrong-cron: fail",
+            "  ERROR encoded-libraries Pod/window-bad-gzip: error",
+            "  ERROR encoded-libraries Pod/pinned: skip",
+            "  ok    certificate-libraries ConfigMap/ca-corp: pass",
+            "  ok    certificate-libraries ConfigMap/ca-plain: fail",
+            "  ok    certificate-libraries ConfigMap/ca-ec: error",
+        ]
+    "#]]
+    .assert_debug_eq(&lines);
+    assert!(
+        stdout.contains("policy 'pure-libraries' does not compile for Kyverno 1.17: spec.validations[4].expression: undeclared reference to 'hash.md5'"),
+        "{stdout}"
     );
 }

@@ -179,6 +179,10 @@ fn diagnostics_config(args: &CheckArgs, file: Option<&ProjectConfig>) -> Diagnos
             .unwrap_or_default(),
         disabled: file.and_then(|f| f.disabled.clone()).unwrap_or_default(),
         strict: args.strict || file.and_then(|f| f.strict).unwrap_or(false),
+        kyverno_version: args
+            .kyverno_version
+            .or_else(|| file.and_then(|f| f.kyverno_version))
+            .unwrap_or_default(),
     }
 }
 

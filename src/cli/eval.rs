@@ -76,6 +76,10 @@ pub struct EvalArgs {
     /// `spec.images`) or plain objects, as in a kyverno-test.yaml's `context` file.
     #[arg(long, value_name = "FILE")]
     pub context: Option<PathBuf>,
+    /// The Kyverno release a Kyverno policy is for, such as 1.17: a policy calling a library
+    /// function a later release added does not compile there, and is not evaluated.
+    #[arg(long, value_name = "1.NN")]
+    pub kyverno_version: Option<admission_ls::ide::KyvernoVersion>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = EvalFormat::Text)]
     pub format: EvalFormat,
@@ -288,11 +292,30 @@ fn push_indented(out: &mut String, value: &Json) {
 }
 
 /// Runs `eval`.
+/// Why the Kyverno release of `--kyverno-version` would not compile the policy file: each call of
+/// a function that release lacks.
+fn kyverno_refuses(args: &EvalArgs, policy_text: &str) -> Option<String> {
+    let version = args.kyverno_version?;
+    let file = admission_ls::yaml::parse(policy_text);
+    let refused = admission_ls::policy::families::kyverno::version_gate(&file, version);
+    if refused.is_empty() {
+        return None;
+    }
+    let reasons: Vec<String> = refused.iter().map(|d| d.message.clone()).collect();
+    Some(format!(
+        "the policy does not compile for Kyverno {version}: {}",
+        reasons.join("; ")
+    ))
+}
+
 pub fn run(args: &EvalArgs) -> i32 {
     let policy_text = match read_path(&args.policy_file, "policy file") {
         Ok(text) => text,
         Err(message) => return usage_error(&message),
     };
+    if let Some(message) = kyverno_refuses(args, &policy_text) {
+        return usage_error(&message);
+    }
     if let Some(status) = super::eval_dra::run(args, &policy_text) {
         return status;
     }

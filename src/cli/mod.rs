@@ -88,6 +88,11 @@ struct CheckArgs {
     /// errors, so that they make the exit status 1.
     #[arg(long)]
     strict: bool,
+    /// The Kyverno release the policies are for, such as 1.17 (default: the configuration file's
+    /// kyvernoVersion, else the newest): a call of a library function a later release added is
+    /// an error, as that release's compiler refuses it.
+    #[arg(long, value_name = "1.NN")]
+    kyverno_version: Option<admission_ls::ide::KyvernoVersion>,
     /// The project configuration file to read instead of the `.admission-ls.yaml` (or `.yml`)
     /// found in the folder of the first path and upward (up to the folder holding `.git`). Flags
     /// override its settings; `--schema` and `--exclude` add to its lists.

@@ -46,6 +46,10 @@ pub struct TestArgs {
     /// Run every suite against this Kubernetes version instead of its own `kubeVersion`.
     #[arg(long, value_name = "1.NN")]
     pub kube_version: Option<KubeVersion>,
+    /// Run Kyverno suites as this Kyverno release, such as 1.17: a policy calling a library
+    /// function a later release added does not compile there, and its cases are errors.
+    #[arg(long, value_name = "1.NN")]
+    pub kyverno_version: Option<admission_ls::ide::KyvernoVersion>,
 }
 
 /// Output formats of `test`.
@@ -189,6 +193,7 @@ pub fn run(args: &TestArgs) -> i32 {
         },
         kube_version: args.kube_version,
         now: super::eval::now(),
+        kyverno_version: args.kyverno_version,
     };
     // `-v` shows the trace of a failing case's expressions: evaluate traced.
     let mut reports = if args.verbose {

@@ -109,6 +109,8 @@ const KYVERNO_EVALUATED: &[&str] = &[
     "NamespacedGeneratingPolicy",
     "DeletingPolicy",
     "NamespacedDeletingPolicy",
+    "ImageValidatingPolicy",
+    "NamespacedImageValidatingPolicy",
 ];
 
 /// The evaluate lens of a family document the command evaluates: a Kyverno policy, a Gatekeeper

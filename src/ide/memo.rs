@@ -1,5 +1,5 @@
 //! The last diagnostics of each file, kept with what they were computed from (the text, the
-//! workspace fingerprint, the target minor and the disabled codes): features that read a file's
+//! workspace fingerprint, the target minor, the disabled codes and the Kyverno release): features that read a file's
 //! diagnostics (hover on a diagnostic, quick fixes) take them from the last run instead of
 //! computing them again, and a run with unchanged inputs (a save, a re-check) answers at once.
 //! Without a fresh run they check the documents they are about only
@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use super::{Analysis, DiagnosticsConfig, FileId};
+use crate::policy::families::kyverno::KyvernoVersion;
 use crate::policy::{Code, Diagnostic};
 use crate::text::TextRange;
 
@@ -20,6 +21,7 @@ pub(super) struct Key {
     minor: u32,
     disabled: Vec<Code>,
     strict: bool,
+    kyverno: KyvernoVersion,
 }
 
 impl Key {
@@ -30,18 +32,25 @@ impl Key {
             minor: config.minor(),
             disabled: config.disabled.clone(),
             strict: config.strict,
+            kyverno: config.kyverno_version,
         }
     }
 
     fn matches(&self, other: &Key) -> bool {
         Arc::ptr_eq(&self.text, &other.text)
-            && (self.fingerprint, self.minor, &self.disabled, self.strict)
-                == (
-                    other.fingerprint,
-                    other.minor,
-                    &other.disabled,
-                    other.strict,
-                )
+            && (
+                self.fingerprint,
+                self.minor,
+                &self.disabled,
+                self.strict,
+                self.kyverno,
+            ) == (
+                other.fingerprint,
+                other.minor,
+                &other.disabled,
+                other.strict,
+                other.kyverno,
+            )
     }
 }
 

@@ -44,6 +44,7 @@ mod yaml_spot;
 
 pub use crate::policy::diagnostic::Prediction;
 pub use crate::policy::diagnostic::sort as sort_diagnostics;
+pub use crate::policy::families::kyverno::KyvernoVersion;
 pub use crate::policy::markers::{holds_document, marker_groups};
 pub use crate::policy::{Code, Diagnostic, Severity};
 pub use crate::schema::{KubeVersion, VersionError};
@@ -81,6 +82,9 @@ pub struct DiagnosticsConfig {
     /// Typed-check warnings (the typed checker disagrees, evaluation may succeed) count as errors
     /// (`--strict`, the editor setting `admissionLs.diagnostics.strict`).
     pub strict: bool,
+    /// The Kyverno release the project targets (`--kyverno-version`, `kyvernoVersion`): calls of
+    /// library functions added later are errors. The newest by default.
+    pub kyverno_version: KyvernoVersion,
 }
 
 impl DiagnosticsConfig {
@@ -630,6 +634,10 @@ fn diagnostics_of(
         .collect();
     diagnostics.extend(extra);
     diagnostics.extend(checked);
+    diagnostics.extend(crate::policy::families::kyverno::version_gate(
+        yaml,
+        config.kyverno_version,
+    ));
     diagnostics.retain(|d| !config.disabled.contains(&d.code));
     if config.strict {
         diagnostics = diagnostics.into_iter().map(Diagnostic::strict).collect();

@@ -3,6 +3,7 @@
 //! value of the wrong type and every YAML error. The front ends find and read the file and decide
 //! what overrides it (command-line flags, editor settings); this module only reads a text.
 
+use crate::policy::families::kyverno::KyvernoVersion;
 use crate::policy::{Code, Diagnostic};
 use crate::schema::KubeVersion;
 use crate::text::TextRange;
@@ -32,6 +33,8 @@ pub struct ProjectConfig {
     pub strict: Option<bool>,
     /// `staticManifests`: folders meant for the API server's `staticManifestsDir`.
     pub static_manifests: Vec<String>,
+    /// `kyvernoVersion`: the Kyverno release whose libraries Kyverno policies may call.
+    pub kyverno_version: Option<KyvernoVersion>,
 }
 
 /// The top-level keys, with what each expects (for the unknown-key message).
@@ -42,6 +45,7 @@ const KEYS: &[&str] = &[
     "diagnostics",
     "strict",
     "staticManifests",
+    "kyvernoVersion",
 ];
 
 /// Reads a configuration text. Never fails: every problem is a diagnostic, and the keys that were
@@ -109,6 +113,7 @@ impl Reader<'_> {
             "exclude" => config.exclude = self.strings(key, value),
             "staticManifests" => config.static_manifests = self.strings(key, value),
             "strict" => config.strict = self.boolean(key, value),
+            "kyvernoVersion" => config.kyverno_version = self.kyverno_version(value),
             "diagnostics" => self.diagnostics(value, config),
             _ => self.unknown_key(key_node, key, KEYS),
         }
@@ -131,6 +136,28 @@ impl Reader<'_> {
             value.range,
             format!("expected {expected}, found {}", value.kind_name()),
         ));
+    }
+
+    /// `kyvernoVersion`: "1.17" quoted or plain (a plain `1.17` is a YAML number written as the
+    /// release; `1.10` would read as 1.1, so its text is taken as written).
+    fn kyverno_version(&mut self, value: &Node) -> Option<KyvernoVersion> {
+        if value.is_null() {
+            return None;
+        }
+        let Some(scalar) = value.as_scalar() else {
+            self.wrong_type(value, "a Kyverno release such as \"1.17\"");
+            return None;
+        };
+        match KyvernoVersion::parse(&scalar.value) {
+            Ok(version) => Some(version),
+            Err(error) => {
+                self.problems.push(config_error(
+                    value.range,
+                    format!("kyvernoVersion: {error}"),
+                ));
+                None
+            }
+        }
     }
 
     /// `kubernetesVersion`: "1.34" quoted or plain (a plain `1.34` is a YAML number; its text is
@@ -278,6 +305,22 @@ fn close(known: &str, typed: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kyverno_version_is_read_and_a_bad_one_reported() {
+        let (config, problems) = parse_project_config("kyvernoVersion: '1.17'\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(config.kyverno_version, KyvernoVersion::parse("1.17").ok());
+        let (config, problems) = parse_project_config("kyvernoVersion: 1.12\n");
+        assert_eq!(config.kyverno_version, None);
+        let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "kyvernoVersion: expected a Kyverno release from 1.14 to 1.19 (such as \"1.17\"), found \"1.12\""
+            ]
+        );
+    }
 
     #[test]
     fn every_key_is_read() {

@@ -342,6 +342,8 @@ pub struct RunOptions<'a> {
     pub kube_version: Option<KubeVersion>,
     /// The wall-clock time library functions return (Kyverno's `time.now()`); `None`: no clock.
     pub now: Option<crate::cel::eval::Timestamp>,
+    /// The Kyverno release Kyverno suites run as (`--kyverno-version`); `None`: the newest.
+    pub kyverno_version: Option<crate::policy::families::kyverno::KyvernoVersion>,
 }
 
 /// Runs every suite in `files` (path, text); referenced files are read with `load`. A file that is
@@ -426,6 +428,7 @@ fn kyverno_reports(
                     select: &select,
                     clock: hooks.clock,
                     now: options.now,
+                    kyverno_version: options.kyverno_version,
                 },
             );
             SuiteReport {

@@ -257,6 +257,7 @@ fn run_tests_command(
         },
         kube_version: None,
         now: now(),
+        kyverno_version: None,
     };
     let reports = run_tests_with(&[(path_text, text.clone())], &load, options);
     let index = LineIndex::new(&text);

@@ -1,6 +1,7 @@
 //! Settings of section `admissionLs`, from `initializationOptions` or
 //! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31"), `diagnostics.disabled`
-//! (codes), `diagnostics.strict` (typed-check warnings as errors) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
+//! (codes), `diagnostics.strict` (typed-check warnings as errors), `kyvernoVersion` (the Kyverno
+//! release whose library functions Kyverno policies may call) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
 //! messages and otherwise ignored. A setting the editor gives overrides the project configuration
 //! file's (`.admission-ls.yaml`); one it leaves out takes the file's value (`Layer::over`), and
 //! its `schemaPaths` add to the file's.
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::ide::{Code, DiagnosticsConfig, KubeVersion, ProjectConfig};
+use crate::ide::{Code, DiagnosticsConfig, KubeVersion, KyvernoVersion, ProjectConfig};
 
 /// The settings section the server reads.
 pub const SECTION: &str = "admissionLs";
@@ -23,6 +24,8 @@ pub struct Layer {
     pub disabled: Option<Vec<Code>>,
     /// `diagnostics.strict`.
     pub strict: Option<bool>,
+    /// `kyvernoVersion`.
+    pub kyverno_version: Option<KyvernoVersion>,
 }
 
 impl Layer {
@@ -43,6 +46,10 @@ impl Layer {
                 .strict
                 .or_else(|| file.and_then(|f| f.strict))
                 .unwrap_or(false),
+            kyverno_version: self
+                .kyverno_version
+                .or_else(|| file.and_then(|f| f.kyverno_version))
+                .unwrap_or_default(),
         }
     }
 }
@@ -62,6 +69,7 @@ pub fn parse_layer(settings: &Value) -> (Layer, Vec<String>) {
         kube_version: kube_version(section, &mut problems),
         disabled: disabled_codes(section, &mut problems),
         strict: strict(section, &mut problems),
+        kyverno_version: kyverno_version(section, &mut problems),
     };
     (layer, problems)
 }
@@ -111,6 +119,24 @@ fn kube_version(section: &Value, problems: &mut Vec<String>) -> Option<KubeVersi
                 "ignoring kubernetesVersion {value}: expected a string like \"{newest}\"; using {newest}"
             ));
             Some(newest)
+        }
+    }
+}
+
+/// The `kyvernoVersion` setting: a release such as "1.17"; a bad value is reported and ignored.
+fn kyverno_version(section: &Value, problems: &mut Vec<String>) -> Option<KyvernoVersion> {
+    let value = section.get("kyvernoVersion").filter(|v| !v.is_null())?;
+    match value.as_str().map(KyvernoVersion::parse) {
+        Some(Ok(version)) => Some(version),
+        Some(Err(error)) => {
+            problems.push(format!("ignoring kyvernoVersion: {error}"));
+            None
+        }
+        None => {
+            problems.push(format!(
+                "ignoring kyvernoVersion {value}: expected a string like \"1.17\""
+            ));
+            None
         }
     }
 }
@@ -175,6 +201,21 @@ mod tests {
         let (config, problems) = parse(&json!({"kubernetesVersion": "1.2"}));
         assert_eq!(config.kube_version, KubeVersion::oldest());
         assert!(problems[0].contains(&format!("using {}", KubeVersion::oldest())));
+    }
+
+    #[test]
+    fn kyverno_version_comes_from_the_editor_else_the_project_file() {
+        let file = ProjectConfig {
+            kyverno_version: KyvernoVersion::parse("1.16").ok(),
+            ..ProjectConfig::default()
+        };
+        let (layer, problems) = parse_layer(&json!({"kyvernoVersion": "1.18"}));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(layer.over(Some(&file)).kyverno_version.to_string(), "1.18");
+        let (layer, problems) = parse_layer(&json!({"kyvernoVersion": "2.0"}));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(layer.over(Some(&file)).kyverno_version.to_string(), "1.16");
+        assert_eq!(layer.over(None).kyverno_version, KyvernoVersion::NEWEST);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! enforced), CEL syntax as Kyverno's compiler (`pkg/cel/policies/*/compiler`) parses it, and typed
 //! CEL with Kyverno's libraries (kyverno/sdk `extensions/cel/libs`) as warnings.
 
-use crate::check_diagnostics;
+use crate::{check_diagnostics, check_diagnostics_with};
+use admission_ls::ide::{DiagnosticsConfig, KyvernoVersion};
 use expect_test::expect;
 
 /// A ValidatingPolicy in the style of kyverno/policies, with Kyverno library calls and the
@@ -636,6 +637,100 @@ spec:
                |
             20 |     - expression: "variables.image == 1"
                |                                    ^^
+        "#]],
+    );
+}
+
+/// A PolicyException (`policies.kyverno.io`, `config/crds/policies.kyverno.io/
+/// policies.kyverno.io_policyexceptions.yaml`): its fields against the CRD schema (a misspelled
+/// field, a missing required one), and its matchConditions compiled as Kyverno's compilers
+/// compile them (`engine.CompileMatchConditions`): a syntax error and a result that is not a
+/// bool are errors; no rule of a policy (such as matchConstraints) applies to it.
+#[test]
+fn policy_exception_fields_and_match_conditions() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: PolicyException
+metadata:
+  name: legacy
+spec:
+  policyRefs:
+    - name: require-team
+      kind: ValidatingPolicy
+    - kind: MutatingPolicy
+  reportResults: pass
+  matchConditions:
+    - name: legacy-name
+      expression: "object.metadata.name.startsWith('legacy-')"
+    - name: broken
+      expression: "object.metadata.name.startsWith("
+    - name: not-bool
+      expression: "size(object.metadata.name)"
+"#,
+        expect![[r#"
+            policy.yaml:9:7: error[required] (refused on create): spec.policyRefs[1].name: Required value
+              |
+            9 |     - kind: MutatingPolicy
+              |       ^^^^^^^^^^^^^^^^^^^^
+            policy.yaml:10:3: warning[unknown-field] (accepted): unknown field "spec.reportResults" (did you mean "reportResult"?)
+               |
+            10 |   reportResults: pass
+               |   ^^^^^^^^^^^^^
+            policy.yaml:15:52: error[cel-syntax] (refused on create): spec.matchConditions[1].expression: Syntax error: missing ')' at '<EOF>'
+               |
+            15 |       expression: "object.metadata.name.startsWith("
+               |                                                    ^
+            policy.yaml:17:19: error[cel-result-type] (refused on create): spec.matchConditions[2].expression: Invalid value: "size(object.metadata.name)": output is expected to be of type bool
+               |
+            17 |       expression: "size(object.metadata.name)"
+               |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// `--kyverno-version 1.17` (`kyvernoVersion`): a function a later release added is an unknown
+/// function there (Kyverno compiles with its release's libraries, `Latest()` in
+/// `pkg/cel/policies/*/compiler`; kyverno/sdk gates the prefixed names with `AtLeast(1.18)`),
+/// reported at its characters with the release that added it; the 1.17 functions are not.
+#[test]
+fn functions_later_than_the_target_kyverno_release_are_undeclared() {
+    let config = DiagnosticsConfig {
+        kyverno_version: KyvernoVersion::parse("1.17").unwrap_or_default(),
+        ..DiagnosticsConfig::default()
+    };
+    check_diagnostics_with(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: hashes
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "sha256(object.metadata.name) != hash.sha256(object.metadata.name)"
+    - expression: "resource.get('v1', 'configmaps', 'a', 'b').data.x == resource.Get('v1', 'configmaps', 'a', 'b').data.x"
+    - expression: "regex.replace(object.metadata.name, 'a', 'b') != ''"
+"#,
+        &config,
+        expect![[r#"
+            policy.yaml:13:52: error[cel-undeclared] (refused on create): spec.validations[0].expression: undeclared reference to 'hash.sha256' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)
+               |
+            13 |     - expression: "sha256(object.metadata.name) != hash.sha256(object.metadata.name)"
+               |                                                    ^^^^^^^^^^^
+            policy.yaml:14:29: error[cel-undeclared] (refused on create): spec.validations[1].expression: undeclared reference to 'get' (in container '') (Kyverno 1.18 and later; the project targets Kyverno 1.17)
+               |
+            14 |     - expression: "resource.get('v1', 'configmaps', 'a', 'b').data.x == resource.Get('v1', 'configmaps', 'a', 'b').data.x"
+               |                             ^^^
+            policy.yaml:15:20: error[cel-undeclared] (refused on create): spec.validations[2].expression: undeclared reference to 'regex.replace' (in container '') (Kyverno 1.19 and later; the project targets Kyverno 1.17)
+               |
+            15 |     - expression: "regex.replace(object.metadata.name, 'a', 'b') != ''"
+               |                    ^^^^^^^^^^^^^
         "#]],
     );
 }

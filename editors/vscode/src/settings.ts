@@ -7,6 +7,7 @@ export const SECTION = "admissionLs";
 /** What the server reads from section `admissionLs` (see the README, "Editors"). */
 export interface ServerSettings {
   kubernetesVersion?: string;
+  kyvernoVersion?: string;
   schemaPaths: string[];
   diagnostics: { disabled: string[]; strict: boolean };
 }
@@ -19,8 +20,8 @@ function stringList(value: unknown): string[] {
 }
 
 /**
- * The server's settings from the editor's: empty `kubernetesVersion` is left out (the server then
- * uses its newest bundled version), lists keep only their strings.
+ * The server's settings from the editor's: empty `kubernetesVersion` and `kyvernoVersion` are left
+ * out (the server then uses the newest it knows), lists keep only their strings.
  */
 export function serverSettings(get: SettingGetter): ServerSettings {
   const version = get("kubernetesVersion");
@@ -30,6 +31,10 @@ export function serverSettings(get: SettingGetter): ServerSettings {
   };
   if (typeof version === "string" && version.trim() !== "") {
     settings.kubernetesVersion = version.trim();
+  }
+  const kyverno = get("kyvernoVersion");
+  if (typeof kyverno === "string" && kyverno.trim() !== "") {
+    settings.kyvernoVersion = kyverno.trim();
   }
   return settings;
 }

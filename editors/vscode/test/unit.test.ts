@@ -19,12 +19,14 @@ test("initializationOptions from the contributed defaults leave the version to t
 test("initializationOptions carry the user's settings", () => {
   const get = settingsGetter({
     "admissionLs.kubernetesVersion": " 1.30 ",
+    "admissionLs.kyvernoVersion": "1.17",
     "admissionLs.schemaPaths": ["crds/widget.yaml", 7],
     "admissionLs.diagnostics.disabled": ["unknown-field"],
     "admissionLs.diagnostics.strict": true,
   });
   assert.deepEqual(initializationOptions(get), {
     kubernetesVersion: "1.30",
+    kyvernoVersion: "1.17",
     schemaPaths: ["crds/widget.yaml"],
     diagnostics: { disabled: ["unknown-field"], strict: true },
   });

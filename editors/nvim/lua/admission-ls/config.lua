@@ -13,7 +13,7 @@ M.defaults = {
   -- vim-helm plugin and LazyVim's Helm extra name them; Neovim itself calls them `yaml`)
   filetypes = { "yaml", "helm" },
   -- the section the server reads: { admissionLs = { kubernetesVersion = "1.31", schemaPaths = {},
-  -- diagnostics = { disabled = { "unknown-field" } } } }
+  -- kyvernoVersion = "1.17", diagnostics = { disabled = { "unknown-field" } } } }
   settings = { admissionLs = {} },
   -- function(bufnr) -> folder; default: the nearest folder with .git, else the current directory
   root_dir = nil,

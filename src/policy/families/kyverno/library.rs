@@ -97,7 +97,7 @@ fn function(name: &str, overloads: Vec<Overload>) -> CustomFunction {
 /// from 1.19). Kyverno compiles with its own release's libraries, so a policy for an older Kyverno
 /// must not call these. `math.round` is left out: cel-go's one-argument form is older than
 /// Kyverno's two-argument one.
-fn since(name: &str) -> Option<&'static str> {
+pub(super) fn since(name: &str) -> Option<&'static str> {
     let release = match name {
         "parseImageReference" | "Apply" => "1.15",
         "ToGVR" => "1.16",

@@ -1,6 +1,6 @@
 //! Kyverno's CEL policies (`policies.kyverno.io`): ValidatingPolicy, MutatingPolicy,
-//! GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy and their namespaced variants, in every
-//! version Kyverno serves. The authority is kyverno/kyverno: the kinds and versions are those of
+//! GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy, their namespaced variants and the
+//! PolicyExceptions that name them, in every version Kyverno serves. The authority is kyverno/kyverno: the kinds and versions are those of
 //! `config/crds/policies.kyverno.io`, the field sets their `openAPIV3Schema` (bundled in
 //! `schemas.json` without descriptions), the expression sites and environments those of
 //! `pkg/cel/policies/*/compiler`, the functions those of kyverno/sdk `extensions/cel/libs`.
@@ -25,6 +25,9 @@ mod rules;
 mod schema;
 mod sites;
 mod typed;
+mod versions;
+
+pub use versions::{KyvernoVersion, gate as version_gate, refusals as version_refusals};
 
 use super::evaluation::{EvalInput, FamilyOutcome};
 use super::{Family, FamilySite};
@@ -44,7 +47,7 @@ struct KindVersions {
 const ALL: &[&str] = &["v1alpha1", "v1beta1", "v1"];
 const SINCE_BETA: &[&str] = &["v1beta1", "v1"];
 
-/// Every kind of the group and its versions; `PolicyException` has no policy CEL of its own here.
+/// Every kind of the group and its versions.
 const KINDS: &[KindVersions] = &[
     KindVersions {
         kind: "ValidatingPolicy",
@@ -108,13 +111,14 @@ impl Family for Kyverno {
         let Some((kind, version)) = served(root, out) else {
             return;
         };
-        if kind == "PolicyException" {
-            return;
-        }
         schema::check(root, kind, version, out);
         let sites = sites::collect(root);
         let parsed: Vec<_> = sites.iter().map(|site| parse(site, out)).collect();
-        rules::check(root, kind, &sites, &parsed, out);
+        // A PolicyException's matchConditions are compiled in the environment of the policy it
+        // names (`engine.CompileMatchConditions` in each compiler); it has no rules of its own.
+        if kind != "PolicyException" {
+            rules::check(root, kind, &sites, &parsed, out);
+        }
         typed::check(root, kind, &sites, &parsed, minor, workspace, out);
     }
 

@@ -69,6 +69,8 @@ pub struct Hooks<'a> {
     pub clock: &'a dyn Fn() -> Duration,
     /// The wall-clock time `time.now()` returns; `None`: no clock.
     pub now: Option<crate::cel::eval::Timestamp>,
+    /// The Kyverno release the suite runs as; `None`: the newest.
+    pub kyverno_version: Option<super::KyvernoVersion>,
 }
 
 /// The Test documents of a YAML text.
@@ -104,10 +106,10 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
             .context_source
             .get_or_insert_with(|| "the suite's targetResources".to_string());
     }
-    let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
-    if !test.exceptions.is_empty() {
-        unsupported.push("exceptions".into());
-    }
+    let unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
+    values
+        .context
+        .extend(load_exceptions(path, &test.exceptions, load, &mut errors));
     let compared_files = load_compared(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
@@ -134,6 +136,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
                 values: &values,
                 unsupported: &unsupported,
                 compared: &compared_files,
+                kyverno_version: hooks.kyverno_version,
             };
             let mut case = judge(expected, resource, &world);
             case.name = name;
@@ -235,6 +238,24 @@ fn load_resources(
     out
 }
 
+/// The documents of the suite's `exceptions` files; the evaluation applies the CEL
+/// PolicyExceptions among them to the policies they name.
+fn load_exceptions(
+    path: &str,
+    files: &[String],
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Vec<Json> {
+    let mut out = Vec::new();
+    for file in files {
+        match load(&join(path, file)).and_then(|text| documents(&text)) {
+            Ok(docs) => out.extend(docs.into_iter().filter(Json::is_object)),
+            Err(e) => errors.push(format!("cannot read exception file {file}: {e}")),
+        }
+    }
+    out
+}
+
 /// What every case of a suite draws from.
 struct Suite<'s> {
     policies: &'s [LoadedPolicy],
@@ -246,6 +267,8 @@ struct Suite<'s> {
     /// Each `patchedResources` and `generatedResource(s)` file's resources (or why it could not
     /// be read).
     compared: &'s [(String, Result<Vec<Json>, String>)],
+    /// The Kyverno release the suite runs as.
+    kyverno_version: Option<super::KyvernoVersion>,
 }
 
 impl Suite<'_> {
@@ -395,6 +418,9 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             format!("policy '{policy_name}' is not among the suite's policies"),
         );
     };
+    if let Some(message) = refused(policy, suite.kyverno_version) {
+        return errored(expected, message);
+    }
     let targets = named(resources, resource);
     if targets.is_empty() && !named(suite.targets, resource).is_empty() {
         return targets::judge(expected, resource, suite);
@@ -461,6 +487,23 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
         outcome: None,
         duration: Duration::ZERO,
     }
+}
+
+/// Why the chosen Kyverno release would not compile `policy`: the calls of later functions.
+fn refused(policy: &LoadedPolicy, version: Option<super::KyvernoVersion>) -> Option<String> {
+    let version = version?;
+    let parsed = yaml::parse(&policy.text);
+    let root = parsed.documents.get(policy.index)?.root.as_ref()?;
+    let refusals = super::version_refusals(root, version);
+    if refusals.is_empty() {
+        return None;
+    }
+    let reasons: Vec<String> = refusals.into_iter().map(|d| d.message).collect();
+    Some(format!(
+        "policy '{}' does not compile for Kyverno {version}: {}",
+        policy.name,
+        reasons.join("; ")
+    ))
 }
 
 /// A policy's responses to a resource and the resource its rows are compared with.

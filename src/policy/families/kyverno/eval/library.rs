@@ -6,7 +6,8 @@
 //! given) and `image.GetMetadata` (the `images` entry of that reference), and
 //! `generator.Apply`, which records into the evaluation's `generator::Sink`. A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
-//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`).
+//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
+//! `transform`, `time_ext`, `x509`).
 
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use serde_json::{Value as Json, json};
 
 use super::generator::Sink;
 use super::value_of;
-use super::{encoding, hash, image_ref, math_ext};
+use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform, x509};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -27,6 +28,8 @@ pub struct ContextData {
     resources: Vec<Json>,
     /// `spec.images`.
     images: Vec<Json>,
+    /// `spec.verifications` (an admission-ls field: the outcome of image signature checks).
+    verifications: Vec<Json>,
     /// Whether any context was given, and where it comes from (for messages).
     source: Option<String>,
     /// What `time.now()` returns.
@@ -50,11 +53,31 @@ impl ContextData {
                 };
                 data.resources.extend(list("resources"));
                 data.images.extend(list("images"));
-            } else if doc.is_object() {
+                data.verifications.extend(list("verifications"));
+            } else if doc.is_object() && !super::exceptions::is_exception(doc) {
                 data.resources.push(doc.clone());
             }
         }
         data
+    }
+
+    /// The `spec.verifications` entry of `image`.
+    pub fn verification(&self, image: &str) -> Option<&Json> {
+        self.verifications
+            .iter()
+            .find(|v| str_at(v, &["image"]) == image)
+    }
+
+    /// What an image verification says when the context has no entry for its image.
+    pub fn missing_verification(&self, call: &str) -> Value {
+        let hint = match &self.source {
+            Some(source) => format!("the image has no entry in the spec.verifications of {source}"),
+            None => "give the outcome of its signature checks in a context file's spec.verifications (an admission-ls field: image, signatures, attestations, payloads): `eval --context FILE`, or the `context` field of a kyverno-test.yaml".to_string(),
+        };
+        Value::error(
+            ErrorKind::InvalidArgument,
+            format!("{call}: signatures cannot be verified offline; {hint}"),
+        )
     }
 
     /// What a lookup says when it has no data.
@@ -76,6 +99,14 @@ pub struct Library {
 
 impl Library {
     /// The library reading `data`.
+    pub fn new(data: Arc<ContextData>) -> Library {
+        Library {
+            data,
+            generated: None,
+        }
+    }
+
+    /// The library reading `data`, for an activation.
     pub fn shared(data: Arc<ContextData>) -> Arc<dyn ExternalFunctions> {
         Arc::new(Library {
             data,
@@ -204,13 +235,6 @@ const NOT_EVALUATED: &[(&str, &str)] = &[
     // Random by design (kyverno/sdk `libs/random`): no result a test could expect.
     ("random", ""),
     ("random.random", ""),
-    ("x509.decode", ""),
-    ("gzip.compress", ""),
-    ("gzip.decompress", ""),
-    ("listObjToMap", ""),
-    ("transform.listObjToMap", ""),
-    ("time.toCron", ""),
-    ("time.truncate", ""),
 ];
 
 /// `ns.get` as `ns.Get`: the context libraries register both spellings (kyverno/sdk
@@ -283,6 +307,10 @@ impl ExternalFunctions for Library {
             .or_else(|| encoding::call(name, args))
             .or_else(|| hash::call(name, args))
             .or_else(|| math_ext::call(name, args))
+            .or_else(|| gzip::call(name, args))
+            .or_else(|| transform::call(name, args))
+            .or_else(|| time_ext::call(name, args))
+            .or_else(|| x509::call(name, args))
         {
             return Some(value);
         }
@@ -318,6 +346,10 @@ impl ExternalFunctions for Library {
             "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now" | "generator.Apply"
         ) || encoding::is_function(&name)
             || math_ext::is_function(&name)
+            || gzip::is_function(&name)
+            || transform::is_function(&name)
+            || time_ext::is_function(&name)
+            || name == "x509.decode"
             || matches!(name.as_str(), "hash.sha1" | "hash.sha256" | "hash.md5")
             || NOT_EVALUATED.iter().any(|(n, _)| *n == name)
     }
@@ -376,5 +408,6 @@ mod tests {
             "{random}"
         );
         assert!(library.is_qualified("x509.decode"));
+        assert!(library.is_qualified("transform.listObjToMap"));
     }
 }

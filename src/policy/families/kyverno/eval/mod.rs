@@ -6,22 +6,31 @@
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`), and so are
 //! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result),
 //! GeneratingPolicy and NamespacedGeneratingPolicy (`generating.rs`, the resources
-//! `generator.Apply` records, `generator.rs`), and DeletingPolicy and NamespacedDeletingPolicy
-//! (`deleting.rs`, whether an existing object would be deleted); the other kinds are refused
-//! with a message saying so.
+//! `generator.Apply` records, `generator.rs`), DeletingPolicy and NamespacedDeletingPolicy
+//! (`deleting.rs`, whether an existing object would be deleted), and ImageValidatingPolicy and its
+//! namespaced variant (`image_validating.rs`, signature checks read from the context by
+//! `image_verify.rs`); the other kinds are refused with a message saying so.
 
 mod deleting;
 mod encoding;
+mod exceptions;
 mod generating;
 mod generator;
+mod glob;
+mod gzip;
 mod hash;
 mod image_ref;
+mod image_validating;
+mod image_verify;
 mod library;
 mod math_ext;
 mod mutate_existing;
 mod mutating;
 mod mutating_autogen;
+mod time_ext;
+mod transform;
 mod validating;
+mod x509;
 
 use serde_json::Value as Json;
 
@@ -91,8 +100,11 @@ pub fn admission(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Respo
             generating::evaluate(root, kind, input)
         }
         "DeletingPolicy" | "NamespacedDeletingPolicy" => Ok(deleting::evaluate(root, kind, input)),
+        "ImageValidatingPolicy" | "NamespacedImageValidatingPolicy" => {
+            Ok(image_validating::evaluate(root, kind, input))
+        }
         _ => Err(format!(
-            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy and their namespaced variants are)"
+            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy and their namespaced variants are)"
         )),
     }
 }

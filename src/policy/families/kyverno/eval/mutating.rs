@@ -94,6 +94,7 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
     }
     let (status, message, patched) = match run(policy, settings, input) {
         Ran::Skipped => (Status::Skip, "skip".to_string(), None),
+        Ran::Exempted(status, message) => (status, message, None),
         Ran::Failed(e) => (
             Status::Error,
             format!("failed to evaluate policy: {e}"),
@@ -130,6 +131,8 @@ enum Ran {
     Skipped,
     /// A condition, mutation or audit annotation failed.
     Failed(String),
+    /// A PolicyException exempted the object: the status and message it gives.
+    Exempted(Status, String),
     /// Every mutation ran: the object and the audit annotations.
     Mutated(Json, Vec<(String, String)>),
 }
@@ -140,6 +143,18 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
         return Ran::Skipped;
     };
     let scope = scope_on(policy, settings, input, &object);
+    // `mpol/compiler/policy.go`: the exceptions first, as for a ValidatingPolicy.
+    let applicable = super::exceptions::applicable(&input.context, &policy.name, &settings.kind);
+    if !applicable.is_empty() {
+        match super::exceptions::for_validating(&applicable, &scope, false) {
+            Ok(exempted) => {
+                if let Some((status, message)) = exempted.result {
+                    return Ran::Exempted(status, message);
+                }
+            }
+            Err(e) => return Ran::Failed(e),
+        }
+    }
     match conditions_hold(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return Ran::Skipped,

@@ -6,9 +6,11 @@
 //! N"; audit annotations). JSON mode (`spec.evaluation.mode: JSON`) matches nothing and binds only
 //! `object` (`evaluateJson`). The autogen variants (`vpol/autogen/autogen.go`) are the policy with
 //! its text rewritten for the Pod controllers and their own match constraints
-//! (`pkg/cel/autogen/match.go` `CreateMatchConstraints`).
+//! (`pkg/cel/autogen/match.go` `CreateMatchConstraints`). PolicyExceptions that name the policy
+//! run first (`exceptions.rs`).
 
 use super::super::autogen::{self, Rewrite};
+use super::exceptions;
 use super::library::{ContextData, Library};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at, texts_at, value_of};
 use crate::cel::eval::Value;
@@ -77,7 +79,7 @@ impl Settings {
 }
 
 /// The policy's view: its spec read as a ValidatingAdmissionPolicy's, which it extends.
-fn read_view(root: &Node) -> Option<Policy> {
+pub(super) fn read_view(root: &Node) -> Option<Policy> {
     let document = read_kinds::document(root, PolicyKind::ValidatingPolicy, ApiVersion::V1);
     match view::from_model(&document) {
         Document::Policy(policy) => Some(policy),
@@ -87,7 +89,7 @@ fn read_view(root: &Node) -> Option<Policy> {
 
 /// `policy` with every expression and message rewritten by `rewrite` (Kyverno rewrites the JSON of
 /// the whole spec) and the match constraints of the rewrite's controllers.
-fn rewritten(policy: &Policy, rewrite: &Rewrite) -> Policy {
+pub(super) fn rewritten(policy: &Policy, rewrite: &Rewrite) -> Policy {
     let apply = |text: &mut String| *text = rewrite.apply(text).text;
     let mut out = policy.clone();
     for v in &mut out.validations {
@@ -216,7 +218,7 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
 }
 
 /// What the request gets from a result under the policy's validationActions.
-fn decide(outcome: &mut FamilyOutcome, status: Status, message: &str) {
+pub(super) fn decide(outcome: &mut FamilyOutcome, status: Status, message: &str) {
     let has = |action: &str| outcome.actions.iter().any(|a| a == action);
     let (deny, warn, audit) = (has("Deny"), has("Warn"), has("Audit"));
     outcome.decision = match status {
@@ -280,7 +282,37 @@ fn run(
         .collect();
     let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
     let functions = Library::shared(std::sync::Arc::new(data));
-    let scope = Scope::kyverno(activation(settings, input), &variables, functions);
+    let mut base = activation(settings, input);
+    let applicable = exceptions::applicable(&input.context, &policy.name, &settings.kind);
+    if !applicable.is_empty() {
+        // Exceptions run before the matchConditions, on the request alone.
+        let plain = Scope::kyverno(base.clone(), &[], functions.clone());
+        let ignore = policy.failure_policy == "Ignore";
+        match exceptions::for_validating(&applicable, &plain, ignore) {
+            Err(e) => {
+                return (
+                    Status::Error,
+                    format!("failed to load context: {e}"),
+                    Vec::new(),
+                );
+            }
+            Ok(exempted) => {
+                if let Some((status, message)) = exempted.result {
+                    return (status, message, Vec::new());
+                }
+                let allowed = serde_json::json!({
+                    "allowedImages": exempted.allowed_images,
+                    "allowedValues": exempted.allowed_values,
+                });
+                for (name, value) in &mut base {
+                    if *name == "exceptions" {
+                        *value = value_of(Some(&allowed));
+                    }
+                }
+            }
+        }
+    }
+    let scope = Scope::kyverno(base, &variables, functions);
     match match_conditions(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return (Status::Skip, "skip".into(), Vec::new()),
@@ -339,7 +371,7 @@ pub(super) fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
 
 /// `match`: every condition runs; a `false` one skips; errors fail unless the failurePolicy is
 /// `Ignore`, which skips.
-fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
+pub(super) fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
     let mut errors = Vec::new();
     for condition in &policy.match_conditions {
         match evaluate_bool(scope, &condition.expression) {
@@ -358,7 +390,11 @@ fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
 }
 
 /// The message of a failed validation: its messageExpression's, its message, or the default.
-fn failure_message(scope: &Scope, validation: &view::Validation, index: usize) -> String {
+pub(super) fn failure_message(
+    scope: &Scope,
+    validation: &view::Validation,
+    index: usize,
+) -> String {
     let mut message = validation.message.clone();
     if !validation.message_expression.is_empty() {
         message = match evaluate_text(scope, &validation.message_expression) {
