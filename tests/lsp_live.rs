@@ -259,3 +259,58 @@ fn the_setting_turns_the_verdicts_off() {
     assert_eq!(labels.len(), 2, "{labels:?}");
     assert!(client.shutdown_and_exit().success());
 }
+
+const SUITE: &str = "\
+apiVersion: admission-ls.dev/v1alpha1
+kind: PolicyTest
+policies: [../policy.yaml]
+cases:
+  - name: two replicas
+    object: {apiVersion: apps/v1, kind: Deployment, metadata: {name: a, namespace: n}, spec: {replicas: 2}}
+    expect: {decision: allow}
+";
+
+const KAPTEST: &str = "\
+version: v1alpha1
+policies: [policy.yaml]
+resources: [samples/big.yaml]
+vapTestSuites:
+- policy: replicas
+  tests:
+  - object: {kind: Deployment, name: big, namespace: n}
+    expect: deny
+";
+
+#[test]
+fn cases_of_the_suites_that_test_the_policy_are_samples_too() {
+    let dir = TempDir::new("live-suites");
+    dir.write("tests/replicas.test.yaml", SUITE);
+    dir.write("kaptest.yaml", KAPTEST);
+    // A suite of another policy file is not run.
+    dir.write(
+        "other/suite.test.yaml",
+        SUITE.replace("../policy.yaml", "other.yaml"),
+    );
+    let (mut client, uri) = start(&dir, Value::Null);
+    let text = POLICY.replace("object=samples/small.yaml ", "");
+    // After the scan, so that the suites are known.
+    client.diagnostics_where(&file_uri(&dir.path().join("policy.yaml")), |_| true);
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    let seen = refreshes(&client);
+    wait_refresh(&mut client, seen);
+    let (labels, tooltips) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/big.yaml: ✗ deny: at most 5 replicas",
+            "9: samples/big.yaml: ✗ deny: at most 5 replicas  ·  case replicas: object=Deployment/big → deny: ✗ deny: at most 5 replicas  ·  case two replicas: ✓ allow",
+        ]
+    );
+    assert!(
+        tooltips[1].contains("**case two replicas**"),
+        "{}",
+        tooltips[1]
+    );
+    assert!(client.shutdown_and_exit().success());
+}

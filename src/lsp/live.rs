@@ -1,11 +1,11 @@
 //! The server's side of live verdicts: the verdict hints kept per open document and version, the
 //! reading of the sample files a policy's modelines name (the editor's text of an open document,
-//! else the file on disk, relative to the policy's folder), and the conversion of a verdict hint
+//! else the file on disk, relative to the policy's folder) and of the workspace's suites, and the conversion of a verdict hint
 //! to an LSP inlay hint whose tooltip is the trace. When they are computed is
 //! `server/live.rs`'s business.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tower_lsp_server::ls_types as lsp;
@@ -15,6 +15,7 @@ use super::disk::{self, Bounds};
 use super::encoding::to_proto;
 use crate::ide::live::{LiveHint, LoadedFiles, Modeline};
 use crate::ide::{Encoding, LineIndex};
+use crate::policy::suite::model::looks_like_suite;
 
 /// The live verdicts of the open documents, and what the client and the settings allow.
 #[derive(Debug, Default)]
@@ -26,6 +27,9 @@ pub struct LiveStore {
     /// The newest version of each document a run was asked for: an older run's wait ends in
     /// nothing (the debounce), and its result is not kept.
     pub wanted: HashMap<lsp::Uri, i32>,
+    /// The suite files the workspace scan found (their cases are samples of the policies they
+    /// test).
+    pub suites: Vec<std::path::PathBuf>,
     /// The hints of each document, with the version they were computed for.
     hints: HashMap<lsp::Uri, (i32, Arc<Vec<LiveHint>>)>,
 }
@@ -74,6 +78,42 @@ pub fn read_samples(policy: &Path, modelines: &[Modeline], open: &OpenTexts) -> 
         loaded.insert(written.clone(), text);
     }
     loaded
+}
+
+/// Suite files read at most per run.
+const MAX_SUITE_FILES: usize = 64;
+
+/// The suites that may test the policy at `policy`: the scanned suite files and the open
+/// documents that look like suites, each (path, text), the editor's text first; only those that
+/// mention the policy's file name (a suite names its policy files).
+pub fn read_suites(policy: &Path, scanned: &[PathBuf], open: &OpenTexts) -> Vec<(String, String)> {
+    let Some(name) = policy.file_name().and_then(|n| n.to_str()) else {
+        return Vec::new();
+    };
+    let open_suites = open.iter().filter(|(_, text)| looks_like_suite(text));
+    let mut paths: Vec<&PathBuf> = open_suites.map(|(path, _)| path).collect();
+    paths.extend(scanned.iter().filter(|p| !open.contains_key(*p)));
+    paths
+        .into_iter()
+        .take(MAX_SUITE_FILES)
+        .filter_map(|path| {
+            let text = match open.get(path) {
+                Some(text) => text.clone(),
+                None => disk::read_text(path, Bounds::named()).ok()?,
+            };
+            let mentions = text.contains(name) && looks_like_suite(&text);
+            mentions.then(|| (path.display().to_string(), text))
+        })
+        .collect()
+}
+
+/// Reads a file a suite names: the editor's text, else the disk.
+pub fn load(path: &str, open: &OpenTexts) -> Result<String, String> {
+    let path = super::origin::normalize(Path::new(path));
+    match open.get(&path) {
+        Some(text) => Ok(text.clone()),
+        None => disk::read_text(&path, Bounds::named()).map_err(|e| e.to_string()),
+    }
 }
 
 /// A verdict hint as an LSP inlay hint, the trace as its Markdown tooltip.

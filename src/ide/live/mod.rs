@@ -1,5 +1,5 @@
 //! Live verdicts: a policy evaluated against the sample objects its modelines name (and the cases
-//! of suites that test it), shown where the user types: after each validation's and mutation's
+//! of PolicyTest and kaptest suites that test it), shown where the user types: after each validation's and mutation's
 //! expression, and a summary after each modeline, with the evaluation trace as the tooltip.
 //! The front end reads the files a modeline names ([`Analysis::modelines`]) and the suites, then
 //! asks for the verdicts ([`Analysis::modeline_verdicts`]) and their hints
@@ -7,10 +7,12 @@
 
 mod modeline;
 mod render;
+mod suites;
 
 use std::collections::HashMap;
 
 pub use modeline::{MAX_SAMPLES, Modeline, SampleFiles, modelines};
+pub use suites::MAX_CASES;
 
 use crate::policy::admission::Outcome;
 use crate::policy::admission::json::{documents, str_at};
@@ -103,6 +105,26 @@ impl Analysis {
             }
         }
         out
+    }
+
+    /// The verdicts of the cases of `suites` (path, text) that test a policy of `file` through a
+    /// policy file `is_this_file` accepts; `load` reads the files the suites name.
+    pub fn suite_verdicts(
+        &self,
+        file: FileId,
+        suites: &[(String, String)],
+        is_this_file: &dyn Fn(&str) -> bool,
+        load: crate::policy::suite::Loader<'_>,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Vec<Verdict> {
+        let Some(parsed) = self.parsed(file) else {
+            return Vec::new();
+        };
+        let names: Vec<String> = policies(&parsed.yaml).into_iter().map(|(n, _)| n).collect();
+        if names.is_empty() {
+            return Vec::new();
+        }
+        suites::suite_verdicts(&names, suites, is_this_file, load, cancelled)
     }
 
     /// The hints of `verdicts` on `file`: after each validation and mutation of their policies,

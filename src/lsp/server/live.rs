@@ -1,6 +1,7 @@
 //! When live verdicts run: after a document's diagnostics are published (never before, and never
 //! on the keystroke's path), once its edits pause ([`DEBOUNCE`]), one document at a time on the
-//! blocking pool. A newer edit makes a waiting run end in nothing and a running one stop between
+//! blocking pool. A document's samples are its modelines' files and the cases of the workspace's
+//! suites that test it. A newer edit makes a waiting run end in nothing and a running one stop between
 //! samples; a result is kept only for the version it was computed for. When one is kept, the
 //! client is asked to fetch its inlay hints again (`workspace/inlayHint/refresh`).
 
@@ -15,6 +16,8 @@ use crate::ide::live::LiveHint;
 use crate::lsp::commands::OpenTexts;
 use crate::lsp::disk::local_path;
 use crate::lsp::features::Request;
+use crate::lsp::live;
+use crate::lsp::origin::normalize;
 use crate::lsp::state::State;
 
 /// How long a document's edits must pause before its verdicts run: a burst of keystrokes costs
@@ -26,6 +29,7 @@ struct LiveJob {
     request: Request,
     path: PathBuf,
     open: OpenTexts,
+    suites: Vec<PathBuf>,
 }
 
 impl Shared {
@@ -96,10 +100,12 @@ impl Shared {
             .filter_map(|(uri, doc)| Some((local_path(uri)?, doc.text().to_string())))
             .collect();
         let request = state.request(uri)?;
+        let suites = state.live.suites.clone();
         Some(LiveJob {
             request,
             path,
             open,
+            suites,
         })
     }
 }
@@ -114,16 +120,21 @@ fn wanted(state: &State, uri: &Uri, version: i32) -> bool {
             .is_some_and(|d| d.version == version)
 }
 
-/// The verdict hints of the job's document: its modelines' samples read, evaluated, rendered.
+/// The verdict hints of the job's document: its modelines' samples and the cases of the suites
+/// that test it, read, evaluated, rendered.
 fn compute(job: &LiveJob, cancelled: &dyn Fn() -> bool) -> Vec<LiveHint> {
     let (analysis, file) = (&job.request.analysis, job.request.file);
     let modelines = analysis.modelines(file);
-    if modelines.is_empty() {
-        return Vec::new();
-    }
-    let loaded = crate::lsp::live::read_samples(&job.path, &modelines, &job.open);
+    let loaded = live::read_samples(&job.path, &modelines, &job.open);
     let path = job.path.display().to_string();
     let config = &job.request.config;
-    let verdicts = analysis.modeline_verdicts(file, &path, &loaded, config, cancelled);
+    let mut verdicts = analysis.modeline_verdicts(file, &path, &loaded, config, cancelled);
+    let suites = live::read_suites(&job.path, &job.suites, &job.open);
+    if !suites.is_empty() {
+        let this = normalize(&job.path);
+        let is_this_file = |p: &str| normalize(std::path::Path::new(p)) == this;
+        let load = |p: &str| live::load(p, &job.open);
+        verdicts.extend(analysis.suite_verdicts(file, &suites, &is_this_file, &load, cancelled));
+    }
     analysis.live_hints(file, &verdicts)
 }

@@ -163,9 +163,10 @@ impl Server {
             let schemas = workspace::scan(&schemas);
             scan.files.extend(schemas.files);
             scan.skipped.merge(schemas.skipped);
-            (scan, start.elapsed())
+            let suites = workspace::suite_files(&scan.other_yaml, &roots);
+            (scan, suites, start.elapsed())
         };
-        let Ok((scan, elapsed)) = tokio::task::spawn_blocking(scan).await else {
+        let Ok((scan, suites, elapsed)) = tokio::task::spawn_blocking(scan).await else {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
@@ -176,6 +177,7 @@ impl Server {
             elapsed.as_millis()
         );
         self.report_skipped(&scan.skipped).await;
+        self.state().live.suites = suites;
         if scan.files.is_empty() {
             return;
         }
