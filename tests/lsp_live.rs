@@ -60,6 +60,12 @@ fn wait_refresh(client: &mut Client, seen: usize) {
     }
 }
 
+/// Waits until the server has been quiet for a while: no run of an earlier version (a re-check
+/// after the workspace scan) is left to send a refresh.
+fn settle(client: &mut Client) {
+    while client.next_within(Duration::from_millis(600)).is_some() {}
+}
+
 /// Every inlay hint of `uri` whose label is not a type or cost: `line:label`, and the tooltips.
 fn verdicts(client: &mut Client, uri: &str) -> (Vec<String>, Vec<String>) {
     let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}});
@@ -119,6 +125,7 @@ fn an_edit_publishes_its_diagnostics_before_its_verdicts() {
     open(&mut client, &uri, POLICY);
     client.diagnostics_at(&uri, 1);
     wait_refresh(&mut client, 0);
+    settle(&mut client);
     let seen = refreshes(&client);
     let edited = POLICY.replace("<= 5", "<= 10");
     let change = json!({"textDocument": {"uri": uri, "version": 2},
@@ -149,6 +156,7 @@ fn a_burst_of_edits_is_evaluated_once_for_its_last_version() {
     open(&mut client, &uri, POLICY);
     client.diagnostics_at(&uri, 1);
     wait_refresh(&mut client, 0);
+    settle(&mut client);
     let seen = refreshes(&client);
     for (version, limit) in [(2, 6), (3, 7), (4, 8), (5, 9)] {
         let edited = POLICY.replace("<= 5", &format!("<= {limit}"));
@@ -164,7 +172,7 @@ fn a_burst_of_edits_is_evaluated_once_for_its_last_version() {
         "9: samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✓ allow"
     );
     // Nothing else comes: the older versions' runs ended in nothing.
-    while client.next_within(Duration::from_millis(600)).is_some() {}
+    settle(&mut client);
     assert_eq!(refreshes(&client), seen + 1);
     assert!(client.shutdown_and_exit().success());
 }
@@ -245,7 +253,7 @@ fn the_setting_turns_the_verdicts_off() {
     let (mut client, uri) = start(&dir, json!({"liveVerdicts": false}));
     open(&mut client, &uri, POLICY);
     client.diagnostics_at(&uri, 1);
-    while client.next_within(Duration::from_millis(600)).is_some() {}
+    settle(&mut client);
     assert_eq!(refreshes(&client), 0);
     let (labels, _) = verdicts(&mut client, &uri);
     assert!(labels.is_empty(), "{labels:?}");

@@ -13,9 +13,9 @@ use tower_lsp_server::ls_types as lsp;
 use super::commands::OpenTexts;
 use super::disk::{self, Bounds};
 use super::encoding::to_proto;
+use crate::ide::live::looks_like_suite;
 use crate::ide::live::{LiveHint, LoadedFiles, Modeline};
 use crate::ide::{Encoding, LineIndex};
-use crate::policy::suite::model::looks_like_suite;
 
 /// The live verdicts of the open documents, and what the client and the settings allow.
 #[derive(Debug, Default)]

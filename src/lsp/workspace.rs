@@ -223,7 +223,7 @@ pub fn read_params(paths: &[PathBuf], kinds: &[String], roots: &[PathBuf]) -> Ve
 /// verdicts of the policies they test show.
 pub fn suite_files(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<PathBuf> {
     let files = paths.iter().filter_map(|path| read_bounded(path, roots));
-    let suites = files.filter(|file| crate::policy::suite::model::looks_like_suite(&file.text));
+    let suites = files.filter(|file| crate::ide::live::looks_like_suite(&file.text));
     suites.map(|file| file.path).collect()
 }
 

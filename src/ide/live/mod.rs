@@ -11,6 +11,8 @@ mod suites;
 
 use std::collections::HashMap;
 
+/// Whether a text holds (or was meant to hold) a PolicyTest or kaptest suite.
+pub use crate::policy::suite::model::looks_like_suite;
 pub use modeline::{MAX_SAMPLES, Modeline, SampleFiles, modelines};
 pub use suites::MAX_CASES;
 
