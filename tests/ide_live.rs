@@ -274,3 +274,24 @@ fn an_expression_over_the_cost_budget_shows_where_it_stopped() {
     "#]],
     );
 }
+
+#[test]
+fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline() {
+    let policy = REPLICAS
+        .replace(
+            "admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy",
+            "policies.kyverno.io/v1\nkind: ValidatingPolicy",
+        )
+        .replace(
+            "object=small.yaml object=big.yaml",
+            "object=small.yaml object=big.yaml object=pod.yaml",
+        );
+    let pod = "\n#- pod.yaml\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n";
+    check(
+        &format!("{policy}{SMALL}{BIG}{pod}"),
+        false,
+        expect![[r#"
+        1:# admission-ls: object=small.yaml object=big.yaml object=pod.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas  ·  pod.yaml: skip: no match
+    "#]],
+    );
+}

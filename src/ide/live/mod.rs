@@ -11,6 +11,7 @@ mod suites;
 
 use std::collections::HashMap;
 
+pub use crate::policy::families::evaluation::FamilyOutcome;
 /// Whether a text holds (or was meant to hold) a PolicyTest or kaptest suite.
 pub use crate::policy::suite::model::looks_like_suite;
 pub use modeline::{MAX_SAMPLES, Modeline, SampleFiles, modelines};
@@ -45,7 +46,16 @@ pub struct Verdict {
     /// Where its summary goes (the end of its modeline); `None` for a suite's case.
     pub at: Option<TextSize>,
     /// The outcome, or why there is none (a file missing or unparsable, a bad modeline).
-    pub result: Result<Outcome, String>,
+    pub result: Result<Evaluated, String>,
+}
+
+/// What evaluating a sample gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evaluated {
+    /// An admission policy's outcome, with its validations, mutations and traces.
+    Admission(Box<Outcome>),
+    /// A family's verdicts on its policy (a Kyverno ValidatingPolicy…), one per variant run.
+    Family(Vec<crate::policy::families::evaluation::FamilyOutcome>),
 }
 
 /// The files modelines name, by the path as written: the text, or why it could not be read.
@@ -82,7 +92,7 @@ impl Analysis {
             if !modeline.problems.is_empty() {
                 let message = modeline.problems.join("; ");
                 let sample = "modeline".to_string();
-                let (policy, result) = (policy.clone(), Err(message));
+                let (policy, result) = (policy.name.clone(), Err(message));
                 out.push(Verdict {
                     sample,
                     policy,
@@ -95,8 +105,10 @@ impl Analysis {
                 if out.len() >= MAX_SAMPLES || cancelled() {
                     return out;
                 }
-                let request = sample_request(&parsed.text, path, policy, sample, loaded, config);
-                let result = request.and_then(|r| evaluate_traced(&r));
+                let request =
+                    sample_request(&parsed.text, path, &policy.name, sample, loaded, config);
+                let result = request.and_then(|r| evaluate(&r, policy.family));
+                let policy = &policy.name;
                 let (sample, policy) = (sample.name().to_string(), policy.clone());
                 out.push(Verdict {
                     sample,
@@ -122,7 +134,8 @@ impl Analysis {
         let Some(parsed) = self.parsed(file) else {
             return Vec::new();
         };
-        let names: Vec<String> = policies(&parsed.yaml).into_iter().map(|(n, _)| n).collect();
+        let admission = policies(&parsed.yaml).into_iter().filter(|p| !p.family);
+        let names: Vec<String> = admission.map(|p| p.name).collect();
         if names.is_empty() {
             return Vec::new();
         }
@@ -154,21 +167,55 @@ impl Analysis {
     }
 }
 
-/// The name and root range of each admission policy of the file, in file order.
-fn policies(file: &crate::yaml::YamlFile) -> Vec<(String, TextRange)> {
-    let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
-    roots
-        .filter_map(|root| match view::read(root) {
-            Some(Document::Policy(policy)) => Some((policy.name, root.range)),
-            _ => None,
-        })
-        .collect()
+/// A policy of the file a modeline can name.
+struct Owned {
+    name: String,
+    range: TextRange,
+    /// Whether a document family (Kyverno…) evaluates it, rather than the admission paths.
+    family: bool,
 }
 
+/// The admission policies of the file and the family policies whose evaluation is shown (Kyverno's
+/// ValidatingPolicy and NamespacedValidatingPolicy), in file order.
+fn policies(file: &crate::yaml::YamlFile) -> Vec<Owned> {
+    let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
+    roots.filter_map(owned).collect()
+}
+
+fn owned(root: &crate::yaml::Node) -> Option<Owned> {
+    let range = root.range;
+    if let Some(Document::Policy(policy)) = view::read(root) {
+        let name = policy.name;
+        return Some(Owned {
+            name,
+            range,
+            family: false,
+        });
+    }
+    let kind = text_of(root.get("kind"))?;
+    let api_version = text_of(root.get("apiVersion"))?;
+    let shown = api_version.starts_with("policies.kyverno.io/")
+        && FAMILY_KINDS.contains(&kind)
+        && crate::policy::families::claiming(root).is_some();
+    let name = text_of(root.get("metadata").and_then(|m| m.get("name")))?;
+    shown.then(|| Owned {
+        name: name.to_string(),
+        range,
+        family: true,
+    })
+}
+
+fn text_of(node: Option<&crate::yaml::Node>) -> Option<&str> {
+    node.and_then(crate::yaml::Node::as_str)
+}
+
+/// The family kinds whose live verdict is shown (their decision at the modeline).
+const FAMILY_KINDS: &[&str] = &["ValidatingPolicy", "NamespacedValidatingPolicy"];
+
 /// The policy a modeline at `at` is for: the first that ends after it, else the last.
-fn owner(policies: &[(String, TextRange)], at: TextSize) -> Option<&String> {
-    let after = policies.iter().find(|(_, range)| range.end() >= at);
-    after.or(policies.last()).map(|(name, _)| name)
+fn owner(policies: &[Owned], at: TextSize) -> Option<&Owned> {
+    let after = policies.iter().find(|p| p.range.end() >= at);
+    after.or(policies.last())
 }
 
 /// The evaluation request of one modeline sample, or why the sample cannot be evaluated.
@@ -216,7 +263,14 @@ fn check_sample(text: &str, single: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The evaluation with every expression's trace kept.
-fn evaluate_traced(request: &EvalRequest) -> Result<Outcome, String> {
-    crate::policy::admission::explain::capture(|| super::run::evaluate(request)).0
+/// The evaluation of `request`: by its family, or as an admission policy with every expression's
+/// trace kept.
+fn evaluate(request: &EvalRequest, family: bool) -> Result<Evaluated, String> {
+    if family {
+        let outcomes = super::run::evaluate_family(request);
+        let outcomes = outcomes.unwrap_or_else(|| Err("no family evaluates this policy".into()));
+        return outcomes.map(Evaluated::Family);
+    }
+    let traced = crate::policy::admission::explain::capture(|| super::run::evaluate(request)).0;
+    traced.map(|outcome| Evaluated::Admission(Box::new(outcome)))
 }

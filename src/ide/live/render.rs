@@ -1,12 +1,13 @@
 //! The labels and tooltips of live verdicts: `✓ allow`, `✗ deny: MESSAGE`, `⚠ error: MESSAGE`
 //! after a validation; the fields a mutation changed after it; the decision (or why there is
-//! none: a file missing, unparsable, not matched) after a modeline. A label names its sample when
+//! none: a file missing, unparsable, not matched) after a modeline; a family's policy (Kyverno's
+//! ValidatingPolicy) gets its decision after the modeline only. A label names its sample when
 //! the policy has several. The tooltip is Markdown with each sample's result and the trace of the
 //! expression (`eval --explain`'s lines).
 
 use serde_json::Value as Json;
 
-use super::{LiveHint, Verdict};
+use super::{Evaluated, FamilyOutcome, LiveHint, Verdict};
 use crate::cel::eval::trace_view::{self, Shown};
 use crate::policy::ExpressionSite;
 use crate::policy::SiteRole;
@@ -56,7 +57,8 @@ fn summary(verdict: &Verdict) -> Part {
                 detail: problem.clone(),
             };
         }
-        Ok(outcome) => outcome,
+        Ok(Evaluated::Family(outcomes)) => return family_summary(outcomes),
+        Ok(Evaluated::Admission(outcome)) => outcome,
     };
     let mut label = match outcome.decision {
         Decision::Allow => "✓ allow".to_string(),
@@ -75,6 +77,42 @@ fn summary(verdict: &Verdict) -> Part {
         detail.push_str(&trace_block(explained));
     }
     Part { label, detail }
+}
+
+/// A family's decision, per variant when it ran several (Kyverno's autogen rules).
+fn family_summary(outcomes: &[FamilyOutcome]) -> Part {
+    let labels: Vec<String> = outcomes.iter().map(family_label).collect();
+    let label = if labels.is_empty() {
+        "skip: no match".to_string()
+    } else {
+        labels.join(", ")
+    };
+    let details: Vec<String> = outcomes
+        .iter()
+        .map(|o| format!("{} `{}`: {}", o.kind, o.policy, family_label(o)))
+        .collect();
+    let mut detail = details.join("\n\n");
+    if let Some(message) = outcomes.iter().find_map(|o| o.message.as_ref()) {
+        detail.push_str(&format!("\n\nmessage: {message}"));
+    }
+    Part { label, detail }
+}
+
+/// `✓ allow`, `✗ deny: MESSAGE`, `⚠ error: MESSAGE` or `skip: WHY` of one family verdict,
+/// prefixed by its variant.
+fn family_label(outcome: &FamilyOutcome) -> String {
+    let message = short(outcome.message.as_deref().unwrap_or(""));
+    let label = match outcome.decision.as_str() {
+        "allow" => "✓ allow".to_string(),
+        "deny" => format!("✗ deny: {message}"),
+        "error" => format!("⚠ error: {message}"),
+        _ if message.is_empty() => format!("skip: {}", outcome.result),
+        _ => format!("skip: {message}"),
+    };
+    match &outcome.variant {
+        Some(variant) => format!("{variant} {label}"),
+        None => label,
+    }
 }
 
 /// Why a policy did not apply: a false matchCondition, else the match rules.
@@ -115,7 +153,9 @@ pub(super) fn site_hints(
         let parts: Vec<(String, Part)> = verdicts
             .iter()
             .filter_map(|v| {
-                let outcome = v.result.as_ref().ok()?;
+                let Ok(Evaluated::Admission(outcome)) = &v.result else {
+                    return None;
+                };
                 let part = if site.role == SiteRole::Validation {
                     validation_part(outcome, index)
                 } else {

@@ -5,7 +5,7 @@
 
 use std::cell::Cell;
 
-use super::Verdict;
+use super::{Evaluated, Verdict};
 use crate::policy::admission::explain;
 use crate::policy::suite::{self, Format, Loader, RunHooks};
 
@@ -89,7 +89,10 @@ fn run_cases(
                 sample: format!("case {}", case.name),
                 policy,
                 at: None,
-                result: case.outcome.ok_or_else(|| case.error.unwrap_or_default()),
+                result: case
+                    .outcome
+                    .map(|outcome| Evaluated::Admission(Box::new(outcome)))
+                    .ok_or_else(|| case.error.unwrap_or_default()),
             }
         })
         .collect()
