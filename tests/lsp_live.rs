@@ -322,3 +322,23 @@ fn cases_of_the_suites_that_test_the_policy_are_samples_too() {
     );
     assert!(client.shutdown_and_exit().success());
 }
+
+#[test]
+fn a_policy_without_samples_costs_no_refresh() {
+    let dir = TempDir::new("live-none");
+    let (mut client, uri) = start(&dir, Value::Null);
+    let text = POLICY.replace(
+        "# admission-ls: object=samples/small.yaml object=samples/big.yaml\n",
+        "",
+    );
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    let change = json!({"textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"text": text.replace("<= 5", "<= 6")}]});
+    client.notify("textDocument/didChange", change);
+    client.diagnostics_at(&uri, 2);
+    settle(&mut client);
+    assert_eq!(refreshes(&client), 0);
+    assert!(verdicts(&mut client, &uri).0.is_empty());
+    assert!(client.shutdown_and_exit().success());
+}

@@ -42,9 +42,18 @@ impl LiveStore {
         (*at == version).then(|| hints.clone())
     }
 
-    /// Keeps the hints of `uri` at `version`.
-    pub fn keep(&mut self, uri: lsp::Uri, version: i32, hints: Vec<LiveHint>) {
+    /// Keeps the hints of `uri` at `version`; whether the client should fetch them again: they
+    /// differ from the ones kept before, or are for another version (the client asked for the
+    /// new version's before they were ready). No hints before and now, or the same hints of the
+    /// same version again (a re-check), need nothing.
+    pub fn keep(&mut self, uri: lsp::Uri, version: i32, hints: Vec<LiveHint>) -> bool {
+        let changed = match self.hints.get(&uri) {
+            Some((_, old)) if old.is_empty() && hints.is_empty() => false,
+            Some((at, old)) => *at != version || **old != hints,
+            None => !hints.is_empty(),
+        };
         self.hints.insert(uri, (version, Arc::new(hints)));
+        changed
     }
 
     /// Forgets `uri` (closed).

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 pub use crate::policy::families::evaluation::FamilyOutcome;
 /// Whether a text holds (or was meant to hold) a PolicyTest or kaptest suite.
 pub use crate::policy::suite::model::looks_like_suite;
-pub use modeline::{MAX_SAMPLES, Modeline, SampleFiles, modelines};
+pub use modeline::{MARKER, MAX_SAMPLES, Modeline, SampleFiles, modelines};
 pub use suites::MAX_CASES;
 
 use crate::policy::admission::Outcome;

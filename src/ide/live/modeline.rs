@@ -8,7 +8,7 @@
 use crate::text::{TextRange, TextSize};
 
 /// The comment's marker.
-const MARKER: &str = "admission-ls:";
+pub const MARKER: &str = "admission-ls:";
 
 /// Modelines read at most per file: each sample is evaluated after every edit.
 pub const MAX_SAMPLES: usize = 8;

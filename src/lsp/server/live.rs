@@ -56,25 +56,30 @@ impl Shared {
         let Ok(_slot) = self.live_slot.acquire().await else {
             return;
         };
-        let Some(job) = self.live_job(&uri, version) else {
-            return;
-        };
-        let (shared, target) = (self.clone(), uri.clone());
-        let work = move || {
-            let cancelled = || !shared.live_wanted(&target, version);
-            compute(&job, &cancelled)
-        };
-        let Ok(hints) = tokio::task::spawn_blocking(work).await else {
-            eprintln!("admission-ls: a live verdict run failed");
-            return;
+        let hints = match self.live_job(&uri, version) {
+            None => return,
+            // No modeline and no suite: nothing to evaluate, and no copy of the open texts.
+            Some(None) => Vec::new(),
+            Some(Some(job)) => {
+                let (shared, target) = (self.clone(), uri.clone());
+                let work = move || {
+                    let cancelled = || !shared.live_wanted(&target, version);
+                    compute(&job, &cancelled)
+                };
+                let Ok(hints) = tokio::task::spawn_blocking(work).await else {
+                    eprintln!("admission-ls: a live verdict run failed");
+                    return;
+                };
+                hints
+            }
         };
         let refresh = {
             let mut state = self.lock();
             if !wanted(&state, &uri, version) {
                 return;
             }
-            state.live.keep(uri, version, hints);
-            state.live.refresh
+            // Hints that did not change need no refresh (a document without samples stays empty).
+            state.live.keep(uri, version, hints) && state.live.refresh
         };
         if refresh {
             // A client that fails the request shows the verdicts at its next inlay hint request.
@@ -87,13 +92,18 @@ impl Shared {
         wanted(&self.lock(), uri, version)
     }
 
-    /// The snapshot and the open texts of a run, if it is still wanted and names a local file.
-    fn live_job(&self, uri: &Uri, version: i32) -> Option<LiveJob> {
+    /// The snapshot and the open texts of a run, if it is still wanted and names a local file;
+    /// `Some(None)` when the document has no modeline and the workspace no suite.
+    fn live_job(&self, uri: &Uri, version: i32) -> Option<Option<LiveJob>> {
         let mut state = self.lock();
         if !wanted(&state, uri, version) {
             return None;
         }
         let path = local_path(uri)?;
+        let text = state.documents.get(uri)?.text();
+        if !text.contains(crate::ide::live::MARKER) && state.live.suites.is_empty() {
+            return Some(None);
+        }
         let open = state
             .documents
             .iter()
@@ -101,12 +111,12 @@ impl Shared {
             .collect();
         let request = state.request(uri)?;
         let suites = state.live.suites.clone();
-        Some(LiveJob {
+        Some(Some(LiveJob {
             request,
             path,
             open,
             suites,
-        })
+        }))
     }
 }
 
