@@ -1,6 +1,7 @@
 //! Live verdicts: a policy evaluated against the sample objects its modelines name (and the cases
-//! of PolicyTest and kaptest suites that test it), shown where the user types: after each validation's and mutation's
-//! expression, and a summary after each modeline, with the evaluation trace as the tooltip.
+//! of PolicyTest and kaptest suites that test it), shown where the user types: after each
+//! validation's and mutation's expression, and a summary after each modeline, with the evaluation
+//! trace as the tooltip.
 //! The front end reads the files a modeline names ([`Analysis::modelines`]) and the suites, then
 //! asks for the verdicts ([`Analysis::modeline_verdicts`]) and their hints
 //! ([`Analysis::live_hints`]); nothing here reads the disk.
@@ -90,14 +91,11 @@ impl Analysis {
             };
             let at = Some(modeline.range.end());
             if !modeline.problems.is_empty() {
-                let message = modeline.problems.join("; ");
-                let sample = "modeline".to_string();
-                let (policy, result) = (policy.name.clone(), Err(message));
                 out.push(Verdict {
-                    sample,
-                    policy,
+                    sample: "modeline".to_string(),
+                    policy: policy.name.clone(),
                     at,
-                    result,
+                    result: Err(modeline.problems.join("; ")),
                 });
                 continue;
             }
@@ -105,16 +103,14 @@ impl Analysis {
                 if out.len() >= MAX_SAMPLES || cancelled() {
                     return out;
                 }
+                let run = |request| evaluate(&request, policy.family);
                 let request =
                     sample_request(&parsed.text, path, &policy.name, sample, loaded, config);
-                let result = request.and_then(|r| evaluate(&r, policy.family));
-                let policy = &policy.name;
-                let (sample, policy) = (sample.name().to_string(), policy.clone());
                 out.push(Verdict {
-                    sample,
-                    policy,
+                    sample: sample.name().to_string(),
+                    policy: policy.name.clone(),
                     at,
-                    result,
+                    result: request.and_then(run),
                 });
             }
         }
