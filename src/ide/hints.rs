@@ -102,7 +102,7 @@ fn variable_name_end(names: &[(String, TextSize)], site: &ExpressionSite) -> Opt
 
 /// Just after the expression: after the closing quote of a one-line quoted scalar, else after the
 /// expression's last character (a block scalar's value ends on the next line).
-fn expression_end(text: &str, site: &ExpressionSite) -> TextSize {
+pub(super) fn expression_end(text: &str, site: &ExpressionSite) -> TextSize {
     let len = TextSize::of(site.text.as_str());
     let last = site
         .to_file_range(TextRange::new(TextSize::from(0), len))

@@ -17,6 +17,7 @@ mod invalidation_tests;
 mod key_completion;
 mod key_hover;
 pub mod lenses;
+pub mod live;
 mod memo;
 #[cfg(test)]
 mod model_tests;

@@ -1,7 +1,9 @@
 //! Settings of section `admissionLs`, from `initializationOptions` or
 //! `workspace/didChangeConfiguration`: `kubernetesVersion` ("1.31"), `diagnostics.disabled`
 //! (codes), `diagnostics.strict` (typed-check warnings as errors), `kyvernoVersion` (the Kyverno
-//! release whose library functions Kyverno policies may call) and `schemaPaths` (extra CRD files or folders). Bad values are reported back as
+//! release whose library functions Kyverno policies may call), `schemaPaths` (extra CRD files or
+//! folders) and `liveVerdicts` (evaluate policies against their modelines' samples, on unless
+//! `false`). Bad values are reported back as
 //! messages and otherwise ignored. A setting the editor gives overrides the project configuration
 //! file's (`.admission-ls.yaml`); one it leaves out takes the file's value (`Layer::over`), and
 //! its `schemaPaths` add to the file's.
@@ -138,6 +140,24 @@ fn kyverno_version(section: &Value, problems: &mut Vec<String>) -> Option<Kyvern
             ));
             None
         }
+    }
+}
+
+/// The `liveVerdicts` setting: `false` turns the live verdicts off; unset or another value
+/// (reported) leaves them on.
+pub fn live_verdicts(settings: &Value) -> (bool, Vec<String>) {
+    let section = settings.get(SECTION).unwrap_or(settings);
+    let Some(value) = section.get("liveVerdicts").filter(|v| !v.is_null()) else {
+        return (true, Vec::new());
+    };
+    match value.as_bool() {
+        Some(on) => (on, Vec::new()),
+        None => (
+            true,
+            vec![format!(
+                "ignoring liveVerdicts {value}: expected true or false"
+            )],
+        ),
     }
 }
 

@@ -124,12 +124,17 @@ impl Request {
         })
     }
 
-    /// `textDocument/inlayHint`.
-    pub fn inlay_hints(&self, range: lsp::Range) -> Option<Vec<lsp::InlayHint>> {
+    /// `textDocument/inlayHint`: the type and cost hints, and the live verdicts computed for the
+    /// document's current text (`live`), each in file order.
+    pub fn inlay_hints(
+        &self,
+        range: lsp::Range,
+        live: Option<&[crate::ide::live::LiveHint]>,
+    ) -> Option<Vec<lsp::InlayHint>> {
         let index = self.line_index()?;
         let range = TextRange::new(self.offset(range.start), self.offset(range.end));
         let hints = self.analysis.inlay_hints(self.file, range, &self.config);
-        let hints = hints
+        let mut hints: Vec<lsp::InlayHint> = hints
             .into_iter()
             .map(|hint| lsp::InlayHint {
                 position: to_proto::position(&index, hint.offset, self.encoding),
@@ -142,6 +147,10 @@ impl Request {
                 data: None,
             })
             .collect();
+        let live = live.unwrap_or_default().iter();
+        let live = live.filter(|hint| range.contains_inclusive(hint.offset));
+        hints.extend(live.map(|hint| super::live::inlay_hint(hint, &index, self.encoding)));
+        hints.sort_by_key(|hint| hint.position);
         Some(hints)
     }
 

@@ -12,6 +12,7 @@ pub mod encoding;
 mod fault;
 mod features;
 pub mod glob;
+mod live;
 pub mod origin;
 mod server;
 mod state;

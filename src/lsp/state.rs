@@ -106,6 +106,8 @@ pub struct State {
     /// The client can watch files for the server (dynamic registration of
     /// `workspace/didChangeWatchedFiles`).
     pub watch_files: bool,
+    /// The live verdicts of open documents (`lsp/live.rs`).
+    pub live: super::live::LiveStore,
 }
 
 impl State {
@@ -129,6 +131,7 @@ impl State {
             schema_paths: Vec::new(),
             queue: RunQueue::default(),
             watch_files: false,
+            live: super::live::LiveStore::default(),
         }
     }
 

@@ -219,6 +219,14 @@ pub fn read_params(paths: &[PathBuf], kinds: &[String], roots: &[PathBuf]) -> Ve
         .collect()
 }
 
+/// The files of `paths` that hold test suites (PolicyTest, kaptest), whose cases the live
+/// verdicts of the policies they test show.
+pub fn suite_files(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<PathBuf> {
+    let files = paths.iter().filter_map(|path| read_bounded(path, roots));
+    let suites = files.filter(|file| crate::ide::live::looks_like_suite(&file.text));
+    suites.map(|file| file.path).collect()
+}
+
 /// The kinds (by name) the policies of `analysis` take as params.
 pub fn param_kind_names(analysis: &Analysis) -> Vec<String> {
     let workspace = analysis.workspace();

@@ -4,8 +4,8 @@
 --   ADMISSION_LS=/path/to/admission-ls nvim --headless -u NONE -i NONE -c "luafile editors/nvim/test/native.lua"
 -- Checks: attaches to a policy (and not to a Deployment), settings reach the server through
 -- initializationOptions, :AdmissionLsRunTests shows the suite's result, :AdmissionLsRestart starts
--- a new client, the nvim-lspconfig `configs` table decides like the plugin, and a missing binary is
--- reported once. Exits non-zero on any failure.
+-- a new client, the nvim-lspconfig `configs` table decides like the plugin, a policy's live
+-- verdict shows through vim.lsp.inlay_hint, and a missing binary is reported once. Exits non-zero on any failure.
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
 local testdata, check = harness.testdata, harness.check
 -- -u NONE loads no plugins: load this one as Neovim would at startup.
@@ -95,6 +95,31 @@ local function run()
   check(default.root_dir(vim.api.nvim_buf_get_name(policy), policy) ~= nil and default.root_dir("object.yaml", object) == nil
     and default.cmd[1] == binary and default.single_file_support == false,
     "the nvim-lspconfig default_config attaches to policies only")
+
+  -- live verdicts: the modeline's sample evaluated, shown through vim.lsp.inlay_hint
+  vim.cmd("edit " .. testdata .. "/live-policy.yaml")
+  local live = vim.api.nvim_get_current_buf()
+  check(client_of(live) ~= nil, "attached to the policy with a modeline")
+  vim.lsp.inlay_hint.enable(true, { bufnr = live })
+  local labels = {}
+  local function label_text(label)
+    if type(label) == "string" then
+      return label
+    end
+    return table.concat(vim.tbl_map(function(part)
+      return part.value
+    end, label))
+  end
+  vim.wait(15000, function()
+    labels = {}
+    for _, item in ipairs(vim.lsp.inlay_hint.get({ bufnr = live })) do
+      local hint = item.inlay_hint
+      table.insert(labels, (hint.position.line + 1) .. ":" .. label_text(hint.label))
+    end
+    return vim.tbl_contains(labels, "15: ✗ deny: at most 2 replicas")
+  end, 100)
+  check(vim.tbl_contains(labels, "15: ✗ deny: at most 2 replicas") and vim.tbl_contains(labels, "2: object.yaml: ✗ deny: at most 2 replicas"),
+    "vim.lsp.inlay_hint shows the live verdict after the validation and at the modeline: " .. table.concat(labels, " | "))
 
   -- a missing binary: reported once, by the plugin (vim.lsp.enable itself only logs it)
   for _, c in ipairs(vim.lsp.get_clients({ name = "admission_ls" })) do

@@ -10,6 +10,8 @@ export interface ServerSettings {
   kyvernoVersion?: string;
   schemaPaths: string[];
   diagnostics: { disabled: string[]; strict: boolean };
+  /** Evaluate each policy against the samples its modelines and suites name, shown inline. */
+  liveVerdicts: boolean;
 }
 
 /** Reads one setting by its key inside the section (e.g. `"diagnostics.disabled"`). */
@@ -28,6 +30,7 @@ export function serverSettings(get: SettingGetter): ServerSettings {
   const settings: ServerSettings = {
     schemaPaths: stringList(get("schemaPaths")),
     diagnostics: { disabled: stringList(get("diagnostics.disabled")), strict: get("diagnostics.strict") === true },
+    liveVerdicts: get("liveVerdicts") !== false,
   };
   if (typeof version === "string" && version.trim() !== "") {
     settings.kubernetesVersion = version.trim();

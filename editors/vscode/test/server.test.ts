@@ -36,6 +36,7 @@ class Session {
   readonly diagnostics = new Map<string, Diagnostic[]>();
   private waiters: Array<() => void> = [];
   configurationRequests = 0;
+  inlayHintRefreshes = 0;
 
   constructor(public get: SettingGetter) {
     this.process = spawn(binary, ["serve", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
@@ -43,6 +44,11 @@ class Session {
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
       this.diagnostics.set(params.uri, params.diagnostics);
       this.waiters.forEach((w) => w());
+    });
+    this.connection.onRequest("workspace/inlayHint/refresh", () => {
+      this.inlayHintRefreshes++;
+      this.waiters.forEach((w) => w());
+      return null;
     });
     this.connection.onRequest(ConfigurationRequest.type, (params) => {
       this.configurationRequests++;
@@ -56,7 +62,7 @@ class Session {
       processId: process.pid,
       rootUri: pathToFileURL(path.join(editors, "testdata")).toString(),
       capabilities: {
-        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, inlayHint: { refreshSupport: true } },
         textDocument: { publishDiagnostics: { relatedInformation: true }, completion: {}, hover: {}, codeLens: {} },
       },
       initializationOptions: initializationOptions(get),
@@ -78,6 +84,21 @@ class Session {
         if (ds && done(ds)) {
           clearTimeout(timer);
           resolve(ds);
+        }
+      };
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  /** Resolves once the server has asked for more than `seen` inlay hint refreshes (10 s timeout). */
+  waitForRefresh(seen: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no workspace/inlayHint/refresh after ${seen}`)), 10_000);
+      const check = () => {
+        if (this.inlayHintRefreshes > seen) {
+          clearTimeout(timer);
+          resolve();
         }
       };
       this.waiters.push(check);
@@ -311,5 +332,55 @@ describe("settings reach the server", { skip }, () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe("live verdicts: the modeline's sample evaluated after each edit, shown as inlay hints", { skip }, () => {
+  const get = settingsGetter({});
+  const liveFile = path.join(editors, "testdata", "live-policy.yaml");
+  const liveUri = pathToFileURL(liveFile).toString();
+  const whole = { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } };
+  let session: Session;
+
+  before(async () => {
+    session = new Session(get);
+    await session.initialize(get);
+  });
+  after(() => session.close());
+
+  type Hint = { position: { line: number }; label: string; tooltip?: { value: string } };
+  const verdicts = async (): Promise<Hint[]> => {
+    const hints = (await session.connection.sendRequest("textDocument/inlayHint", { textDocument: { uri: liveUri }, range: whole })) as Hint[];
+    return hints.filter((h) => h.tooltip !== undefined);
+  };
+
+  test("after the diagnostics, each validation shows its verdict with the trace as tooltip", async () => {
+    const text = fs.readFileSync(liveFile, "utf8");
+    await session.open(liveUri, text);
+    await session.waitFor(liveUri, () => true);
+    await session.waitForRefresh(0);
+    const hints = await verdicts();
+    assert.deepEqual(
+      hints.map((h) => `${h.position.line + 1}:${h.label}`),
+      ["2: object.yaml: ✗ deny: at most 2 replicas", "15: ✗ deny: at most 2 replicas", "17: ✓ allow"],
+    );
+    assert.match(hints[1].tooltip!.value, /object\.spec\.replicas <= 2  →  3 <= 2  →  false/);
+    // An edit: its diagnostics, then its verdicts.
+    const seen = session.inlayHintRefreshes;
+    const edited = text.replace("<= 2", "<= 5");
+    await session.connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri: liveUri, version: 2 },
+      contentChanges: [{ text: edited }],
+    });
+    // A refresh may still come for the first text (a re-check after the workspace scan): wait for
+    // the one whose hints are the edited text's.
+    const expected = [" object.yaml: ✓ allow", " ✓ allow", " ✓ allow"];
+    let after: string[] = [];
+    for (let attempt = 0; attempt < 5 && JSON.stringify(after) !== JSON.stringify(expected); attempt++) {
+      const now = session.inlayHintRefreshes;
+      await session.waitForRefresh(attempt === 0 ? seen : now);
+      after = (await verdicts()).map((h) => h.label);
+    }
+    assert.deepEqual(after, expected);
   });
 });

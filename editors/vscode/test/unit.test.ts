@@ -13,7 +13,11 @@ import { configurationItem, initializationOptions } from "../src/settings";
 import { settingsGetter } from "./vscodeSettings";
 
 test("initializationOptions from the contributed defaults leave the version to the server", () => {
-  assert.deepEqual(initializationOptions(settingsGetter({})), { schemaPaths: [], diagnostics: { disabled: [], strict: false } });
+  assert.deepEqual(initializationOptions(settingsGetter({})), {
+    schemaPaths: [],
+    diagnostics: { disabled: [], strict: false },
+    liveVerdicts: true,
+  });
 });
 
 test("initializationOptions carry the user's settings", () => {
@@ -23,12 +27,14 @@ test("initializationOptions carry the user's settings", () => {
     "admissionLs.schemaPaths": ["crds/widget.yaml", 7],
     "admissionLs.diagnostics.disabled": ["unknown-field"],
     "admissionLs.diagnostics.strict": true,
+    "admissionLs.liveVerdicts": false,
   });
   assert.deepEqual(initializationOptions(get), {
     kubernetesVersion: "1.30",
     kyvernoVersion: "1.17",
     schemaPaths: ["crds/widget.yaml"],
     diagnostics: { disabled: ["unknown-field"], strict: true },
+    liveVerdicts: false,
   });
 });
 

@@ -8,6 +8,7 @@
 //! published).
 
 mod isolate;
+mod live;
 mod project;
 mod schedule;
 mod settings;
@@ -46,6 +47,8 @@ struct Shared {
     publisher: PublishSender,
     shutdown_requested: Arc<AtomicBool>,
     long_work: isolate::LongWork,
+    /// Live verdict runs take this one permit: one at a time (`live.rs`).
+    live_slot: tokio::sync::Semaphore,
 }
 
 impl Server {
@@ -60,6 +63,7 @@ impl Server {
             publisher,
             shutdown_requested,
             long_work: isolate::LongWork::default(),
+            live_slot: tokio::sync::Semaphore::new(1),
         });
         tokio::spawn(publish_loop(shared.clone(), results));
         Server { shared }
@@ -205,11 +209,15 @@ impl LanguageServer for Server {
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         let range = ordered(params.range)?;
-        self.on_document(
-            "textDocument/inlayHint",
-            &params.text_document.uri,
-            move |r| r.inlay_hints(range),
-        )
+        let uri = params.text_document.uri;
+        let live = {
+            let state = self.state();
+            let version = state.documents.get(&uri).map(|d| d.version);
+            version.and_then(|v| state.live.hints(&uri, v))
+        };
+        self.on_document("textDocument/inlayHint", &uri, move |r| {
+            r.inlay_hints(range, live.as_deref().map(Vec::as_slice))
+        })
         .await
     }
 

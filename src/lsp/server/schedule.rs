@@ -149,6 +149,12 @@ impl Shared {
             eprintln!("admission-ls: a diagnostics run failed");
             return;
         };
+        if pull {
+            // Nothing is published for a pulling client: the verdicts follow the run.
+            for (uri, version, _, _) in &edited {
+                self.schedule_live(uri.clone(), *version);
+            }
+        }
         let affected = self.record_contributions(&edited, changes);
         if !affected.is_empty() {
             self.recheck_affected(&affected, &guards);
@@ -254,9 +260,14 @@ pub(super) async fn publish_loop(
             Guard::OpenAt(version) => Some(version),
             Guard::NotOpen => None,
         };
+        let uri = publish.uri.clone();
         shared
             .client
             .publish_diagnostics(publish.uri, publish.diagnostics, version)
             .await;
+        // Verdicts come after the diagnostics they must never delay.
+        if let Some(version) = version {
+            shared.schedule_live(uri, version);
+        }
     }
 }

@@ -42,6 +42,17 @@ impl Server {
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|w| w.dynamic_registration)
             .unwrap_or(false);
+        let inlay_refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.inlay_hint.as_ref())
+            .and_then(|h| h.refresh_support)
+            .unwrap_or(false);
+        let (live, live_problems) = params
+            .initialization_options
+            .as_ref()
+            .map_or((true, Vec::new()), config::live_verdicts);
         let roots = workspace_roots(&params);
         let (schema_paths, schema_problems) = params
             .initialization_options
@@ -59,9 +70,12 @@ impl Server {
             state.editor_schema_paths = schema_paths;
             state.roots = roots;
             state.watch_files = watch_files;
+            state.live.refresh = inlay_refresh;
+            state.live.disabled = !live;
             state.set_project(project);
         }
-        for problem in problems.into_iter().chain(schema_problems) {
+        let problems = problems.into_iter().chain(schema_problems);
+        for problem in problems.chain(live_problems) {
             eprintln!("admission-ls: {problem}");
         }
         initialize_result(encoding, pull)
@@ -75,6 +89,8 @@ impl Server {
             settings => settings,
         };
         let (editor, mut problems) = config::parse_layer(&settings);
+        let (live, live_problems) = config::live_verdicts(&settings);
+        problems.extend(live_problems);
         let (open, rescan) = {
             let mut state = self.state();
             let base = state.roots.first().cloned();
@@ -83,8 +99,13 @@ impl Server {
             state.editor = editor;
             state.editor_schema_paths = schema_paths;
             let rescan = state.apply_settings();
+            state.live.disabled = !live;
+            if !live {
+                state.live.clear();
+            }
             (state.open_documents(), rescan)
         };
+        self.live_setting_changed(live, &open).await;
         if rescan {
             let server = self.clone();
             tokio::spawn(async move { server.scan_workspace().await });
@@ -92,6 +113,18 @@ impl Server {
         self.recheck_open(open);
         self.schedule_workspace();
         self.warn(problems).await;
+    }
+
+    /// The verdicts again for every open document once they are on; when they are off, the
+    /// client is asked to fetch its inlay hints again, without them.
+    async fn live_setting_changed(&self, live: bool, open: &[(Uri, i32)]) {
+        if live {
+            for (uri, version) in open {
+                self.shared.schedule_live(uri.clone(), *version);
+            }
+        } else if self.state().live.refresh {
+            let _ = self.shared.client.inlay_hint_refresh().await;
+        }
     }
 
     /// Logs each problem of the settings and shows it to the user.
@@ -130,9 +163,10 @@ impl Server {
             let schemas = workspace::scan(&schemas);
             scan.files.extend(schemas.files);
             scan.skipped.merge(schemas.skipped);
-            (scan, start.elapsed())
+            let suites = workspace::suite_files(&scan.other_yaml, &roots);
+            (scan, suites, start.elapsed())
         };
-        let Ok((scan, elapsed)) = tokio::task::spawn_blocking(scan).await else {
+        let Ok((scan, suites, elapsed)) = tokio::task::spawn_blocking(scan).await else {
             eprintln!("admission-ls: workspace scan failed");
             return;
         };
@@ -143,6 +177,7 @@ impl Server {
             elapsed.as_millis()
         );
         self.report_skipped(&scan.skipped).await;
+        self.state().live.suites = suites;
         if scan.files.is_empty() {
             return;
         }

@@ -77,6 +77,7 @@ impl Server {
             let Some(document) = state.documents.remove(&uri) else {
                 return;
             };
+            state.live.forget(&uri);
             on_disk = state.revert_to_disk(&uri, document.file);
             contributed = document.contribution != Contribution::NONE;
         }

@@ -193,7 +193,7 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
 /// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` (or
 /// `kind: Suite` in a text naming gator's API version) or a top-level key only kaptest manifests
 /// have.
-fn looks_like_suite(text: &str) -> bool {
+pub fn looks_like_suite(text: &str) -> bool {
     text.lines().any(|line| {
         let line = line.trim_end();
         let kind =

@@ -3,17 +3,19 @@
 // open files from the Explorer, read the Problems panel, hover, complete, apply a quick fix, run the
 // palette commands, read the output channel.
 //
-//   node run.mjs [--vsix FILE] [--screenshot FILE] [--keep]
+//   node run.mjs [--vsix FILE] [--screenshot FILE] [--live-screenshot FILE] [--keep]
 //
 // --vsix defaults to ../../admission-ls-linux-x64.vsix (scripts/package-bundled.sh); --screenshot also
-// saves a picture of the editor with diagnostics (the one in the extension's README); --artifacts DIR
+// saves a picture of the editor with diagnostics (the one in the extension's README); --live-screenshot
+// one of a live verdict with its trace on hover (editors/live-verdict.png); --artifacts DIR
 // saves a screenshot of the page at each failed check; --keep leaves the temporary folder. Everything (HOME, the XDG folders, VS Code's and Chromium's profiles, the
 // workspaces) lives in one temporary folder that is removed at the end: nothing touches the real home.
 //
 // Two sessions, each a fresh code-server:
 //  1. trusted (--disable-workspace-trust): diagnostics at their lines, hover, completion, a Kyverno
 //     policy (its diagnostic, hover with a library function's description, completion), quick fix,
-//     the evaluate and run-tests commands, the output channel naming the bundled binary, the server
+//     the evaluate and run-tests commands, a live verdict as an inlay hint with its trace on hover,
+//     the output channel naming the bundled binary, the server
 //     process being that binary; the workspace's .vscode/settings.json sets admissionLs.path to a
 //     script (machine scope: ignored) and admissionLs.schemaPaths to a CRD outside the workspace
 //     (honoured: the paramKind's fields are typed);
@@ -43,6 +45,7 @@ const option = (name) => {
 };
 const vsix = path.resolve(option("--vsix") ?? path.join(extensionDir, "admission-ls-linux-x64.vsix"));
 const screenshot = option("--screenshot");
+const liveScreenshot = option("--live-screenshot");
 const keep = args.includes("--keep");
 const artifacts = option("--artifacts");
 
@@ -445,10 +448,43 @@ async function trustedSession(box, bundled) {
     check(/^int\b/.test(paramHover) && paramHover.includes("The most replicas"), "workspace schemaPaths honoured when trusted: params.maxReplicas is typed from the CRD outside the workspace", paramHover.split("\n")[0]);
 
     await kyverno(page);
+    await liveVerdicts(page);
     await quickFix(page, ws);
     await commands(page, ws);
     await bundledBinaryStarted(page, box, bundled, "trusted workspace");
   });
+}
+
+/** Live verdicts: live-policy.yaml's modeline names object.yaml (3 replicas); the verdict shows as an
+ * inlay hint after the validation, and hovering it shows the evaluation trace. */
+async function liveVerdicts(page) {
+  const file = "live-policy.yaml";
+  await openFromExplorer(page, file);
+  const expression = "object.spec.replicas <= 2";
+  const line = await poll(async () => {
+    const texts = await editorTexts(page);
+    return texts.flatMap((t) => t.split("\n")).find((l) => l.includes(expression) && l.includes("✗ deny: at most 2 replicas"));
+  }, 30_000, 500);
+  check(Boolean(line), "live verdict: the inlay hint after the validation reads ✗ deny: at most 2 replicas", line);
+  const hint = await page.evaluateHandle((wanted) => {
+    // Monaco renders spaces as no-break spaces.
+    const text = (e) => e.textContent.replace(/\u00a0/g, " ");
+    const lines = [...document.querySelectorAll(".editor-group-container.active .view-line")];
+    const row = lines.find((l) => text(l).includes(wanted));
+    const spans = row ? [...row.querySelectorAll("span")] : [];
+    return spans.reverse().find((s) => text(s).includes("✗ deny")) ?? null;
+  }, expression);
+  const box = hint.asElement() ? await hint.asElement().boundingBox() : null;
+  let trace = "";
+  if (box) {
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    trace = plain(await poll(() => page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((e) => e.innerText).join("\n")).then((t) => (t.includes("→") ? t : undefined)).catch(() => undefined), 10_000));
+  }
+  check(trace.includes("3 <= 2") && trace.includes("false"), "hover on the live verdict shows the trace: object.spec.replicas <= 2 → 3 <= 2 → false", trace.split("\n").slice(0, 4).join(" | "));
+  if (liveScreenshot) {
+    await page.screenshot({ path: liveScreenshot });
+  }
+  await page.mouse.move(700, 60);
 }
 
 /** A Kyverno ValidatingPolicy: its diagnostic, hover with a library function's description, completion

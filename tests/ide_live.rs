@@ -1,0 +1,297 @@
+//! Live verdict fixtures: a policy file with `# admission-ls:` modelines, and the sample files
+//! they name (`#- NAME` headers; a file whose text is `!missing` could not be read). Each hint is
+//! shown as `line:text-before-it|label`, then its tooltip indented under it when `tooltips`.
+
+use std::collections::HashMap;
+
+use admission_ls::ide::live::LoadedFiles;
+use admission_ls::ide::{AnalysisHost, DiagnosticsConfig, FileId};
+use expect_test::{Expect, expect};
+
+#[track_caller]
+fn check(fixture: &str, tooltips: bool, expect: Expect) {
+    let mut parts = fixture.split("\n#- ");
+    let policy = parts.next().unwrap_or("").trim_start_matches('\n');
+    let mut loaded: LoadedFiles = HashMap::new();
+    for part in parts {
+        let (name, text) = part.split_once('\n').unwrap_or((part, ""));
+        let text = match text.trim() {
+            "!missing" => Err("No such file or directory".to_string()),
+            _ => Ok(text.to_string()),
+        };
+        loaded.insert(name.trim().to_string(), text);
+    }
+    let mut host = AnalysisHost::new();
+    host.set_file(FileId(0), policy.into());
+    let analysis = host.snapshot();
+    let config = DiagnosticsConfig::default();
+    let verdicts =
+        analysis.modeline_verdicts(FileId(0), "policy.yaml", &loaded, &config, &|| false);
+    let mut actual = String::new();
+    for hint in analysis.live_hints(FileId(0), &verdicts) {
+        let at = usize::from(hint.offset);
+        let line_start = policy[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = policy[..at].matches('\n').count() + 1;
+        actual.push_str(&format!(
+            "{line}:{}|{}\n",
+            &policy[line_start..at],
+            hint.label
+        ));
+        if tooltips {
+            for row in hint.tooltip.lines() {
+                actual.push_str(&format!("    {row}\n").replace("    \n", "\n"));
+            }
+        }
+    }
+    expect.assert_eq(&actual);
+}
+
+const REPLICAS: &str = "
+# admission-ls: object=small.yaml object=big.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: object.spec.replicas <= 5
+    message: at most 5 replicas
+  - expression: object.metadata.name.startsWith('web')
+";
+
+const SMALL: &str = "
+#- small.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web-1, namespace: default}
+spec: {replicas: 3}
+";
+
+const BIG: &str = "
+#- big.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: default}
+spec: {replicas: 7}
+";
+
+#[test]
+fn each_validation_shows_each_sample_result() {
+    check(
+        &format!("{REPLICAS}{SMALL}{BIG}"),
+        false,
+        expect![[r#"
+            1:# admission-ls: object=small.yaml object=big.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas
+            10:  - expression: object.spec.replicas <= 5| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas
+            12:  - expression: object.metadata.name.startsWith('web')| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: failed expression: object.metadata.name.startsWith('web')
+        "#]],
+    );
+}
+
+#[test]
+fn the_trace_is_the_tooltip() {
+    check(
+        &format!("{REPLICAS}{BIG}").replace("object=small.yaml ", ""),
+        true,
+        expect![[r#"
+            1:# admission-ls: object=big.yaml| big.yaml: ✗ deny: at most 5 replicas
+                **big.yaml**: ValidatingAdmissionPolicy `replicas`: ✗ deny: at most 5 replicas
+
+                note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
+
+                `validation[0]`:
+                ```
+                object.spec.replicas <= 5  →  7 <= 5  →  false
+                  object.spec.replicas  →  7
+                ```
+
+                `validation[1]`:
+                ```
+                object.metadata.name.startsWith('web')  →  false
+                  object.metadata.name  →  "api"
+                ```
+            10:  - expression: object.spec.replicas <= 5| ✗ deny: at most 5 replicas
+                **big.yaml**: ✗ deny: at most 5 replicas
+
+                message: at most 5 replicas
+
+                `validation[0]`:
+                ```
+                object.spec.replicas <= 5  →  7 <= 5  →  false
+                  object.spec.replicas  →  7
+                ```
+            12:  - expression: object.metadata.name.startsWith('web')| ✗ deny: failed expression: object.metadata.name.startsWith('web')
+                **big.yaml**: ✗ deny: failed expression: object.metadata.name.startsWith('web')
+
+                message: failed expression: object.metadata.name.startsWith('web')
+
+                `validation[1]`:
+                ```
+                object.metadata.name.startsWith('web')  →  false
+                  object.metadata.name  →  "api"
+                ```
+        "#]],
+    );
+}
+
+const MUTATING: &str = "
+# admission-ls: object=small.yaml
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: label}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >
+        Object{metadata: Object.metadata{labels: {'team': 'web'}}}
+";
+
+#[test]
+fn a_mutation_shows_the_fields_it_changed() {
+    check(
+        &format!("{MUTATING}{SMALL}"),
+        false,
+        expect![[r#"
+        1:# admission-ls: object=small.yaml| small.yaml: ✓ allow, mutates add /metadata/labels
+        14:        Object{metadata: Object.metadata{labels: {'team': 'web'}}}| ✓ mutates add /metadata/labels
+    "#]],
+    );
+}
+
+#[test]
+fn bad_samples_are_named_at_the_modeline() {
+    let fixture = format!(
+        "{}\n#- gone.yaml\n!missing\n#- broken.yaml\nkind: [\n#- pod.yaml\napiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: default}}\n",
+        REPLICAS.replace(
+            "object=small.yaml object=big.yaml",
+            "object=gone.yaml object=broken.yaml object=pod.yaml"
+        )
+    );
+    check(
+        &fixture,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=gone.yaml object=broken.yaml object=pod.yaml| gone.yaml: ⚠ object=gone.yaml: No such file or directory  ·  broken.yaml: ⚠ object=broken.yaml: does not parse: YAML syntax error: while parsing a node, did…  ·  pod.yaml: skip: the object is not matched (matchConstraints or the binding's matchResources)
+    "#]],
+    );
+}
+
+#[test]
+fn a_bad_modeline_says_what_is_wrong() {
+    let fixture = REPLICAS.replace("object=small.yaml object=big.yaml", "objct=small.yaml");
+    check(
+        &fixture,
+        false,
+        expect![[r#"
+        1:# admission-ls: objct=small.yaml| modeline: ⚠ unknown key `objct` (expected object, oldObject, params or namespace); no object…
+    "#]],
+    );
+}
+
+#[test]
+fn an_expression_over_the_cost_budget_shows_where_it_stopped() {
+    let policy = REPLICAS
+        .replace("object=small.yaml object=big.yaml", "object=small.yaml")
+        .replace(
+            "object.spec.replicas <= 5",
+            "'[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))))))'",
+        );
+    check(
+        &format!("{policy}{SMALL}"),
+        true,
+        expect![[r#"
+        1:# admission-ls: object=small.yaml| small.yaml: ⚠ error: expression '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4…
+            **small.yaml**: ValidatingAdmissionPolicy `replicas`: ⚠ error: expression '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4…
+
+            note: no binding: the API server never enforces a policy without one; evaluated as a binding with validationActions [Deny] would
+
+            `validation[0]`:
+            ```
+            [1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 1)
+              [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+              [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 1: b = 2)
+                [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 5: c = 6)
+                  [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                  [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 2: d = 3)
+                    [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                    [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 5: e = 6)
+                      [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                      [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 3: f = 4)
+                        [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                        [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 3: g = 4)
+                          [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                          a > 0  →  stopped here: operation cancelled: actual cost limit exceeded
+                            a  →  stopped here: operation cancelled: actual cost limit exceeded
+                            0  →  (not evaluated)
+            ```
+
+            `validation[1]`:
+            ```
+            object.metadata.name.startsWith('web')  →  true
+              object.metadata.name  →  "web-1"
+            ```
+        10:  - expression: '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))))))'| ⚠ error: expression '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4…
+            **small.yaml**: ⚠ error: expression '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4…
+
+            message: expression '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))))))' resulted in error: operation cancelled: actual cost limit exceeded
+
+            `validation[0]`:
+            ```
+            [1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 1)
+              [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+              [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 1: b = 2)
+                [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 5: c = 6)
+                  [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                  [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 2: d = 3)
+                    [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                    [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 5: e = 6)
+                      [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                      [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 3: f = 4)
+                        [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                        [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 3: g = 4)
+                          [1,2,3,4,5,6,7,8,9,10]  →  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+                          a > 0  →  stopped here: operation cancelled: actual cost limit exceeded
+                            a  →  stopped here: operation cancelled: actual cost limit exceeded
+                            0  →  (not evaluated)
+            ```
+        12:  - expression: object.metadata.name.startsWith('web')| ✓ allow
+            **small.yaml**: ✓ allow
+
+            `validation[1]`:
+            ```
+            object.metadata.name.startsWith('web')  →  true
+              object.metadata.name  →  "web-1"
+            ```
+    "#]],
+    );
+}
+
+#[test]
+fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline() {
+    let policy = REPLICAS
+        .replace(
+            "admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy",
+            "policies.kyverno.io/v1\nkind: ValidatingPolicy",
+        )
+        .replace(
+            "object=small.yaml object=big.yaml",
+            "object=small.yaml object=big.yaml object=pod.yaml",
+        );
+    let pod = "\n#- pod.yaml\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n";
+    check(
+        &format!("{policy}{SMALL}{BIG}{pod}"),
+        false,
+        expect![[r#"
+        1:# admission-ls: object=small.yaml object=big.yaml object=pod.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas  ·  pod.yaml: skip: no match
+    "#]],
+    );
+}

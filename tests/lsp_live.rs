@@ -1,0 +1,344 @@
+//! Live verdicts end to end over stdio: a policy's modeline names sample objects; after the
+//! diagnostics of each edit (never before them), the server evaluates the policy, asks the client
+//! to refresh its inlay hints, and answers `textDocument/inlayHint` with the result after each
+//! validation and mutation and at the modeline, the trace as the tooltip. Bad samples (missing,
+//! unparsable, not matched) are named at the modeline; `liveVerdicts: false` turns it off.
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+#[path = "support/tempdir.rs"]
+mod tempdir;
+
+use std::time::Duration;
+
+use lsp_client::{Client, file_uri};
+use serde_json::{Value, json};
+use tempdir::TempDir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_admission-ls");
+
+const POLICY: &str = "\
+# admission-ls: object=samples/small.yaml object=samples/big.yaml
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: object.spec.replicas <= 5
+    message: at most 5 replicas
+";
+
+const SMALL: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: small, namespace: n}\nspec: {replicas: 2}\n";
+const BIG: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big, namespace: n}\nspec: {replicas: 9}\n";
+
+const REFRESH: &str = "workspace/inlayHint/refresh";
+
+fn capabilities() -> Value {
+    json!({"workspace": {"inlayHint": {"refreshSupport": true}}})
+}
+
+fn open(client: &mut Client, uri: &str, text: &str) {
+    let document = json!({"uri": uri, "languageId": "yaml", "version": 1, "text": text});
+    client.notify("textDocument/didOpen", json!({"textDocument": document}));
+}
+
+fn refreshes(client: &Client) -> usize {
+    let of_refresh = |r: &&Value| r["method"] == REFRESH;
+    client.server_requests.iter().filter(of_refresh).count()
+}
+
+/// Waits until the server has asked for more than `seen` inlay hint refreshes.
+fn wait_refresh(client: &mut Client, seen: usize) {
+    let deadline = std::time::Instant::now() + lsp_client::TIMEOUT;
+    while refreshes(client) <= seen {
+        assert!(std::time::Instant::now() < deadline, "no {REFRESH}");
+        // The messages read meanwhile are not needed: each test waits for its diagnostics first.
+        let _ = client.next_within(Duration::from_millis(100));
+    }
+}
+
+/// Waits until the server has been quiet for a while: no run of an earlier version (a re-check
+/// after the workspace scan) is left to send a refresh.
+fn settle(client: &mut Client) {
+    while client.next_within(Duration::from_millis(600)).is_some() {}
+}
+
+/// Every inlay hint of `uri` whose label is not a type or cost: `line:label`, and the tooltips.
+fn verdicts(client: &mut Client, uri: &str) -> (Vec<String>, Vec<String>) {
+    let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}});
+    let answer = client.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri}, "range": whole}),
+    );
+    let hints = answer["result"].as_array().cloned().unwrap_or_default();
+    let live = hints.iter().filter(|h| h.get("tooltip").is_some());
+    let mut labels = Vec::new();
+    let mut tooltips = Vec::new();
+    for hint in live {
+        let label = hint["label"].as_str().unwrap_or("");
+        labels.push(format!("{}:{label}", hint["position"]["line"]));
+        tooltips.push(hint["tooltip"]["value"].as_str().unwrap_or("").to_string());
+    }
+    (labels, tooltips)
+}
+
+fn start(dir: &TempDir, options: Value) -> (Client, String) {
+    let policy = dir.write("policy.yaml", POLICY);
+    dir.write("samples/small.yaml", SMALL);
+    dir.write("samples/big.yaml", BIG);
+    let mut client = Client::spawn(BINARY);
+    client.initialize(capabilities(), json!(file_uri(dir.path())), options);
+    let uri = file_uri(&policy);
+    (client, uri)
+}
+
+#[test]
+fn each_validation_shows_the_verdict_of_each_sample_with_its_trace() {
+    let dir = TempDir::new("live-verdicts");
+    let (mut client, uri) = start(&dir, Value::Null);
+    open(&mut client, &uri, POLICY);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, tooltips) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✗ deny: at most 5 replicas",
+            "9: samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✗ deny: at most 5 replicas",
+        ]
+    );
+    assert!(
+        tooltips[1].contains("object.spec.replicas <= 5  →  9 <= 5  →  false"),
+        "{}",
+        tooltips[1]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn an_edit_publishes_its_diagnostics_before_its_verdicts() {
+    let dir = TempDir::new("live-order");
+    let (mut client, uri) = start(&dir, Value::Null);
+    open(&mut client, &uri, POLICY);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    settle(&mut client);
+    let seen = refreshes(&client);
+    let edited = POLICY.replace("<= 5", "<= 10");
+    let change = json!({"textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"text": edited}]});
+    client.notify("textDocument/didChange", change);
+    client.diagnostics_at(&uri, 2);
+    assert_eq!(
+        refreshes(&client),
+        seen,
+        "a refresh came before the diagnostics"
+    );
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✓ allow",
+            "9: samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✓ allow",
+        ]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn a_burst_of_edits_is_evaluated_once_for_its_last_version() {
+    let dir = TempDir::new("live-burst");
+    let (mut client, uri) = start(&dir, Value::Null);
+    open(&mut client, &uri, POLICY);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    settle(&mut client);
+    let seen = refreshes(&client);
+    for (version, limit) in [(2, 6), (3, 7), (4, 8), (5, 9)] {
+        let edited = POLICY.replace("<= 5", &format!("<= {limit}"));
+        let change = json!({"textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": edited}]});
+        client.notify("textDocument/didChange", change);
+    }
+    client.diagnostics_at(&uri, 5);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels[1],
+        "9: samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✓ allow"
+    );
+    // Nothing else comes: the older versions' runs ended in nothing.
+    settle(&mut client);
+    assert_eq!(refreshes(&client), seen + 1);
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn bad_samples_are_named_at_the_modeline() {
+    let dir = TempDir::new("live-bad");
+    let (mut client, uri) = start(&dir, Value::Null);
+    dir.write("samples/broken.yaml", "kind: [\n");
+    dir.write(
+        "samples/pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: n}\n",
+    );
+    let text = POLICY.replace(
+        "object=samples/small.yaml object=samples/big.yaml",
+        "object=samples/gone.yaml object=samples/broken.yaml object=samples/pod.yaml",
+    );
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(labels.len(), 1, "{labels:?}");
+    let parts: Vec<&str> = labels[0].split("  ·  ").collect();
+    assert!(
+        parts[0].starts_with("0: samples/gone.yaml: ⚠ object=samples/gone.yaml: "),
+        "{parts:?}"
+    );
+    assert!(
+        parts[1].starts_with(
+            "samples/broken.yaml: ⚠ object=samples/broken.yaml: does not parse: YAML syntax error"
+        ),
+        "{parts:?}"
+    );
+    assert_eq!(
+        parts[2],
+        "samples/pod.yaml: skip: the object is not matched (matchConstraints or the binding's matchResources)"
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn a_mutation_shows_the_fields_it_changed() {
+    let dir = TempDir::new("live-mutation");
+    let (mut client, _) = start(&dir, Value::Null);
+    let text = "\
+# admission-ls: object=samples/small.yaml
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: label}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: \"Object{spec: Object.spec{replicas: 3}}\"
+";
+    let uri = file_uri(&dir.write("mutating.yaml", text));
+    open(&mut client, &uri, text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/small.yaml: ✓ allow, mutates replace /spec/replicas",
+            "12: ✓ mutates replace /spec/replicas",
+        ]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn the_setting_turns_the_verdicts_off() {
+    let dir = TempDir::new("live-off");
+    let (mut client, uri) = start(&dir, json!({"liveVerdicts": false}));
+    open(&mut client, &uri, POLICY);
+    client.diagnostics_at(&uri, 1);
+    settle(&mut client);
+    assert_eq!(refreshes(&client), 0);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert!(labels.is_empty(), "{labels:?}");
+    // On again: the open document's verdicts come.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"admissionLs": {"liveVerdicts": true}}}),
+    );
+    wait_refresh(&mut client, 0);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(labels.len(), 2, "{labels:?}");
+    assert!(client.shutdown_and_exit().success());
+}
+
+const SUITE: &str = "\
+apiVersion: admission-ls.dev/v1alpha1
+kind: PolicyTest
+policies: [../policy.yaml]
+cases:
+  - name: two replicas
+    object: {apiVersion: apps/v1, kind: Deployment, metadata: {name: a, namespace: n}, spec: {replicas: 2}}
+    expect: {decision: allow}
+";
+
+const KAPTEST: &str = "\
+version: v1alpha1
+policies: [policy.yaml]
+resources: [samples/big.yaml]
+vapTestSuites:
+- policy: replicas
+  tests:
+  - object: {kind: Deployment, name: big, namespace: n}
+    expect: deny
+";
+
+#[test]
+fn cases_of_the_suites_that_test_the_policy_are_samples_too() {
+    let dir = TempDir::new("live-suites");
+    dir.write("tests/replicas.test.yaml", SUITE);
+    dir.write("kaptest.yaml", KAPTEST);
+    // A suite of another policy file is not run.
+    dir.write(
+        "other/suite.test.yaml",
+        SUITE.replace("../policy.yaml", "other.yaml"),
+    );
+    let (mut client, uri) = start(&dir, Value::Null);
+    let text = POLICY.replace("object=samples/small.yaml ", "");
+    // After the scan, so that the suites are known.
+    client.diagnostics_where(&file_uri(&dir.path().join("policy.yaml")), |_| true);
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    let seen = refreshes(&client);
+    wait_refresh(&mut client, seen);
+    let (labels, tooltips) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/big.yaml: ✗ deny: at most 5 replicas",
+            "9: samples/big.yaml: ✗ deny: at most 5 replicas  ·  case replicas: object=Deployment/big → deny: ✗ deny: at most 5 replicas  ·  case two replicas: ✓ allow",
+        ]
+    );
+    assert!(
+        tooltips[1].contains("**case two replicas**"),
+        "{}",
+        tooltips[1]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn a_policy_without_samples_costs_no_refresh() {
+    let dir = TempDir::new("live-none");
+    let (mut client, uri) = start(&dir, Value::Null);
+    let text = POLICY.replace(
+        "# admission-ls: object=samples/small.yaml object=samples/big.yaml\n",
+        "",
+    );
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    let change = json!({"textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"text": text.replace("<= 5", "<= 6")}]});
+    client.notify("textDocument/didChange", change);
+    client.diagnostics_at(&uri, 2);
+    settle(&mut client);
+    assert_eq!(refreshes(&client), 0);
+    assert!(verdicts(&mut client, &uri).0.is_empty());
+    assert!(client.shutdown_and_exit().success());
+}
