@@ -22,12 +22,14 @@ mod eval;
 #[cfg(test)]
 mod eval_tests;
 mod fields;
+mod hover_cost;
 mod value;
 mod walk;
 
 pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
 pub(crate) use editor::{rule_at, rule_sites};
 pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
+pub(crate) use hover_cost::{RuleCost, rule_cost_at};
 pub use value::typed_value;
 
 use std::sync::Arc;
@@ -98,6 +100,7 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
             check_node(&node, minor, &types, &mut costs, out);
         }
         total_cost(&path, schema.key.range, &costs, out);
+        costs.iter_mut().for_each(|c| c.schema = schema.value.range);
         observed.append(&mut costs);
     }
     observed
@@ -170,6 +173,8 @@ struct Observed {
     /// The end of the expression's text in the file.
     end: crate::text::TextSize,
     cost: u64,
+    /// The version schema it belongs to (set once the schema's rules are all observed).
+    schema: crate::text::TextRange,
 }
 
 /// The file offset where the scalar `node` ends: after its closing quote, or after the last
@@ -292,6 +297,7 @@ fn observe(
         range,
         end: content_end(node),
         cost,
+        schema: crate::text::TextRange::default(),
     });
 }
 
