@@ -63,7 +63,9 @@ local function run()
   print("     all diagnostics: " .. table.concat(others, ", "))
 
   -- 1b. virtual text as the README sets it for this server only: the message beside line 7
-  vim.diagnostic.config({ virtual_text = { prefix = "●" } }, vim.lsp.diagnostic.get_namespace(client.id))
+  for _, pulled in ipairs({ false, true }) do
+    vim.diagnostic.config({ virtual_text = { prefix = "●" } }, vim.lsp.diagnostic.get_namespace(client.id, pulled))
+  end
   local beside = {}
   -- The virtual text namespace is anonymous on 0.7 (not in nvim_get_namespaces): try every id.
   for namespace = 1, 500 do
