@@ -610,6 +610,58 @@ fn rename_is_refused_inside_a_helm_template_action() {
     assert_eq!(edits.map(|e| e.len()), Ok(7));
 }
 
+/// A Kyverno ValidatingPolicy's variables are renamed, referenced and highlighted as an
+/// admission policy's: `spec.variables[].name` and every `variables.NAME` of its expressions.
+const KYVERNO_POLICY: &str = r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: registry}
+spec:
+  validationActions: [Deny]
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  variables:
+  - name: image
+    expression: "image(object.spec.template.spec.containers[0].image)"
+  - name: registry
+    expression: variables.image.registry()
+  validations:
+  - expression: "variables.registry != 'example.com'"
+    messageExpression: "'registry ' + variables.image.registry() + ' is not allowed'"
+"#;
+
+#[test]
+fn rename_a_kyverno_policy_variable() {
+    let fixture = KYVERNO_POLICY.replace(
+        "variables.image.registry()\n",
+        "variables.im$0age.registry()\n",
+    );
+    assert_eq!(
+        renamed_text(&fixture, "img"),
+        KYVERNO_POLICY
+            .replace("name: image", "name: img")
+            .replace("variables.image", "variables.img")
+            .trim_start()
+    );
+    check_references(
+        &fixture,
+        expect![[r#"
+            10: image
+            13: image
+            16: image
+        "#]],
+    );
+    check_rename(
+        &KYVERNO_POLICY.replace("- name: image", "- name: im$0age"),
+        "registry",
+        expect![[r#"
+            rename `image`
+            refused: the policy already has a variable named `registry`
+        "#]],
+    );
+}
+
 #[test]
 fn highlights_of_a_variable_mark_its_definition() {
     let loaded =

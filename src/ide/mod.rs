@@ -10,6 +10,7 @@ mod diagnostic_hover;
 mod doc_cache;
 #[cfg(test)]
 mod doc_cache_tests;
+mod family_variables;
 mod hints;
 mod hover;
 #[cfg(test)]

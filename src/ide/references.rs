@@ -2,9 +2,9 @@
 //! `variables.x` of the policy), and workspace symbols (every policy and binding of every file
 //! whose name matches a query).
 
-use crate::cel::ast::ExprKind;
-use crate::policy::PolicyDocument;
+use crate::cel::ast::{Ast, ExprKind};
 use crate::policy::model::Text;
+use crate::policy::{ExpressionSite, PolicyDocument};
 use crate::text::{TextRange, TextSize};
 
 use super::models::DocumentModel;
@@ -38,7 +38,8 @@ impl Analysis {
                 return ranges.clone();
             }
         }
-        Vec::new()
+        let family = super::family_variables::at(&parsed.yaml, offset);
+        family.map(|f| f.uses).unwrap_or_default()
     }
 
     /// The policies and bindings of every file whose name contains `query` (any case).
@@ -121,8 +122,21 @@ pub(super) fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange
         .into_iter()
         .map(|name| (name.value.clone(), vec![content_range(name)]))
         .collect();
-    for (site, ast) in model.sites().iter().zip(model.trees()) {
-        let Some(ast) = ast else { continue };
+    let trees = model.sites().iter().zip(model.trees());
+    add_variable_selects(
+        &mut uses,
+        trees.filter_map(|(site, ast)| Some((site, ast.as_ref()?))),
+    );
+    uses
+}
+
+/// Adds to `uses` (each variable's name with the ranges found so far) the field of every
+/// `variables.<name>` in the trees of `sites`.
+pub(super) fn add_variable_selects<'a>(
+    uses: &mut [(String, Vec<TextRange>)],
+    sites: impl Iterator<Item = (&'a ExpressionSite, &'a Ast)>,
+) {
+    for (site, ast) in sites {
         for expr in &ast.exprs {
             let ExprKind::Select { operand, field, .. } = &expr.kind else {
                 continue;
@@ -135,5 +149,4 @@ pub(super) fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange
             }
         }
     }
-    uses
 }

@@ -116,6 +116,9 @@ impl Analysis {
                 return Ok(target);
             }
         }
+        if let Some(variable) = super::family_variables::at(&context.parsed.yaml, offset) {
+            return Ok(family_variable_target(file, variable, offset));
+        }
         match context.cel_at(offset) {
             Some(cursor) => Err(refusal_in_cel(&cursor)),
             None => Err(nothing_here()),
@@ -246,6 +249,40 @@ fn variable_target(
         symbol: Symbol::Variable { name, others, uses },
         range,
     })
+}
+
+/// The target of a Kyverno policy's variable at `offset`.
+fn family_variable_target(
+    file: FileId,
+    variable: super::family_variables::FamilyVariable,
+    offset: TextSize,
+) -> Target {
+    let definition = variable.uses.first().copied();
+    let range = variable
+        .uses
+        .iter()
+        .copied()
+        .find(|r| r.contains_inclusive(offset))
+        .unwrap_or_default();
+    let uses = variable
+        .uses
+        .iter()
+        .map(|&range| Occurrence {
+            file,
+            range,
+            plain_scalar: variable
+                .plain_definition
+                .filter(|_| Some(range) == definition),
+        })
+        .collect();
+    Target {
+        symbol: Symbol::Variable {
+            name: variable.name,
+            others: variable.others,
+            uses,
+        },
+        range,
+    }
 }
 
 /// The policy name (a policy's `metadata.name`, a binding's `policyName`) or param kind

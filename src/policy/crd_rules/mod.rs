@@ -29,7 +29,7 @@ mod walk;
 pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
 pub(crate) use editor::{rule_at, rule_sites};
 pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
-pub(crate) use hover_cost::{RuleCost, rule_cost_at};
+pub(crate) use hover_cost::rule_cost_at;
 pub use value::typed_value;
 
 use std::sync::Arc;
