@@ -142,7 +142,7 @@ impl Analysis {
 }
 
 /// The replacement of one occurrence: the name, quoted where a plain scalar would no longer be
-/// read as a string (`no`, `on`, `_1` are a bool and an int to go-yaml v2, which the API server
+/// read as a string (`no`, `on`, `y` are bools to go-yaml v2, which the API server
 /// decodes with), so the renamed field keeps its type.
 fn edit_of(occurrence: &Occurrence, old: &str, new_name: &str) -> FileEdit {
     let (range, new_text) = match occurrence.plain_scalar {
@@ -173,7 +173,7 @@ mod tests {
     fn plain_scalars_that_go_yaml_types_are_quoted() {
         assert!(reads_as_string("replicas"));
         assert!(reads_as_string("my-policy.example.com"));
-        for typed in ["no", "on", "Yes", "_1", "null", "1e3"] {
+        for typed in ["no", "on", "Yes", "y", "null", "1e3"] {
             assert!(!reads_as_string(typed), "{typed}");
         }
     }
