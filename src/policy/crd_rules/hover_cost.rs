@@ -7,7 +7,7 @@ use crate::text::{TextRange, TextSize};
 use crate::yaml::YamlFile;
 
 use super::cost::{RULE_LIMIT, SCHEMA_LIMIT};
-use super::{check_with_costs, crd_roots};
+use super::{check_with_costs_at, crd_roots};
 
 /// The cost of one expression and of its schema, with both limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub struct RuleCost {
 /// `None` outside one, or for one that does not compile.
 pub fn rule_cost_at(yaml: &YamlFile, offset: TextSize, minor: u32) -> Option<RuleCost> {
     let root = crd_roots(yaml).find(|root| root.range.contains_inclusive(offset))?;
-    let observed = check_with_costs(root, minor, &mut Vec::new());
+    let observed = check_with_costs_at(root, minor, Some(offset), &mut Vec::new());
     let rule = observed
         .iter()
         .find(|o| o.range.contains_inclusive(offset))?;

@@ -76,6 +76,17 @@ fn crd_roots(yaml: &crate::yaml::YamlFile) -> impl Iterator<Item = &Node> {
 
 /// [`check`], returning the costs it observed.
 fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<Observed> {
+    check_with_costs_at(root, minor, None, out)
+}
+
+/// [`check_with_costs`] of every version schema, or with `at` only of the one holding `at` (a
+/// hover needs one schema's costs, not every version's).
+fn check_with_costs_at(
+    root: &Node,
+    minor: u32,
+    at: Option<crate::text::TextSize>,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<Observed> {
     let mut observed = Vec::new();
     let Some(mut json) = super::yaml_to_json(root) else {
         return observed;
@@ -88,6 +99,9 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     };
     let schema_minor = super::typecheck::schema_minor(minor);
     for (path, schema, kind) in version_schemas(root, &kinds) {
+        if at.is_some_and(|at| !schema.value.range.contains_inclusive(at)) {
+            continue;
+        }
         // A default that breaks a rule refuses the CRD before its rules are compiled: the API
         // server then checks no rule of that schema (`celContext` stays nil in validation.go).
         if defaults::check(&schema.value, &path, minor, out) {
