@@ -441,8 +441,9 @@ fn rename_refuses_a_use_written_with_escapes() {
     );
 }
 
-/// A policy, its binding in another file, and a second policy of the other kind with the same
-/// name, which the rename leaves alone.
+/// A policy, its bindings in another file, the suites naming it (a PolicyTest case, a kaptest
+/// `vapTestSuites` entry), and a MutatingAdmissionPolicyBinding and `mapTestSuites` entry naming a
+/// mutating policy of the same name, which the rename leaves alone.
 const POLICY_AND_BINDINGS: &str = "
 #- /policy.yaml
 apiVersion: admissionregistration.k8s.io/v1
@@ -475,6 +476,23 @@ apiVersion: example.com/v1
 kind: Widget
 metadata: {name: w}
 ---
+apiVersion: admission-ls.dev/v1alpha1
+kind: PolicyTest
+policies: [policy.yaml]
+cases:
+- {name: one, policy: demo, object: {}, expect: {decision: allow}}
+- {name: other, policy: other, object: {}, expect: {decision: allow}}
+---
+version: v1alpha1
+policies: [policy.yaml]
+resources: [params.yaml]
+vapTestSuites:
+- policy: demo
+  tests: []
+mapTestSuites:
+- policy: demo
+  tests: []
+---
 apiVersion: other.com/v1
 kind: Widget
 metadata: {name: unrelated}
@@ -490,7 +508,7 @@ spec:
 ";
 
 #[test]
-fn rename_a_policy_renames_its_bindings_in_every_file() {
+fn rename_a_policy_renames_its_bindings_and_suites_in_every_file() {
     let from_policy = POLICY_AND_BINDINGS.replace("name: 'demo'", "name: 'de$0mo'");
     let from_binding = POLICY_AND_BINDINGS.replace("policyName: demo\n", "policyName: d$0emo\n");
     assert_eq!(
@@ -505,6 +523,8 @@ fn rename_a_policy_renames_its_bindings_in_every_file() {
             file 0 4:10: demo → team-demo
             file 1 5:15: demo → team-demo
             file 1 11:21: demo → team-demo
+            file 2 9:23: demo → team-demo
+            file 2 16:11: demo → team-demo
         "#]],
     );
 }

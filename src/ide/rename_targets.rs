@@ -129,7 +129,11 @@ impl Analysis {
     pub(super) fn occurrences(&self, symbol: &Symbol) -> Vec<Occurrence> {
         match symbol {
             Symbol::Variable { uses, .. } => uses.clone(),
-            Symbol::Policy { kind, name } => self.policy_name_occurrences(*kind, name),
+            Symbol::Policy { kind, name } => {
+                let mut out = self.policy_name_occurrences(*kind, name);
+                out.extend(self.suite_policy_occurrences(*kind, name));
+                out
+            }
             Symbol::ParamKind { api_version, kind } => {
                 let mut out = self.param_kind_occurrences(api_version, kind);
                 out.extend(self.object_kind_occurrences(api_version, kind));
@@ -166,6 +170,28 @@ impl Analysis {
                 if let Some(text) = field.filter(|t| t.value == name) {
                     out.push(occurrence(file, text));
                 }
+            }
+        }
+        out
+    }
+
+    /// The `policy` of every test suite case naming a policy of `kind` called `name`: a
+    /// PolicyTest's `cases[].policy`, a kaptest manifest's `vapTestSuites[].policy` and
+    /// `testSuites[].policy` (validating) or `mapTestSuites[].policy` (mutating).
+    fn suite_policy_occurrences(&self, kind: PolicyKind, name: &str) -> Vec<Occurrence> {
+        let mut out = Vec::new();
+        for (&file, text) in self.files.iter() {
+            if !text.contains(name) || !text.contains("policy") {
+                continue;
+            }
+            let Some(parsed) = self.parsed(file) else {
+                continue;
+            };
+            for root in parsed.yaml.documents.iter().filter_map(|d| d.root.as_ref()) {
+                let named = suite_policy_fields(root, kind)
+                    .into_iter()
+                    .filter(|node| node.as_str() == Some(name));
+                out.extend(named.filter_map(|node| node_occurrence(file, node)));
             }
         }
         out
@@ -344,6 +370,24 @@ fn param_kind_of(document: &PolicyDocument) -> Option<(&str, &Text)> {
     let version = param.value.api_version.as_ref()?;
     let kind = param.value.kind.as_ref()?;
     Some((version.value.value.as_str(), &kind.value))
+}
+
+/// The `policy` fields of the suite cases of `root` that can name a policy of `kind`.
+fn suite_policy_fields(root: &Node, kind: PolicyKind) -> Vec<&Node> {
+    let items = |key: &str| {
+        let list = root.get(key).and_then(Node::as_sequence);
+        list.unwrap_or_default()
+            .iter()
+            .filter_map(|item| item.get("policy"))
+    };
+    if root.get("kind").and_then(Node::as_str) == Some("PolicyTest") {
+        // A PolicyTest case names a policy of either kind from its `policies` files.
+        return items("cases").collect();
+    }
+    match kind {
+        PolicyKind::MutatingPolicy => items("mapTestSuites").collect(),
+        _ => items("vapTestSuites").chain(items("testSuites")).collect(),
+    }
 }
 
 /// `spec.names.kind` (and `listKind` when it is `<kind>List`) of `root` when it is a CRD of the
