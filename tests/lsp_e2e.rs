@@ -810,6 +810,40 @@ fn rename_a_policy_edits_its_binding_in_another_document() {
 }
 
 #[test]
+fn rename_a_param_kind_edits_the_crd_and_the_params() {
+    let (mut client, _) = start(utf16_capabilities());
+    let policy_uri = "file:///tmp/features/param-policy.yaml";
+    let crd_uri = "file:///tmp/features/crd.yaml";
+    let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n\
+        metadata: {name: limits}\nspec:\n  paramKind: {apiVersion: example.com/v1, kind: Limit}\n\
+        \x20 validations: [{expression: 'true'}]\n---\napiVersion: example.com/v1\nkind: Limit\nmetadata: {name: l}\n";
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+        metadata: {name: limits.example.com}\nspec:\n  group: example.com\n\
+        \x20 names: {kind: Limit, listKind: LimitList, plural: limits}\n  scope: Namespaced\n\
+        \x20 versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n";
+    open(&mut client, policy_uri, 1, policy);
+    open(&mut client, crd_uri, 1, crd);
+    let params = json!({"textDocument": {"uri": policy_uri},
+        "position": {"line": 4, "character": 51}, "newName": "Quota"});
+    let edit = client.request("textDocument/rename", params)["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let range = |line: u32, start: u32, end: u32| json!({"start": {"line": line, "character": start}, "end": {"line": line, "character": end}});
+    assert_eq!(
+        edit,
+        json!({"changes": {
+            policy_uri: [
+                {"range": range(4, 48, 53), "newText": "Quota"},
+                {"range": range(8, 6, 11), "newText": "Quota"},
+            ],
+            crd_uri: [
+                {"range": range(5, 16, 21), "newText": "Quota"},
+                {"range": range(5, 33, 38), "newText": "Quota"},
+            ],
+        }})
+    );
+}
+
+#[test]
 fn workspace_symbols_find_open_policies() {
     let (mut client, _) = start(utf16_capabilities());
     let uri = "file:///tmp/features/policy.yaml";
