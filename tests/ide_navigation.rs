@@ -683,6 +683,42 @@ fn rename_a_kyverno_policy_variable() {
 }
 
 #[test]
+fn rename_a_macro_variable_in_its_expression() {
+    let policy = format!(
+        "{POLICY}  - expression: \"object.spec.template.spec.containers.all(c, c.name != '' && c.image.startsWith(c.name))\"\n"
+    );
+    // From a use and from the declaration: the declaration and the three uses, this expression only.
+    for cursor in ["c.image", "all(c,"] {
+        let at = cursor.replacen('c', "c$0", 1).replacen("c$0", "$0c", 1);
+        let fixture = policy.replacen(cursor, &at, 1);
+        assert_eq!(
+            renamed_text(&fixture, "container"),
+            policy
+                .replace("all(c, c.name", "all(container, container.name")
+                .replace(
+                    "c.image.startsWith(c.name)",
+                    "container.image.startsWith(container.name)"
+                )
+                .trim_start()
+        );
+    }
+    let fixture = policy.replacen("c.image", "$0c.image", 1);
+    let refusals = [
+        render_rename(&fixture, "object"),
+        render_rename(&fixture, "int"),
+        render_rename(&fixture, "c2"),
+    ];
+    expect![[r#"
+        [
+            "rename `c`\nrefused: `object` is already a name in this expression or its environment (a variable, a type or a macro variable): renaming to it would change what a name refers to\n",
+            "rename `c`\nrefused: `int` is already a name in this expression or its environment (a variable, a type or a macro variable): renaming to it would change what a name refers to\n",
+            "rename `c`\nfile 0 15:59: c → c2\nfile 0 15:62: c → c2\nfile 0 15:78: c → c2\nfile 0 15:97: c → c2\n",
+        ]
+    "#]]
+    .assert_debug_eq(&refusals);
+}
+
+#[test]
 fn highlights_of_a_variable_mark_its_definition() {
     let loaded =
         ide_support::load(&POLICY.replace("variables.replicas <", "variables.rep$0licas <"));

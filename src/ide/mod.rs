@@ -29,6 +29,7 @@ mod parsed;
 pub mod project_config;
 mod references;
 mod rename;
+mod rename_local;
 mod rename_targets;
 mod render;
 pub mod run;

@@ -117,6 +117,10 @@ impl Analysis {
                 "a {} named `{new_name}` already exists in the workspace",
                 kind.name()
             )),
+            Symbol::Local { taken, .. } => match super::rename_local::clash(taken, new_name) {
+                Some(reason) => Err(reason),
+                None => Ok(()),
+            },
             _ => Ok(()),
         }
     }

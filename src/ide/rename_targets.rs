@@ -41,6 +41,15 @@ pub(crate) enum Symbol {
         /// Its name.
         name: String,
     },
+    /// A macro's variable, in one expression.
+    Local {
+        /// Its name.
+        name: String,
+        /// Its declaration and every use bound to it.
+        uses: Vec<Occurrence>,
+        /// The names a new name must not be (see [`super::rename_local`]).
+        taken: Vec<String>,
+    },
     /// The kind `kind` of group-version `api_version`, as a policy's `paramKind` names it.
     ParamKind {
         /// `paramKind.apiVersion`.
@@ -65,7 +74,9 @@ impl Symbol {
     /// The current name.
     pub fn name(&self) -> &str {
         match self {
-            Symbol::Variable { name, .. } | Symbol::Policy { name, .. } => name,
+            Symbol::Variable { name, .. }
+            | Symbol::Policy { name, .. }
+            | Symbol::Local { name, .. } => name,
             Symbol::ParamKind { kind, .. } => kind,
         }
     }
@@ -75,11 +86,13 @@ impl Symbol {
         let errors = match self {
             // kubernetes pkg/apis/admissionregistration/validation/validation.go, validateVariable:
             // "name is not a valid CEL identifier".
-            Symbol::Variable { .. } if !is_cel_identifier(new_name) => vec![format!(
-                "`{new_name}` is not a valid CEL identifier (a letter or `_`, then letters, \
+            Symbol::Variable { .. } | Symbol::Local { .. } if !is_cel_identifier(new_name) => {
+                vec![format!(
+                    "`{new_name}` is not a valid CEL identifier (a letter or `_`, then letters, \
                  digits or `_`; not a CEL reserved word)"
-            )],
-            Symbol::Variable { .. } => Vec::new(),
+                )]
+            }
+            Symbol::Variable { .. } | Symbol::Local { .. } => Vec::new(),
             // metadata.name of both policy kinds: ValidateObjectMeta with NameIsDNSSubdomain.
             Symbol::Policy { .. } => dns1123_subdomain(new_name),
             // apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go,
@@ -119,16 +132,14 @@ impl Analysis {
         if let Some(variable) = super::family_variables::at(&context.parsed.yaml, offset) {
             return Ok(family_variable_target(file, variable, offset));
         }
-        match context.cel_at(offset) {
-            Some(cursor) => Err(refusal_in_cel(&cursor)),
-            None => Err(nothing_here()),
-        }
+        let cursor = context.cel_at(offset).ok_or_else(nothing_here)?;
+        super::rename_local::local_target(file, &cursor).ok_or_else(|| refusal_in_cel(&cursor))
     }
 
     /// Every place the name of `symbol` is written, in the snapshot's files.
     pub(super) fn occurrences(&self, symbol: &Symbol) -> Vec<Occurrence> {
         match symbol {
-            Symbol::Variable { uses, .. } => uses.clone(),
+            Symbol::Variable { uses, .. } | Symbol::Local { uses, .. } => uses.clone(),
             Symbol::Policy { kind, name } => {
                 let mut out = self.policy_name_occurrences(*kind, name);
                 out.extend(self.suite_policy_occurrences(*kind, name));
@@ -498,9 +509,7 @@ fn refusal_in_cel(cursor: &CelCursor) -> String {
         Some(Reference::Variable { name, .. }) => format!(
             "`{name}` is a variable the API server declares for the expression: its name is fixed"
         ),
-        Some(Reference::Local { name, .. }) => {
-            format!("`{name}` is a macro's loop variable, local to this expression: edit it there")
-        }
+        Some(Reference::Local { name, .. }) => format!("`{name}` is a macro's variable"),
         Some(Reference::Type(_)) => "a type name: fixed by CEL".to_owned(),
         None => "nothing to rename here: a literal or an operator".to_owned(),
     }
