@@ -103,6 +103,9 @@ fn sweep(text: &str) -> Analysis {
         let _ = analysis.goto_definition(file, offset, &config);
         let _ = analysis.signature_help(file, offset, &config);
         let _ = analysis.references(file, offset);
+        let _ = analysis.highlights(file, offset);
+        let _ = analysis.prepare_rename(file, offset, &config);
+        let _ = analysis.rename(file, offset, "renamed", &config);
         let _ = analysis.code_actions(file, TextRange::empty(offset), &config);
     }
     analysis

@@ -497,19 +497,110 @@ spec:
     check_hover(
         crd,
         expect![[r#"
-        *replicas*
-        ```cel
-        int
-        ```
+            *replicas*
+            ```cel
+            int
+            ```
 
-        ---
+            ---
 
-        field `replicas` of `example.com.v1.Widget.spec`
+            field `replicas` of `example.com.v1.Widget.spec`
 
-        ---
+            ---
 
-        How many widgets to run.
-    "#]],
+            How many widgets to run.
+
+            ---
+
+            estimated cost 3 of 10,000,000 per expression; this schema's rules 3 of 100,000,000
+        "#]],
+    );
+}
+
+/// Hover in a CRD rule shows its estimated cost (times the values its node can have: here a
+/// list of at most 10 items) and its schema's total against the API server's limits
+/// (apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go:
+/// StaticEstimatedCostLimit, StaticEstimatedCRDCostLimit); a messageExpression counts once.
+#[test]
+fn crd_rule_shows_its_cost_and_the_budget() {
+    let crd = "
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              names:
+                type: array
+                maxItems: 10
+                items:
+                  type: string
+                  maxLength: 64
+                  x-kubernetes-validations:
+                  - rule: self.startsWith('w-')
+                    messageExpression: \"'bad name ' + self\"
+            x-kubernetes-validations:
+            - rule: self.names.all(n, n.size() > 2)
+";
+    check_hover(
+        &crd.replace("self.startsWith", "self.starts$0With"),
+        expect![[r#"
+            *startsWith*
+            ```cel
+            bool
+            ```
+
+            ---
+
+            ```cel
+            fn string.startsWith(string) -> bool
+            ```
+
+            ---
+
+            Whether the string begins with the argument.
+
+            ---
+
+            Kubernetes 1.24+
+
+            ---
+
+            estimated cost 20 of 10,000,000 per expression; this schema's rules 111 of 100,000,000
+        "#]],
+    );
+    check_hover(
+        &crd.replace("'bad name ' + self", "'bad name ' + se$0lf"),
+        expect![[r#"
+            *self*
+            ```cel
+            string
+            ```
+
+            ---
+
+            variable `self`
+
+            ---
+
+            The value of the schema node this rule is on.
+
+            ---
+
+            estimated cost 28 of 10,000,000 per expression; this schema's rules 111 of 100,000,000
+        "#]],
     );
 }
 

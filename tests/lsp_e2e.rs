@@ -738,6 +738,112 @@ fn references_of_a_variable() {
 }
 
 #[test]
+fn rename_a_variable_after_an_emoji_and_highlight_it() {
+    let (mut client, response) = start(utf16_capabilities());
+    let capabilities = &response["result"]["capabilities"];
+    assert_eq!(capabilities["renameProvider"]["prepareProvider"], true);
+    assert_eq!(capabilities["documentHighlightProvider"], true);
+    let uri = "file:///tmp/features/policy.yaml";
+    open(&mut client, uri, 1, EMOJI_POLICY);
+    let at = |position: Value| json!({"textDocument": {"uri": uri}, "position": position});
+    let use_site = emoji_position("few &&", 1);
+    let prepared =
+        client.request("textDocument/prepareRename", at(use_site.clone()))["result"].clone();
+    let mut rename = at(use_site.clone());
+    rename["newName"] = json!("small");
+    let edit = client.request("textDocument/rename", rename)["result"].clone();
+    let highlights =
+        client.request("textDocument/documentHighlight", at(use_site))["result"].clone();
+    let refused = client.request(
+        "textDocument/prepareRename",
+        at(emoji_position("replicas < 5 &&", 2)),
+    );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let range = |start: Value, end: Value| json!({"start": start, "end": end});
+    let use_range = range(emoji_position("few &&", 0), emoji_position("few &&", 3));
+    let definition = range(emoji_position("few,", 0), emoji_position("few,", 3));
+    assert_eq!(prepared, json!({"range": use_range, "placeholder": "few"}));
+    assert_eq!(
+        edit,
+        json!({"changes": {uri: [
+            {"range": definition, "newText": "small"},
+            {"range": use_range, "newText": "small"},
+        ]}})
+    );
+    assert_eq!(
+        highlights,
+        json!([{"range": definition, "kind": 3}, {"range": use_range, "kind": 2}])
+    );
+    assert_eq!(refused["error"]["code"], -32803, "{refused}");
+    let reason = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("`replicas` is a field of `apps.v1.Deployment.spec`"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn rename_a_policy_edits_its_binding_in_another_document() {
+    let (mut client, _) = start(utf16_capabilities());
+    let policy_uri = "file:///tmp/features/policy.yaml";
+    let binding_uri = "file:///tmp/features/binding.yaml";
+    let binding = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\n\
+        metadata: {name: demo-binding}\nspec: {policyName: demo, validationActions: [Deny]}\n";
+    open(&mut client, policy_uri, 1, EMOJI_POLICY);
+    open(&mut client, binding_uri, 1, binding);
+    let params = json!({"textDocument": {"uri": policy_uri},
+        "position": emoji_position("demo}", 1), "newName": "small-replicas"});
+    let edit = client.request("textDocument/rename", params.clone())["result"].clone();
+    let mut bad = params;
+    bad["newName"] = json!("Small");
+    let refused = client.request("textDocument/rename", bad);
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let line_range = |line: u32, start: u32| json!({"start": {"line": line, "character": start}, "end": {"line": line, "character": start + 4}});
+    assert_eq!(
+        edit,
+        json!({"changes": {
+            policy_uri: [{"range": line_range(2, 17), "newText": "small-replicas"}],
+            binding_uri: [{"range": line_range(3, 19), "newText": "small-replicas"}],
+        }})
+    );
+    assert_eq!(refused["error"]["code"], -32803, "{refused}");
+}
+
+#[test]
+fn rename_a_param_kind_edits_the_crd_and_the_params() {
+    let (mut client, _) = start(utf16_capabilities());
+    let policy_uri = "file:///tmp/features/param-policy.yaml";
+    let crd_uri = "file:///tmp/features/crd.yaml";
+    let policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n\
+        metadata: {name: limits}\nspec:\n  paramKind: {apiVersion: example.com/v1, kind: Limit}\n\
+        \x20 validations: [{expression: 'true'}]\n---\napiVersion: example.com/v1\nkind: Limit\nmetadata: {name: l}\n";
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+        metadata: {name: limits.example.com}\nspec:\n  group: example.com\n\
+        \x20 names: {kind: Limit, listKind: LimitList, plural: limits}\n  scope: Namespaced\n\
+        \x20 versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n";
+    open(&mut client, policy_uri, 1, policy);
+    open(&mut client, crd_uri, 1, crd);
+    let params = json!({"textDocument": {"uri": policy_uri},
+        "position": {"line": 4, "character": 51}, "newName": "Quota"});
+    let edit = client.request("textDocument/rename", params)["result"].clone();
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+    let range = |line: u32, start: u32, end: u32| json!({"start": {"line": line, "character": start}, "end": {"line": line, "character": end}});
+    assert_eq!(
+        edit,
+        json!({"changes": {
+            policy_uri: [
+                {"range": range(4, 48, 53), "newText": "Quota"},
+                {"range": range(8, 6, 11), "newText": "Quota"},
+            ],
+            crd_uri: [
+                {"range": range(5, 16, 21), "newText": "Quota"},
+                {"range": range(5, 33, 38), "newText": "Quota"},
+            ],
+        }})
+    );
+}
+
+#[test]
 fn workspace_symbols_find_open_policies() {
     let (mut client, _) = start(utf16_capabilities());
     let uri = "file:///tmp/features/policy.yaml";

@@ -1,7 +1,8 @@
 //! Hover: what the thing under the cursor is. On CEL — the node's type, the schema field's
 //! description, a function's signatures, docs and the Kubernetes version that introduced it, a
-//! variable's type and definition. On a policy key — the field's schema documentation; on a
-//! diagnostic's range — its message and what its code means.
+//! variable's type and definition; in a CRD rule, also its estimated cost and the schema's, against
+//! the API server's limits. On a policy key — the field's schema documentation; on a diagnostic's
+//! range — its message and what its code means.
 
 use crate::cel::ast::{ExprKind, Name};
 use crate::cel::check::Reference;
@@ -32,6 +33,7 @@ impl Analysis {
         let hover = context
             .cel_at(offset)
             .and_then(|cursor| cel_hover(&cursor))
+            .map(|hover| with_rule_cost(hover, &context.parsed.yaml, offset, context.minor))
             .or_else(|| super::key_hover::hover(&context.parsed, offset, context.minor));
         // The last run's diagnostics (memoized), else those of the document here: never a new
         // run over the whole file.
@@ -64,6 +66,30 @@ fn cel_hover(cursor: &CelCursor) -> Option<HoverResult> {
         range: cursor.file_range(span),
         markdown: sections.join("\n\n---\n\n"),
     })
+}
+
+/// `hover` with the estimated cost of the CRD rule or messageExpression at `offset`, if it is
+/// in one: its own against the per-expression limit, and its schema's total against the
+/// per-schema limit, as the API server estimates them when the CRD is written.
+fn with_rule_cost(
+    mut hover: HoverResult,
+    yaml: &crate::yaml::YamlFile,
+    offset: TextSize,
+    minor: u32,
+) -> HoverResult {
+    use crate::policy::thousands;
+    let Some(cost) = crate::policy::families::crd_rules::rule_cost_at(yaml, offset, minor) else {
+        return hover;
+    };
+    let section = format!(
+        "estimated cost {} of {} per expression; this schema's rules {} of {}",
+        thousands(cost.cost),
+        thousands(cost.rule_limit),
+        thousands(cost.schema_total),
+        thousands(cost.schema_limit),
+    );
+    hover.markdown = format!("{}\n\n---\n\n{section}", hover.markdown);
+    hover
 }
 
 /// The name's span when it is written, else the node's.

@@ -10,6 +10,7 @@ mod diagnostic_hover;
 mod doc_cache;
 #[cfg(test)]
 mod doc_cache_tests;
+mod family_variables;
 mod hints;
 mod hover;
 #[cfg(test)]
@@ -28,6 +29,9 @@ pub mod origin;
 mod parsed;
 pub mod project_config;
 mod references;
+mod rename;
+mod rename_local;
+mod rename_targets;
 mod render;
 pub mod run;
 pub mod run_families;
@@ -58,7 +62,8 @@ pub use models::ModelReads;
 pub use navigation::NavigationTarget;
 pub use origin::{FileOrigin, PatchKind, PathFacts};
 pub use project_config::{ProjectConfig, is_config_file_name, parse_project_config};
-pub use references::WorkspaceSymbol;
+pub use references::{Highlight, WorkspaceSymbol};
+pub use rename::{FileEdit, Renamable};
 pub use render::{RenderOptions, render_diagnostics};
 pub use signature::{Signature, SignatureHelp};
 pub use symbols::{Symbol, SymbolKind};

@@ -1,12 +1,15 @@
-//! Find references of a policy variable (its name and every `variables.x` of the policy), and
-//! workspace symbols (every policy and binding of every file whose name matches a query).
+//! Find references and document highlights of a policy variable (its name and every
+//! `variables.x` of the policy), and workspace symbols (every policy and binding of every file
+//! whose name matches a query).
 
-use crate::cel::ast::ExprKind;
-use crate::policy::PolicyDocument;
+use crate::cel::ast::{Ast, ExprKind};
+use crate::policy::model::Text;
+use crate::policy::{ExpressionSite, PolicyDocument};
 use crate::text::{TextRange, TextSize};
 
 use super::models::DocumentModel;
 use super::navigation::NavigationTarget;
+use super::rename_targets::content_range;
 use super::{Analysis, FileId};
 
 /// A policy or binding found by a workspace-symbol query.
@@ -35,7 +38,8 @@ impl Analysis {
                 return ranges.clone();
             }
         }
-        Vec::new()
+        let family = super::family_variables::at(&parsed.yaml, offset);
+        family.map(|f| f.uses).unwrap_or_default()
     }
 
     /// The policies and bindings of every file whose name contains `query` (any case).
@@ -70,8 +74,32 @@ impl Analysis {
     }
 }
 
-/// Each variable of a policy with the range of its name and of every `variables.<name>`.
-fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange>)> {
+/// A highlighted occurrence of the name at the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Highlight {
+    /// The name's characters.
+    pub range: TextRange,
+    /// Whether the name is defined here (a variable's `name`) rather than used.
+    pub definition: bool,
+}
+
+impl Analysis {
+    /// The occurrences in `file` of the variable at `offset`: its definition's name, then every
+    /// `variables.NAME` of its policy.
+    pub fn highlights(&self, file: FileId, offset: TextSize) -> Vec<Highlight> {
+        self.references(file, offset)
+            .into_iter()
+            .enumerate()
+            .map(|(index, range)| Highlight {
+                range,
+                definition: index == 0,
+            })
+            .collect()
+    }
+}
+
+/// The `name` of each variable of a policy, in order.
+pub(super) fn variable_names(model: &DocumentModel) -> Vec<&Text> {
     let variables = match &model.document {
         PolicyDocument::ValidatingPolicy(_, spec) => spec.value.variables.as_ref(),
         PolicyDocument::MutatingPolicy(_, spec) => spec.value.variables.as_ref(),
@@ -80,13 +108,35 @@ fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange>)> {
     let items = variables
         .map(|list| list.value.items.as_slice())
         .unwrap_or_default();
-    let mut uses: Vec<(String, Vec<TextRange>)> = items
+    items
         .iter()
         .filter_map(|v| v.name.as_ref())
-        .map(|name| (name.value.value.clone(), vec![name.value.range]))
+        .map(|name| &name.value)
+        .collect()
+}
+
+/// Each variable of a policy with the range of its name (inside any quotes) and of every
+/// `variables.<name>`.
+pub(super) fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange>)> {
+    let mut uses: Vec<(String, Vec<TextRange>)> = variable_names(model)
+        .into_iter()
+        .map(|name| (name.value.clone(), vec![content_range(name)]))
         .collect();
-    for (site, ast) in model.sites().iter().zip(model.trees()) {
-        let Some(ast) = ast else { continue };
+    let trees = model.sites().iter().zip(model.trees());
+    add_variable_selects(
+        &mut uses,
+        trees.filter_map(|(site, ast)| Some((site, ast.as_ref()?))),
+    );
+    uses
+}
+
+/// Adds to `uses` (each variable's name with the ranges found so far) the field of every
+/// `variables.<name>` in the trees of `sites`.
+pub(super) fn add_variable_selects<'a>(
+    uses: &mut [(String, Vec<TextRange>)],
+    sites: impl Iterator<Item = (&'a ExpressionSite, &'a Ast)>,
+) {
+    for (site, ast) in sites {
         for expr in &ast.exprs {
             let ExprKind::Select { operand, field, .. } = &expr.kind else {
                 continue;
@@ -99,5 +149,4 @@ fn variable_uses(model: &DocumentModel) -> Vec<(String, Vec<TextRange>)> {
             }
         }
     }
-    uses
 }

@@ -30,6 +30,11 @@ pub fn initialize_result(encoding: crate::ide::Encoding, pull: bool) -> Initiali
             inlay_hint_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             references_provider: Some(OneOf::Left(true)),
+            document_highlight_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            })),
             // Pull diagnostics only for a client that asks for them (it then gets no pushes).
             diagnostic_provider: pull.then(|| {
                 DiagnosticServerCapabilities::Options(DiagnosticOptions {

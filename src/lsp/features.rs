@@ -212,6 +212,72 @@ impl Request {
         Some(locations)
     }
 
+    /// `textDocument/prepareRename`: the name's range and text, or why it cannot be renamed.
+    pub fn prepare_rename(
+        &self,
+        position: lsp::Position,
+    ) -> Result<lsp::PrepareRenameResponse, String> {
+        let index = self
+            .line_index()
+            .ok_or_else(|| "no such document".to_owned())?;
+        let renamable =
+            self.analysis
+                .prepare_rename(self.file, self.offset(position), &self.config)?;
+        Ok(lsp::PrepareRenameResponse::RangeWithPlaceholder {
+            range: to_proto::range(&index, renamable.range, self.encoding),
+            placeholder: renamable.placeholder,
+        })
+    }
+
+    /// `textDocument/rename`: the edits in every file, or why the rename is refused.
+    pub fn rename(
+        &self,
+        position: lsp::Position,
+        new_name: &str,
+    ) -> Result<lsp::WorkspaceEdit, String> {
+        let edits =
+            self.analysis
+                .rename(self.file, self.offset(position), new_name, &self.config)?;
+        let mut changes: std::collections::HashMap<lsp::Uri, Vec<lsp::TextEdit>> =
+            std::collections::HashMap::new();
+        for edit in edits {
+            let uri = self.uris.get(&edit.file);
+            let index = self.analysis.line_index(edit.file);
+            let (Some(uri), Some(index)) = (uri, index) else {
+                return Err("a file to edit is no longer known to the server".to_owned());
+            };
+            changes.entry(uri.clone()).or_default().push(lsp::TextEdit {
+                range: to_proto::range(&index, edit.range, self.encoding),
+                new_text: edit.new_text,
+            });
+        }
+        Ok(lsp::WorkspaceEdit {
+            changes: Some(changes),
+            ..lsp::WorkspaceEdit::default()
+        })
+    }
+
+    /// `textDocument/documentHighlight`: a variable's definition (write) and uses (read).
+    pub fn document_highlights(
+        &self,
+        position: lsp::Position,
+    ) -> Option<Vec<lsp::DocumentHighlight>> {
+        let index = self.line_index()?;
+        let highlights = self.analysis.highlights(self.file, self.offset(position));
+        let kind = |definition| match definition {
+            true => lsp::DocumentHighlightKind::WRITE,
+            false => lsp::DocumentHighlightKind::READ,
+        };
+        let items = highlights
+            .into_iter()
+            .map(|h| lsp::DocumentHighlight {
+                range: to_proto::range(&index, h.range, self.encoding),
+                kind: Some(kind(h.definition)),
+            })
+            .collect();
+        Some(items)
+    }
+
     /// `workspace/symbol`.
     pub fn workspace_symbols(&self, query: &str) -> Vec<lsp::WorkspaceSymbol> {
         let symbols = self.analysis.workspace_symbols(query);

@@ -100,6 +100,7 @@
              "and the cel-syntax diagnostic on line 19"))
           (eglot-shutdown server))))
     (admission-ls-test--helm-template)
+    (admission-ls-test--rename)
     (admission-ls-test--kyverno)
     (mapc #'admission-ls-test--family admission-ls-test--families)))
 
@@ -119,6 +120,39 @@
                                 major-mode)
       (kill-buffer))
     (delete-directory chart t)))
+
+;; A policy with a variable used twice, for the rename.
+(defvar admission-ls-test--rename-policy
+  (concat "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n"
+          "metadata: {name: rename-me}\nspec:\n  variables:\n  - name: limit\n    expression: \"5\"\n"
+          "  validations:\n  - expression: object.spec.replicas <= variables.limit\n"
+          "    messageExpression: \"'at most ' + string(variables.limit)\"\n"))
+
+(defun admission-ls-test--rename ()
+  "Renaming a variable through `eglot-rename' edits its name and both uses in the buffer."
+  (let* ((dir (make-temp-file "admission-ls-rename" t))
+         (file (expand-file-name "policy.yaml" dir)))
+    (with-temp-file file (insert admission-ls-test--rename-policy))
+    (find-file file)
+    (run-hooks 'post-command-hook)
+    (let ((server (admission-ls-test--wait (lambda () (eglot-current-server)) 20)))
+      (admission-ls-test--check server "eglot connected admission-ls to the policy to rename")
+      (when server
+        ;; On `limit' of `variables.limit' in the validation (line 9).
+        (goto-char (point-min))
+        (forward-line 8)
+        (search-forward "variables.li")
+        (eglot-rename "maxReplicas")
+        (let ((text (buffer-string)))
+          (admission-ls-test--check
+           (and (not (string-match-p "limit" text))
+                (= (how-many "maxReplicas" (point-min) (point-max)) 3)
+                (string-match-p "  - name: maxReplicas" text))
+           "eglot-rename replaced the variable's name and its two uses" text))
+        (eglot-shutdown server)))
+    (set-buffer-modified-p nil)
+    (kill-buffer)
+    (delete-directory dir t)))
 
 (defun admission-ls-test--request (server method line character &optional extra)
   "The answer of SERVER to METHOD at LINE and CHARACTER (0-based) of the current buffer."

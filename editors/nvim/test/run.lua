@@ -62,6 +62,25 @@ local function run()
   end
   print("     all diagnostics: " .. table.concat(others, ", "))
 
+  -- 1b. virtual text as the README sets it for this server only: the message beside line 7
+  for _, pulled in ipairs({ false, true }) do
+    vim.diagnostic.config({ virtual_text = { prefix = "●" } }, vim.lsp.diagnostic.get_namespace(client.id, pulled))
+  end
+  local beside = {}
+  -- The virtual text namespace is anonymous on 0.7 (not in nvim_get_namespaces): try every id.
+  for namespace = 1, 500 do
+    local ok, marks = pcall(vim.api.nvim_buf_get_extmarks, bufnr, namespace, 0, -1, { details = true })
+    for _, mark in ipairs(ok and marks or {}) do
+      for _, chunk in ipairs(mark[4].virt_text or {}) do
+        if mark[2] == 6 then
+          table.insert(beside, chunk[1])
+        end
+      end
+    end
+  end
+  check(table.concat(beside, " "):find("Unsupported value", 1, true) ~= nil,
+    "virtual text shows the not-supported message beside line 7: " .. table.concat(beside, " "))
+
   -- 2. hover and completion at known positions: the server's answer, or its honest refusal
   local caps = client.server_capabilities or client.resolved_capabilities or {}
   local uri = vim.uri_from_bufnr(bufnr)
@@ -236,6 +255,47 @@ local function run()
   end
   -- Not carried into the restarts below, which time the settings on the first policy.
   vim.cmd("bwipeout! " .. kyverno .. " " .. template)
+
+  -- rename a variable (prepareRename, then the workspace edit applied to the buffer), and a
+  -- refusal with its reason
+  local renamed_file = vim.fn.tempname() .. ".yaml"
+  vim.fn.writefile({
+    "apiVersion: admissionregistration.k8s.io/v1",
+    "kind: ValidatingAdmissionPolicy",
+    "metadata: {name: rename-me}",
+    "spec:",
+    "  variables:",
+    "  - name: limit",
+    "    expression: \"5\"",
+    "  validations:",
+    "  - expression: object.spec.replicas <= variables.limit",
+    "    messageExpression: \"'at most ' + string(variables.limit)\"",
+  }, renamed_file)
+  vim.cmd("edit " .. renamed_file)
+  local renamed = vim.api.nvim_get_current_buf()
+  check(vim.wait(10000, function()
+    return plugin.client(renamed) ~= nil
+  end, 20), "attached to the policy to rename")
+  vim.api.nvim_win_set_cursor(0, { 9, 50 }) -- on `limit` of `variables.limit`
+  vim.lsp.buf.rename("maxReplicas")
+  local function text()
+    return table.concat(vim.api.nvim_buf_get_lines(renamed, 0, -1, false), "\n")
+  end
+  vim.wait(10000, function()
+    return not text():find("limit", 1, true)
+  end, 20)
+  local _, count = text():gsub("maxReplicas", "")
+  check(count == 3 and text():find("  - name: maxReplicas", 1, true) ~= nil,
+    "rename replaced the variable's name and its two uses: " .. text():gsub("\n", " | "))
+  messages = {}
+  vim.api.nvim_win_set_cursor(0, { 9, 16 }) -- on `object`
+  vim.lsp.buf.rename("thing")
+  vim.wait(5000, function()
+    return #messages > 0
+  end, 20)
+  check(table.concat(messages, " "):find("a variable the API server declares", 1, true) ~= nil,
+    "rename on `object` is refused with the reason: " .. table.concat(messages, " "))
+  vim.cmd("bwipeout! " .. renamed)
 
   -- one document of each family: its diagnostic, hover on a CEL function and the evaluate lens
   local families = {

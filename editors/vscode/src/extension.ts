@@ -17,6 +17,7 @@ import { executeLensCommand, registerCommands } from "./commands";
 import { AttachGate, DOCUMENT_SELECTOR, LANGUAGES, isAdmissionText } from "./detect";
 import { RestartGuard } from "./restartGuard";
 import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
+import { RED_HAT_YAML, YamlExtensionApi, registerSchemaContributor } from "./yamlSchemas";
 
 /**
  * A client that logs its own errors to the output channel without pop-ups: the extension tells the
@@ -191,6 +192,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const ext = new Extension(context.extensionPath);
   extension = ext;
   context.subscriptions.push(ext.output, ...registerCommands(ext));
+  void besideRedHatYaml(ext.output);
   const consider = (document: vscode.TextDocument) => {
     if (!ext.client && LANGUAGES.includes(document.languageId) && isAdmissionText(document.getText())) {
       void ext.ensureStarted();
@@ -208,6 +210,23 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
   );
+}
+
+/** When Red Hat YAML is installed, the files admission-ls checks get no second schema from it. */
+async function besideRedHatYaml(output: vscode.OutputChannel): Promise<void> {
+  const yaml = vscode.extensions?.getExtension<YamlExtensionApi>(RED_HAT_YAML);
+  if (!yaml) {
+    return;
+  }
+  try {
+    const api = yaml.isActive ? yaml.exports : await yaml.activate();
+    const textOf = (resource: string) =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === resource)?.getText();
+    const registered = typeof api?.registerContributor === "function" && registerSchemaContributor(api, textOf);
+    output.appendLine(`${RED_HAT_YAML}: ${registered ? "admission files get no schema from it" : "its schema API was not available"}`);
+  } catch (error) {
+    output.appendLine(`${RED_HAT_YAML}: could not register the schema contributor: ${String(error)}`);
+  }
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -1,6 +1,6 @@
 // Unit tests of the extension's pure logic: settings → initializationOptions and
 // workspace/configuration, binary resolution, policy detection and attachment, the restart guard,
-// and the "command not supported" messages. Runs under `node --test` without VS Code.
+// the "command not supported" messages, and the schema answered to the Red Hat YAML extension. Runs under `node --test` without VS Code.
 import { strict as assert } from "assert";
 import * as fs from "fs";
 import * as path from "path";
@@ -10,6 +10,7 @@ import { isUnsupportedError, serverSupports, unsupportedMessage } from "../src/c
 import { AttachGate, DOCUMENT_SELECTOR, LANGUAGES, isAdmissionText } from "../src/detect";
 import { RestartGuard } from "../src/restartGuard";
 import { configurationItem, initializationOptions } from "../src/settings";
+import { SCHEMA_URI, YamlExtensionApi, registerSchemaContributor } from "../src/yamlSchemas";
 import { settingsGetter } from "./vscodeSettings";
 
 test("initializationOptions from the contributed defaults leave the version to the server", () => {
@@ -168,4 +169,35 @@ test("the manifest keeps the binary out of a workspace's hands", () => {
   // Machine scope: only user (or remote machine) settings may set the program the extension runs.
   assert.equal(manifest.contributes.configuration.properties["admissionLs.path"].scope, "machine");
   assert.equal(manifest.license, "Apache-2.0");
+});
+
+test("beside Red Hat YAML: no competing schema contributed, and an empty one for admission files", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+  // No schema of our own through the manifest: nothing for Red Hat YAML or VS Code's JSON to apply.
+  for (const point of ["yamlValidation", "jsonValidation", "configurationDefaults"]) {
+    assert.equal(manifest.contributes[point], undefined, point);
+  }
+  // The contributor registered with Red Hat YAML's API: the empty schema for a policy, nothing
+  // (Red Hat YAML's own associations) for a Deployment or a file that is not open.
+  const open: Record<string, string> = {
+    "file:///p.yaml": "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n",
+    "file:///d.yaml": "apiVersion: apps/v1\nkind: Deployment\n",
+  };
+  let registered: Parameters<YamlExtensionApi["registerContributor"]> | undefined;
+  const api: YamlExtensionApi = {
+    registerContributor: (...args) => {
+      registered = args;
+      return true;
+    },
+  };
+  assert.ok(registerSchemaContributor(api, (resource) => open[resource]));
+  assert.ok(registered);
+  const [scheme, requestSchema, requestSchemaContent] = registered;
+  assert.equal(scheme, "admission-ls");
+  assert.equal(requestSchema("file:///p.yaml"), SCHEMA_URI);
+  assert.equal(requestSchema("file:///d.yaml"), undefined);
+  assert.equal(requestSchema("file:///closed.yaml"), undefined);
+  const schema = JSON.parse(requestSchemaContent(SCHEMA_URI) ?? "null");
+  assert.deepEqual(Object.keys(schema).sort(), ["$schema", "description", "title"], "no constraint: any document is valid");
+  assert.equal(requestSchemaContent("admission-ls://schemas/other.json"), undefined);
 });

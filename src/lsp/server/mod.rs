@@ -241,6 +241,44 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let uri = params.text_document.uri;
+        let answer = self
+            .on_document("textDocument/prepareRename", &uri, move |r| {
+                Some(r.prepare_rename(params.position))
+            })
+            .await?;
+        refused_as_error(answer)
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let at = params.text_document_position;
+        let uri = at.text_document.uri;
+        let new_name = params.new_name;
+        let answer = self
+            .on_document("textDocument/rename", &uri, move |r| {
+                Some(r.rename(at.position, &new_name))
+            })
+            .await?;
+        refused_as_error(answer)
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let at = params.text_document_position_params;
+        self.on_document(
+            "textDocument/documentHighlight",
+            &at.text_document.uri,
+            move |r| r.document_highlights(at.position),
+        )
+        .await
+    }
+
     async fn symbol(
         &self,
         params: WorkspaceSymbolParams,
@@ -348,4 +386,18 @@ fn workspace_report(uri: Uri, items: Vec<Diagnostic>) -> WorkspaceDocumentDiagno
             items,
         },
     })
+}
+
+/// A refused rename as the protocol's `RequestFailed` error (-32803), whose message the editor
+/// shows; no document: no answer.
+fn refused_as_error<T>(answer: Option<std::result::Result<T, String>>) -> Result<Option<T>> {
+    match answer {
+        None => Ok(None),
+        Some(Ok(value)) => Ok(Some(value)),
+        Some(Err(reason)) => Err(tower_lsp_server::jsonrpc::Error {
+            code: tower_lsp_server::jsonrpc::ErrorCode::ServerError(-32803),
+            message: reason.into(),
+            data: None,
+        }),
+    }
 }

@@ -22,11 +22,13 @@ mod eval;
 #[cfg(test)]
 mod eval_tests;
 mod fields;
+mod hover_cost;
 mod value;
 mod walk;
 
 pub use custom_resource::{CustomResourceCheck, validate_custom_resource};
 pub use eval::{NodeRule, RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
+pub(crate) use hover_cost::rule_cost_at;
 pub use value::typed_value;
 
 use std::sync::Arc;
@@ -129,6 +131,17 @@ fn crd_roots(yaml: &crate::yaml::YamlFile) -> impl Iterator<Item = &Node> {
 
 /// [`check`], returning the costs it observed.
 fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<Observed> {
+    check_with_costs_at(root, minor, None, out)
+}
+
+/// [`check_with_costs`] of every version schema, or with `at` only of the one holding `at` (a
+/// hover needs one schema's costs, not every version's).
+fn check_with_costs_at(
+    root: &Node,
+    minor: u32,
+    at: Option<crate::text::TextSize>,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<Observed> {
     let mut observed = Vec::new();
     let Some(mut json) = crate::policy::yaml_to_json(root) else {
         return observed;
@@ -141,6 +154,9 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
     };
     let schema_minor = crate::policy::typecheck::schema_minor(minor);
     for (path, schema, kind) in version_schemas(root, &kinds) {
+        if at.is_some_and(|at| !schema.value.range.contains_inclusive(at)) {
+            continue;
+        }
         // A default that breaks a rule refuses the CRD before its rules are compiled: the API
         // server then checks no rule of that schema (`celContext` stays nil in validation.go).
         if defaults::check(&schema.value, &path, minor, out) {
@@ -153,6 +169,7 @@ fn check_with_costs(root: &Node, minor: u32, out: &mut Vec<Diagnostic>) -> Vec<O
             check_node(&node, minor, &types, &mut costs, out);
         }
         total_cost(&path, schema.key.range, &costs, out);
+        costs.iter_mut().for_each(|c| c.schema = schema.value.range);
         observed.append(&mut costs);
     }
     observed
@@ -225,6 +242,8 @@ struct Observed {
     /// The end of the expression's text in the file.
     end: crate::text::TextSize,
     cost: u64,
+    /// The version schema it belongs to (set once the schema's rules are all observed).
+    schema: crate::text::TextRange,
 }
 
 /// The file offset where the scalar `node` ends: after its closing quote, or after the last
@@ -347,6 +366,7 @@ fn observe(
         range,
         end: content_end(node),
         cost,
+        schema: crate::text::TextRange::default(),
     });
 }
 
