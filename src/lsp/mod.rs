@@ -15,6 +15,7 @@ pub mod glob;
 pub mod origin;
 mod server;
 mod state;
+pub mod test_explorer;
 mod tokens;
 mod transport;
 mod workspace;

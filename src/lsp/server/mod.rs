@@ -295,6 +295,7 @@ impl LanguageServer for Server {
             commands::Snapshot {
                 analysis: state.workspace_request().analysis,
                 files: workspace_files(&state),
+                roots: state.roots.clone(),
             }
         };
         let command = params.command.clone();
@@ -305,7 +306,7 @@ impl LanguageServer for Server {
             })
             .await?
             .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
-        if let Some((uri, diagnostics)) = outcome.publish {
+        for (uri, diagnostics) in outcome.publish {
             let version = self.state().documents.get(&uri).map(|d| d.version);
             let guard = version.map_or(Guard::NotOpen, Guard::OpenAt);
             let _ = self.shared.publisher.send(Publish {
