@@ -2,10 +2,10 @@
 //! the suites and cases of one file (`{uri | path}`) or of the whole workspace (no argument: the
 //! YAML files of the workspace folders, the `kyverno-test.yaml` files of their hidden folders and
 //! the open documents), each with its `uri` and LSP `range`, without running anything;
-//! `admission-ls.runTests` runs a file's suites (`{uri | path, suite?, case?}`) or, with no file,
+//! `admission-ls.runTests` runs a file's suites (`{uri | path, suite?, case?, publish?}`) or, with no file,
 //! every suite of the workspace, and answers `test --format json`'s JSON with each case's `uri`,
 //! `range`, `line` and `column` (and `expected`/`actual` for a failed comparison). The failing
-//! cases of each file run are published as diagnostics on the cases.
+//! cases of each file run are published as diagnostics on the cases, unless `publish` is false.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -98,9 +98,15 @@ pub fn run_tests(
     let reports = run_tests_with(&files, &load, options);
     let located = Located::new(&files, encoding);
     let place = |report: &SuiteReport, case: &CaseResult| located.place(report, case);
+    // A client that shows the failures itself (Neovim's own diagnostics namespace) asks for none.
+    let publish = args.get("publish").and_then(Value::as_bool) != Some(false);
     Ok(Outcome {
         result: tests_json_with(&reports, &place),
-        publish: located.problems(&reports),
+        publish: if publish {
+            located.problems(&reports)
+        } else {
+            Vec::new()
+        },
     })
 }
 
