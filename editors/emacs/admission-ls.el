@@ -175,20 +175,22 @@ The server starts when such a buffer opens."
 (defvar compilation-error-regexp-alist)
 
 (define-derived-mode admission-ls-test-mode compilation-mode "admission-ls test"
-  "The output of `admission-ls test --format compact': a failing case per located line."
+  "The output of `admission-ls test --format compact'.
+Each failing case is one located line."
   ;; The compact lines are `file:line:column: error: ...', which `gnu' reads.
   (setq-local compilation-error-regexp-alist '(gnu)))
 
 (defun admission-ls--test-target (ask)
-  "The path `admission-ls-test' runs: asked for when ASK, else the current file or folder."
+  "The path `admission-ls-test' runs.
+Asked for when ASK, else the current file or folder."
   (cond (ask (read-file-name "Run the suites in (file or folder): " nil nil t))
         (buffer-file-name buffer-file-name)
         (t default-directory)))
 
 ;;;###autoload
 (defun admission-ls-test (&optional path)
-  "Run the test suites of PATH with `admission-ls test --format compact' in compilation mode.
-PATH is the current file by default; with a prefix argument, a file or folder is asked for (a
+  "Run the test suites of PATH in a compilation buffer.
+The command is `admission-ls test --format compact'.  PATH is the current file by default; with a prefix argument, a file or folder is asked for (a
 folder runs every suite under it).  Each failing case is a located error for `next-error'."
   (interactive (list (admission-ls--test-target current-prefix-arg)))
   (let* ((path (expand-file-name (or path (admission-ls--test-target nil))))
