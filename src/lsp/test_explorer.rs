@@ -245,3 +245,31 @@ impl<'a> Located<'a> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: &str = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}\n  validations:\n  - expression: 'false'\n";
+    const SUITE: &str = "apiVersion: admission-ls.dev/v1alpha1\nkind: PolicyTest\npolicies: [policy.yaml]\ncases:\n  - name: wrong\n    object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n    expect: {decision: allow}\n";
+
+    /// A client that shows the failures itself asks for no published diagnostics; by default the
+    /// failing case of the file run is published.
+    #[test]
+    fn publish_false_publishes_nothing() {
+        let open = OpenTexts::from([
+            (PathBuf::from("/e/policy.yaml"), POLICY.to_owned()),
+            (PathBuf::from("/e/s.test.yaml"), SUITE.to_owned()),
+        ]);
+        let run = |args: Value| {
+            run_tests(&args, &open, &[], Encoding::Utf16, &Cancel::default(), None).map(|outcome| {
+                let counts: Vec<usize> = outcome.publish.iter().map(|(_, d)| d.len()).collect();
+                (outcome.result["summary"]["failed"].clone(), counts)
+            })
+        };
+        let published = run(json!({"path": "/e/s.test.yaml"}));
+        assert_eq!(published, Ok((json!(1), vec![1])));
+        let quiet = run(json!({"path": "/e/s.test.yaml", "publish": false}));
+        assert_eq!(quiet, Ok((json!(1), vec![])));
+    }
+}

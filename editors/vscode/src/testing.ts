@@ -52,7 +52,10 @@ class TestExplorer implements vscode.Disposable {
 
   /** Lists the workspace's suites again (or one file's) and rebuilds their items. */
   async refresh(uri?: string): Promise<void> {
-    const answer = (await this.send(SERVER_LIST_TESTS, uri ? { uri } : {}).catch(() => undefined)) as { suites?: ListedSuite[] } | undefined;
+    const answer = (await this.send(SERVER_LIST_TESTS, uri ? { uri } : {}).catch((error: Error) => {
+      this.ext.output.appendLine(`${SERVER_LIST_TESTS} failed: ${error.message}`);
+      return undefined;
+    })) as { suites?: ListedSuite[] } | undefined;
     if (!answer) {
       return;
     }
@@ -105,6 +108,10 @@ class TestExplorer implements vscode.Disposable {
 
   /** Runs what `request` includes (everything when it names nothing), one server call per item. */
   async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    if (this.controller.items.size === 0) {
+      // Run before the view listed anything (Run All from the palette): list first.
+      await this.refresh();
+    }
     const run = this.controller.createTestRun(request);
     try {
       const included = request.include ?? [];
