@@ -138,14 +138,14 @@ test("the Testing view lists the workspace's suites and a run reports a passing 
     assert.ok(controller?.resolveHandler && controller.runHandler, "a controller with a resolve handler and a run profile");
     await controller.resolveHandler(undefined);
     const file = pathToFileURL(path.join(testdata, "replica-policy-wrong.test.yaml")).toString();
-    const suite = controller.items.get(file)?.children.get(`${file}\u0000replica-limit-wrong`);
+    const suite = controller.items.get(file)?.children.get(`${file}\u001freplica-limit-wrong`);
     assert.ok(suite, `the suite is listed: ${JSON.stringify([...Array(controller.items.size).keys()])}`);
     const cases: string[] = [];
     suite.children.forEach((c) => cases.push(c.label));
     assert.deepEqual(cases, ["one replica is admitted", "five replicas are wrongly expected to pass"]);
     // Run the file's item: both cases report.
     await controller.runHandler({ include: [controller.items.get(file)!] }, { isCancellationRequested: false });
-    const ended = state.testResults.filter((r) => r.event !== "started").map((r) => [r.event, r.id.split("\u0000").pop()]);
+    const ended = state.testResults.filter((r) => r.event !== "started").map((r) => [r.event, r.id.split("\u001f").pop()]);
     assert.deepEqual(ended, [
       ["passed", "one replica is admitted"],
       ["failed", "five replicas are wrongly expected to pass"],

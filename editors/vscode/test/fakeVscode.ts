@@ -165,6 +165,10 @@ export class FakeTestController {
   runHandler: ((request: { include?: FakeTestItem[] }, token: { isCancellationRequested: boolean }) => Promise<void>) | undefined;
   constructor(private readonly state: FakeState) {}
   createTestItem(id: string, label: string, uri?: FakeUri): FakeTestItem {
+    // As VS Code does: its own test ids join their parts with NUL.
+    if (id.includes("\0")) {
+      throw new Error(`Test IDs may not include the NUL character: ${JSON.stringify(id)}`);
+    }
     return { id, label, uri, range: undefined, children: new FakeTestItemCollection() };
   }
   createRunProfile(_label: string, _kind: number, handler: FakeTestController["runHandler"]) {

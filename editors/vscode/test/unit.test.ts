@@ -196,7 +196,7 @@ test("a run's answer: passed, failed with expected/actual, errored, and a suite'
   };
   const { cases, suiteErrors } = outcomes(answer, (p) => `file://${p}`);
   assert.deepEqual(
-    cases.map((c) => [c.id.split("\u0000").slice(1).join("/"), c.state, c.message, c.expected ?? null]),
+    cases.map((c) => [c.id.split("\u001f").slice(1).join("/"), c.state, c.message, c.expected ?? null]),
     [
       ["s/ok", "passed", "", null],
       ["s/bad", "failed", "expected allow, got deny", "decision: allow"],
@@ -215,4 +215,11 @@ test("a save re-runs the suite files it makes stale: the suite itself, and those
   assert.deepEqual(staleSuites("file:///w/policy.yaml", ran, (u) => texts[u]), ["file:///w/a.test.yaml"]);
   assert.deepEqual(staleSuites("file:///w/b.test.yaml", ran, (u) => texts[u]), ["file:///w/b.test.yaml"]);
   assert.deepEqual(staleSuites("file:///w/unrelated.yaml", ran, (u) => texts[u]), []);
+});
+
+test("item ids never hold NUL, which VS Code's own test ids reserve", () => {
+  const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } };
+  const [file] = buildTree([{ uri: "file:///w/a.yaml", path: "/w/a.yaml", name: "s", format: "PolicyTest", range, errors: [], cases: [{ name: "c", range }] }]);
+  const ids = [file.id, file.children[0].id, file.children[0].children[0].id];
+  assert.ok(ids.every((id) => !id.includes("\0")), JSON.stringify(ids));
 });
