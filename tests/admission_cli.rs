@@ -384,28 +384,34 @@ fn test_json_and_junit() {
                 {
                   "cases": [
                     {
+                      "column": 5,
                       "decision": "allow",
                       "durationMs": 0,
                       "error": null,
                       "failures": [],
+                      "line": 9,
                       "name": "a privileged container is annotated with the user",
                       "passed": true,
                       "policy": "audit-privileged"
                     },
                     {
+                      "column": 5,
                       "decision": "allow",
                       "durationMs": 0,
                       "error": null,
                       "failures": [],
+                      "line": 21,
                       "name": "an ordinary pod gets no annotation",
                       "passed": true,
                       "policy": "audit-privileged"
                     },
                     {
+                      "column": 5,
                       "decision": "skip",
                       "durationMs": 0,
                       "error": null,
                       "failures": [],
+                      "line": 30,
                       "name": "node-debugger is excluded by name",
                       "passed": true,
                       "policy": "audit-privileged"

@@ -63,6 +63,20 @@ fn timeless(value: &Value) -> Value {
     }
 }
 
+/// A `runTests` answer without the fields only the editor gets: each case's `uri` and `range`.
+fn placeless(value: &Value) -> Value {
+    let mut value = value.clone();
+    for suite in value["suites"].as_array_mut().into_iter().flatten() {
+        for case in suite["cases"].as_array_mut().into_iter().flatten() {
+            if let Some(case) = case.as_object_mut() {
+                case.remove("uri");
+                case.remove("range");
+            }
+        }
+    }
+    value
+}
+
 fn cli_json(args: &[&str]) -> Value {
     let output = Command::new(BINARY)
         .args(args)
@@ -86,7 +100,8 @@ fn lenses_commands_and_case_diagnostics() {
         json!([
             "admission-ls.evaluate",
             "admission-ls.runTests",
-            "admission-ls.validate"
+            "admission-ls.validate",
+            "admission-ls.listTests"
         ])
     );
 
@@ -155,8 +170,15 @@ fn lenses_commands_and_case_diagnostics() {
         json!({"command": "admission-ls.runTests", "arguments": [{"uri": suite_uri}]}),
     );
     let cli = cli_json(&["test", &suite.display().to_string(), "--format", "json"]);
-    // Durations differ from run to run; everything else is the same JSON.
-    assert_eq!(timeless(&ran["result"]), timeless(&cli));
+    // Durations differ from run to run; everything else is the same JSON but the editor's
+    // place of each case (its `uri` and LSP `range`; `line` and `column` are in both).
+    assert_eq!(timeless(&placeless(&ran["result"])), timeless(&cli));
+    assert_eq!(cli["suites"][0]["cases"][1]["line"], 8);
+    assert_eq!(
+        ran["result"]["suites"][0]["cases"][1]["range"]["start"]["line"],
+        7
+    );
+    assert_eq!(ran["result"]["suites"][0]["cases"][1]["uri"], suite_uri);
     assert!(ran["result"]["summary"]["durationMs"].as_f64().is_some());
     assert_eq!(cli["summary"]["failed"], 1);
     let published = client.diagnostics_where(&suite_uri, |d| {
@@ -273,5 +295,157 @@ fn validate_lenses_on_custom_resources_and_their_crd_answer_as_the_cli() {
         all["result"]["summary"],
         json!({"objects": 2, "valid": 1, "invalid": 1})
     );
+    assert_eq!(client.shutdown_and_exit().code(), Some(0));
+}
+
+const KYVERNO_POLICY: &str = "\
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: require-team}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: \"has(object.metadata.labels) && 'team' in object.metadata.labels\"
+";
+
+const KYVERNO_TEST: &str = "\
+apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: team}
+policies: [../policy.yaml]
+resources: [../pod.yaml]
+results:
+- policy: require-team
+  kind: Pod
+  resources: [labelled]
+  result: fail
+";
+
+const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: labelled, labels: {team: a}}\nspec: {containers: [{name: c, image: i}]}\n";
+
+/// A listed suite: its URI, its format and its cases (name, first line).
+type Listed = (String, String, Vec<(String, Value)>);
+
+/// The test explorer's commands over a workspace: `listTests` finds every suite (a PolicyTest and
+/// a Kyverno Test in a hidden `.kyverno-test` folder) with each case's place before anything runs;
+/// `runTests` with no file runs them all, one suite or one case, and gives each failed case its
+/// place and what it expected and got, and publishes the failures on the case lines.
+#[test]
+fn the_test_explorer_lists_and_runs_the_workspace_suites() {
+    let dir = TempDir::new("admission-lsp-explorer");
+    dir.write("policy.yaml", POLICY);
+    let suite = dir.write("suite.test.yaml", SUITE);
+    let kyverno = TempDir::new("admission-lsp-explorer-kyverno");
+    kyverno.write("policy.yaml", KYVERNO_POLICY);
+    kyverno.write("pod.yaml", POD);
+    let kyverno_test = kyverno.write(".kyverno-test/kyverno-test.yaml", KYVERNO_TEST);
+    let mut client = Client::spawn(BINARY);
+    let folders = json!([
+        {"uri": file_uri(dir.path()), "name": "a"},
+        {"uri": file_uri(kyverno.path()), "name": "b"}
+    ]);
+    client.request(
+        "initialize",
+        json!({"capabilities": {}, "rootUri": null, "workspaceFolders": folders}),
+    );
+    client.notify("initialized", json!({}));
+    let (suite_uri, kyverno_uri) = (file_uri(&suite), file_uri(&kyverno_test));
+
+    let listed = client.request(
+        "workspace/executeCommand",
+        json!({"command": "admission-ls.listTests", "arguments": []}),
+    );
+    let suites = &listed["result"]["suites"];
+    let summary: Vec<Listed> = suites
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let cases = s["cases"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    (
+                        c["name"].as_str().unwrap_or("").to_string(),
+                        c["range"]["start"]["line"].clone(),
+                    )
+                })
+                .collect();
+            (
+                s["uri"].as_str().unwrap_or("").to_string(),
+                s["format"].as_str().unwrap_or("").to_string(),
+                cases,
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                suite_uri.clone(),
+                "PolicyTest".to_string(),
+                vec![
+                    ("passes".to_string(), json!(4)),
+                    ("fails".to_string(), json!(7))
+                ]
+            ),
+            (
+                kyverno_uri.clone(),
+                "KyvernoTest".to_string(),
+                vec![("require-team Pod/labelled: fail".to_string(), json!(6))]
+            ),
+        ],
+        "{listed}"
+    );
+
+    let all = client.request(
+        "workspace/executeCommand",
+        json!({"command": "admission-ls.runTests", "arguments": [{}]}),
+    );
+    let summary = &all["result"]["summary"];
+    assert_eq!(
+        (summary["passed"].as_u64(), summary["failed"].as_u64()),
+        (Some(1), Some(2)),
+        "{all}"
+    );
+    let kyverno_case = &all["result"]["suites"][1]["cases"][0];
+    assert_eq!(kyverno_case["uri"], kyverno_uri);
+    assert_eq!(kyverno_case["range"]["start"]["line"], 6);
+    assert_eq!(kyverno_case["expected"], "Pod/labelled: fail");
+    assert_eq!(kyverno_case["actual"], "Pod/labelled: pass: success");
+    let failed = &all["result"]["suites"][0]["cases"][1];
+    assert_eq!(
+        (failed["expected"].as_str(), failed["actual"].as_str()),
+        (
+            Some("decision: allow"),
+            Some(
+                "decision: deny: deployments.apps \"b\" is forbidden: ValidatingAdmissionPolicy 'small' denied request: too many replicas"
+            )
+        ),
+        "{failed}"
+    );
+    let published = client.diagnostics_where(&kyverno_uri, |d| {
+        d["diagnostics"]
+            .as_array()
+            .is_some_and(|list| !list.is_empty())
+    });
+    assert_eq!(published["diagnostics"][0]["range"]["start"]["line"], 6);
+
+    // One case of one suite, by the names the listing gave.
+    let suite_name = suites[0]["name"].clone();
+    let one = client.request(
+        "workspace/executeCommand",
+        json!({"command": "admission-ls.runTests", "arguments": [{"uri": suite_uri, "suite": suite_name, "case": "passes"}]}),
+    );
+    let names: Vec<&str> = one["result"]["suites"][0]["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["passes"], "{one}");
     assert_eq!(client.shutdown_and_exit().code(), Some(0));
 }

@@ -377,3 +377,49 @@ fn a_named_file_that_is_not_a_suite_is_warned_about() {
         "admission-ls test: warning: tests/cli_fixtures/deployment.yaml holds no `kind: PolicyTest` document and no kaptest manifest; skipped\n"
     );
 }
+
+/// `--format compact`: a `path:line:column: error:` line per failing or errored case and suite
+/// error (the lines Emacs' compilation-mode and Vim's `errorformat` step through), the rest of a
+/// message indented, passing cases left out.
+#[test]
+fn compact_format_gives_one_location_line_per_failure() {
+    let (code, stdout, _) = run(&[
+        "test",
+        "tests/suites/custom_resources_failing",
+        "tests/kaptest_current/kaptest.yaml",
+        "--format",
+        "compact",
+    ]);
+    assert_eq!(code, 1);
+    expect![[r#"
+        tests/suites/custom_resources_failing/wrong.test.yaml:6:3: error: wrong expectations › expected valid but a rule fails failed: expected valid, got invalid: spec.size: Invalid value: size 7 needs mode slow
+        tests/suites/custom_resources_failing/wrong.test.yaml:13:3: error: wrong expectations › expected other errors failed: expected invalid, got valid
+            errors: expected ["spec: Required value"], got []
+        tests/suites/custom_resources_failing/wrong.test.yaml:20:3: error: wrong expectations › a kind no CRD serves could not run: no CustomResourceDefinition in the suite's resources serves example.com/v2, Kind=Widget
+        18 passed, 2 failed, 1 errored in …ms
+    "#]]
+    .assert_eq(&timeless(&stdout));
+}
+
+/// `--format json` places each case (`line`, `column`, 1-based) and gives a failed comparison's
+/// two sides as `expected` and `actual`.
+#[test]
+fn json_places_each_case_and_splits_expected_from_actual() {
+    let (_, stdout, _) = run(&[
+        "test",
+        "tests/suites/custom_resources_failing",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let case = &json["suites"][0]["cases"][1];
+    assert_eq!(
+        (case["line"].as_u64(), case["column"].as_u64()),
+        (Some(13), Some(3))
+    );
+    assert_eq!(
+        case["expected"],
+        "decision: invalid\nerrors: [\"spec: Required value\"]"
+    );
+    assert_eq!(case["actual"], "decision: valid\nerrors: []");
+}

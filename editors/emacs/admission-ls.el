@@ -29,6 +29,11 @@
 ;;   (admission-ls-eglot-setup)      ; or (admission-ls-lsp-mode-setup) for lsp-mode
 ;;
 ;; Diagnostics show through flymake (eglot) or flycheck/flymake (lsp-mode).
+;;
+;; `admission-ls-test' runs test suites (the current file's, or with a prefix argument those under
+;; a file or folder you name) with `admission-ls test --format compact' in a compilation buffer:
+;; each failing case is a `file:line:column: error:' line, so `next-error' (M-g n) visits the cases
+;; that failed.
 
 ;;; Code:
 
@@ -166,6 +171,37 @@ The server starts when such a buffer opens."
     ;; answered by lsp-mode from its registered custom settings, none for admissionLs).
     :initialization-options #'admission-ls--settings-object))
   (add-hook 'admission-ls-yaml-mode-hook #'lsp-deferred))
+
+(defvar compilation-error-regexp-alist)
+
+(define-derived-mode admission-ls-test-mode compilation-mode "admission-ls test"
+  "The output of `admission-ls test --format compact'.
+Each failing case is one located line."
+  ;; The compact lines are `file:line:column: error: ...', which `gnu' reads.
+  (setq-local compilation-error-regexp-alist '(gnu)))
+
+(defun admission-ls--test-target (ask)
+  "The path `admission-ls-test' runs.
+Asked for when ASK, else the current file or folder."
+  (cond (ask (read-file-name "Run the suites in (file or folder): " nil nil t))
+        (buffer-file-name buffer-file-name)
+        (t default-directory)))
+
+;;;###autoload
+(defun admission-ls-test (&optional path)
+  "Run the test suites of PATH in a compilation buffer.
+The command is `admission-ls test --format compact'.  PATH is the current file by default; with a prefix argument, a file or folder is asked for (a
+folder runs every suite under it).  Each failing case is a located error for `next-error'."
+  (interactive (list (admission-ls--test-target current-prefix-arg)))
+  (let* ((path (expand-file-name (or path (admission-ls--test-target nil))))
+         (default-directory (if (file-directory-p path)
+                                (file-name-as-directory path)
+                              (file-name-directory path))))
+    (compilation-start
+     (mapconcat #'shell-quote-argument
+                (list admission-ls-program "test" "--format" "compact" path)
+                " ")
+     #'admission-ls-test-mode)))
 
 (provide 'admission-ls)
 ;;; admission-ls.el ends here

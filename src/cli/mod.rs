@@ -13,6 +13,7 @@ mod junit;
 mod out;
 mod project;
 mod test;
+mod test_compact;
 mod validate;
 mod walk;
 

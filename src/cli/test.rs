@@ -10,16 +10,18 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use admission_ls::ide::KubeVersion;
-use admission_ls::ide::run::{RunOptions, SuiteReport, Tally, run_tests_with, tests_json};
+use admission_ls::ide::run::{RunOptions, SuiteReport, Tally, run_tests_with, tests_json_with};
+use admission_ls::ide::test_explorer::line_column;
 use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::explain;
 use admission_ls::policy::suite::{Case, CaseResult, RunHooks, Suite};
 use clap::ValueEnum;
 use regex::Regex;
 
-use super::{EXIT_USAGE, junit, out, walk};
+use super::{EXIT_USAGE, junit, out, test_compact, walk};
 use admission_ls::ide::origin;
 use admission_ls::lsp::origin::OriginFinder;
+use admission_ls::lsp::test_explorer;
 
 /// Arguments of `test`.
 #[derive(Debug, clap::Args)]
@@ -61,6 +63,9 @@ pub enum TestFormat {
     Json,
     /// JUnit XML.
     Junit,
+    /// One `path:line:column: error: …` line per failing case, for an editor's compilation or
+    /// quickfix list.
+    Compact,
 }
 
 /// When the text output is coloured.
@@ -108,7 +113,7 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
         let mut found = found;
         if path.is_dir() {
             // Kyverno keeps its suites in hidden folders (`.kyverno-test/kyverno-test.yaml`).
-            kyverno_tests(path, 0, &mut found);
+            test_explorer::kyverno_tests(path, 0, &mut found);
         }
         let mut origins = OriginFinder::new();
         for file in found {
@@ -126,42 +131,6 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
         }
     }
     Ok(files)
-}
-
-/// The deepest folder searched for Kyverno suites.
-const KYVERNO_DEPTH: usize = 32;
-
-/// The `kyverno-test.yaml` files in hidden folders under `dir`, which the folder walk skips
-/// (`.git` and the walk's skipped folders aside; linked folders not followed).
-fn kyverno_tests(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(|entry| entry.file_name());
-    for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if kind.is_dir()
-            && depth < KYVERNO_DEPTH
-            && !matches!(name.as_str(), ".git" | "node_modules" | "target")
-        {
-            kyverno_tests(&path, depth + 1, found);
-        } else if kind.is_file()
-            && name == "kyverno-test.yaml"
-            && path.components().any(|c| {
-                c.as_os_str().to_string_lossy().starts_with('.')
-                    && c.as_os_str() != "."
-                    && c.as_os_str() != ".."
-            })
-            && !found.contains(&path)
-        {
-            found.push(path);
-        }
-    }
 }
 
 /// Runs `test`.
@@ -228,10 +197,24 @@ pub fn run(args: &TestArgs) -> i32 {
             paths.join(", ")
         ));
     }
+    let text_of = |path: &str| {
+        files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, text)| text.clone())
+    };
     let text = match args.format {
         TestFormat::Text => render_text(&reports, &TextOptions::of(args), total),
         TestFormat::Json => {
-            let mut json = tests_json(&reports);
+            let place = |report: &SuiteReport, case: &CaseResult| {
+                let text = text_of(&report.path).unwrap_or_default();
+                let (line, column) = line_column(&text, case.range.start());
+                let mut fields = serde_json::Map::new();
+                fields.insert("line".into(), line.into());
+                fields.insert("column".into(), column.into());
+                fields
+            };
+            let mut json = tests_json_with(&reports, &place);
             json["summary"]["durationMs"] = serde_json::json!(millis(total));
             format!(
                 "{}\n",
@@ -239,6 +222,7 @@ pub fn run(args: &TestArgs) -> i32 {
             )
         }
         TestFormat::Junit => junit::render(&reports, total),
+        TestFormat::Compact => test_compact::render(&reports, &text_of, total),
     };
     out::emit(&text, i32::from(!reports.iter().all(SuiteReport::passed)))
 }

@@ -43,6 +43,7 @@ mod signature_types;
 mod snippets;
 mod static_manifests;
 mod symbols;
+pub mod test_explorer;
 mod tokens;
 pub mod validate;
 mod yaml_spot;

@@ -12,12 +12,13 @@ use crate::policy::apiserver;
 use crate::policy::families;
 use crate::policy::families::evaluation::EvalInput;
 use crate::policy::families::kyverno::cli_test;
-use crate::policy::suite::{self, CaseResult, Loader, World};
+use crate::policy::suite::{self, Loader, World};
 use crate::schema::KubeVersion;
 
 pub use crate::cel::eval::Timestamp;
 pub use crate::policy::admission::Outcome as EvalOutcome;
 pub use crate::policy::families::evaluation::FamilyOutcome;
+pub use crate::policy::suite::CaseResult;
 pub use crate::policy::suite::Format as SuiteFormat;
 pub use crate::policy::suite::RunHooks;
 
@@ -479,9 +480,18 @@ impl Tally {
 }
 
 /// `{"suites":[…],"summary":{"suites","cases","passed","failed","errored","durationMs"}}`; a case
-/// that could not run counts as errored, not failed.
+/// that could not run counts as errored, not failed. A failed case whose failures compare values
+/// carries them as `expected` and `actual` (`test_explorer::comparison`).
 pub fn tests_json(reports: &[SuiteReport]) -> Json {
-    let suites: Vec<Json> = reports.iter().map(suite_json).collect();
+    tests_json_with(reports, &|_, _| serde_json::Map::new())
+}
+
+/// The fields a front end adds to a case's JSON (where it is: `line`, `column`, a `uri`).
+pub type CasePlace<'a> = &'a dyn Fn(&SuiteReport, &CaseResult) -> serde_json::Map<String, Json>;
+
+/// [`tests_json`] with the fields `place` gives each case.
+pub fn tests_json_with(reports: &[SuiteReport], place: CasePlace<'_>) -> Json {
+    let suites: Vec<Json> = reports.iter().map(|r| suite_json(r, place)).collect();
     let tally = Tally::of(reports);
     let total: std::time::Duration = reports
         .iter()
@@ -499,22 +509,25 @@ fn millis(duration: std::time::Duration) -> f64 {
     (duration.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
-fn suite_json(report: &SuiteReport) -> Json {
-    let format = match report.format {
-        SuiteFormat::PolicyTest => "PolicyTest",
-        SuiteFormat::Kaptest => "kaptest",
-        SuiteFormat::Gator => "gator",
-        SuiteFormat::KyvernoTest => "KyvernoTest",
-    };
+fn suite_json(report: &SuiteReport, place: CasePlace<'_>) -> Json {
+    let format = super::test_explorer::format_name(report.format);
     let cases: Vec<Json> = report
         .cases
         .iter()
         .map(|c| {
-            json!({
+            let mut case = json!({
                 "name": c.name, "policy": c.policy, "passed": c.passed, "error": c.error,
                 "failures": c.failures, "decision": c.outcome.as_ref().map(|o| o.decision.as_str()),
                 "durationMs": millis(c.duration),
-            })
+            });
+            if let Some(fields) = case.as_object_mut() {
+                if let Some((expected, actual)) = super::test_explorer::comparison(c) {
+                    fields.insert("expected".into(), Json::String(expected));
+                    fields.insert("actual".into(), Json::String(actual));
+                }
+                fields.extend(place(report, c));
+            }
+            case
         })
         .collect();
     json!({"path": report.path, "name": report.name, "format": format, "passed": report.passed(), "errors": report.errors, "cases": cases})

@@ -4,8 +4,8 @@
 //! `object`, an AuthenticationConfiguration over the claims of `object`). Arguments
 //! are one object: `{uri | path, policy?, binding?, object?, oldObject?, params?, namespace?,
 //! operation?, user?, groups?, kubeVersion?, authorizer?, schemas?: [path], defaults?: bool}`
-//! (file paths; `defaults: false` is `eval --no-defaults`) for evaluate, `{uri | path, case?}` for
-//! runTests, `{uri | path, crds?: [path], crd?, objects?: [path], document?, kubeVersion?}` for
+//! (file paths; `defaults: false` is `eval --no-defaults`) for evaluate, `{uri | path, suite?,
+//! case?}` (or nothing: the workspace's suites) for runTests and `listTests` (`test_explorer.rs`), `{uri | path, crds?: [path], crd?, objects?: [path], document?, kubeVersion?}` for
 //! validate (the CRD files and the object files default to the target file; `crd` keeps one CRD's
 //! kinds, `document` one document: the arguments the validate lenses send), answering
 //! `{"reports": [...], "summary": {...}}` with `validate --format json`'s reports. All run off the serve task, at most two at a time; a cancelled `runTests` skips its remaining cases, a cancelled `evaluate` is not evaluated after its files are read. Open documents are read from the editor, other files from disk. Failing cases come
@@ -18,27 +18,31 @@ use serde_json::Value;
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::disk::{self, Bounds, local_path};
-use super::encoding::to_proto;
 use super::server::Cancel;
+use super::test_explorer::{self, LIST_TESTS_COMMAND};
 use crate::ide::crd_lenses::AnalysisFile;
 use crate::ide::crd_lenses::VALIDATE_COMMAND;
-use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND, case_problems};
-use crate::ide::run::RunHooks;
+use crate::ide::lenses::{EVALUATE_COMMAND, RUN_TESTS_COMMAND};
+use crate::ide::run::EvalRequest;
 use crate::ide::run::wall_clock;
-use crate::ide::run::{EvalRequest, RunOptions, run_tests_with, tests_json};
 use crate::ide::run_families::evaluate_json;
 use crate::ide::validate::FilesRequest;
-use crate::ide::{Analysis, Encoding, KubeVersion, LineIndex};
+use crate::ide::{Analysis, Encoding, KubeVersion};
 
 /// The commands the server offers.
-pub const COMMANDS: [&str; 3] = [EVALUATE_COMMAND, RUN_TESTS_COMMAND, VALIDATE_COMMAND];
+pub const COMMANDS: [&str; 4] = [
+    EVALUATE_COMMAND,
+    RUN_TESTS_COMMAND,
+    VALIDATE_COMMAND,
+    LIST_TESTS_COMMAND,
+];
 
 /// What a command produced: its JSON, and diagnostics to publish for a suite file.
 pub struct Outcome {
     /// The command's result.
     pub result: Value,
-    /// Diagnostics on failing cases (the suite's URI and the list; empty when all pass).
-    pub publish: Option<(Uri, Vec<Diagnostic>)>,
+    /// Diagnostics on failing cases (each suite file's URI and its list; empty when all pass).
+    pub publish: Vec<(Uri, Vec<Diagnostic>)>,
 }
 
 /// Open documents by file path, so commands see unsaved edits.
@@ -51,6 +55,8 @@ pub struct Snapshot {
     pub analysis: Analysis,
     /// Its files, by path.
     pub files: Vec<AnalysisFile>,
+    /// The workspace folders (where the test commands look for suites).
+    pub roots: Vec<PathBuf>,
 }
 
 /// Runs `command`; `Err` is a message for an invalid request.
@@ -65,13 +71,16 @@ pub fn execute(
     let args = arguments.first().cloned().unwrap_or(Value::Null);
     match command {
         EVALUATE_COMMAND => evaluate_command(&args, open, cancel),
-        RUN_TESTS_COMMAND => run_tests_command(&args, open, encoding, cancel),
+        RUN_TESTS_COMMAND => {
+            test_explorer::run_tests(&args, open, &snapshot.roots, encoding, cancel, now())
+        }
+        LIST_TESTS_COMMAND => test_explorer::list_tests(&args, open, &snapshot.roots, encoding),
         VALIDATE_COMMAND => validate_command(&args, open, snapshot),
         other => Err(format!("unknown command {other}")),
     }
 }
 
-fn target(args: &Value) -> Result<(PathBuf, Option<Uri>), String> {
+pub(super) fn target(args: &Value) -> Result<(PathBuf, Option<Uri>), String> {
     let uri = args
         .get("uri")
         .and_then(Value::as_str)
@@ -104,7 +113,7 @@ fn not_local(uri: &str) -> String {
     )
 }
 
-fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
+pub(super) fn read(path: &str, open: &OpenTexts) -> Result<String, String> {
     let path = file_path(path)?;
     if let Some(text) = open.get(&path) {
         return Ok(text.clone());
@@ -163,7 +172,7 @@ fn evaluate_command(args: &Value, open: &OpenTexts, cancel: &Cancel) -> Result<O
     let object_path = string("object").unwrap_or_default();
     Ok(Outcome {
         result: evaluate_json(&request, &object_path)?,
-        publish: None,
+        publish: Vec::new(),
     })
 }
 
@@ -233,43 +242,7 @@ fn validate_command(
         result: snapshot
             .analysis
             .validate_files(&request, &snapshot.files)?,
-        publish: None,
-    })
-}
-
-fn run_tests_command(
-    args: &Value,
-    open: &OpenTexts,
-    encoding: Encoding,
-    cancel: &Cancel,
-) -> Result<Outcome, String> {
-    let (path, uri) = target(args)?;
-    let path_text = path.display().to_string();
-    let text = read(&path_text, open).map_err(|e| format!("cannot read {path_text}: {e}"))?;
-    let load = |p: &str| read(p, open);
-    let case = args.get("case").and_then(Value::as_str);
-    let start = std::time::Instant::now();
-    let options = RunOptions {
-        hooks: RunHooks {
-            // A cancelled run skips its remaining cases; nobody reads the answer.
-            select: &|_, _, c| !cancel.is_cancelled() && case.is_none_or(|name| c.name == name),
-            clock: &|| start.elapsed(),
-        },
-        kube_version: None,
-        now: now(),
-        kyverno_version: None,
-    };
-    let reports = run_tests_with(&[(path_text, text.clone())], &load, options);
-    let index = LineIndex::new(&text);
-    let diagnostics = reports
-        .iter()
-        .flat_map(case_problems)
-        .map(|problem| to_proto::diagnostic(&index, &problem, encoding))
-        .collect();
-    let publish = uri.map(|u| (u, diagnostics));
-    Ok(Outcome {
-        result: tests_json(&reports),
-        publish,
+        publish: Vec::new(),
     })
 }
 

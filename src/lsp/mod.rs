@@ -16,6 +16,7 @@ mod live;
 pub mod origin;
 mod server;
 mod state;
+pub mod test_explorer;
 mod tokens;
 mod transport;
 mod workspace;

@@ -271,6 +271,42 @@ semantic tokens and the quick fix, through eglot."
         (kill-buffer)))
     (delete-directory dir t)))
 
+(defun admission-ls-test--compilation ()
+  "`admission-ls-test' lists the failing case of a suite as a compilation error at its line."
+  (let* ((admission-ls-program (or (getenv "ADMISSION_LS") "admission-ls"))
+         (suite (expand-file-name "replica-policy-wrong.test.yaml" admission-ls-test--testdata))
+         (buffer (admission-ls-test suite))
+         (done (admission-ls-test--wait
+                (lambda ()
+                  (with-current-buffer buffer
+                    (save-excursion
+                      (goto-char (point-min))
+                      (re-search-forward "^admission-ls test \\(finished\\|exited\\)" nil t))))
+                60)))
+    (admission-ls-test--check done "admission-ls-test ran the suite in a compilation buffer")
+    (with-current-buffer buffer
+      (admission-ls-test--check (derived-mode-p 'compilation-mode) "the buffer is in compilation-mode")
+      (admission-ls-test--check (string-match-p "1 passed, 1 failed" (buffer-string))
+                                "its summary counts the passing and the failing case"
+                                (buffer-string))
+      (goto-char (point-min))
+      (compilation-next-error 1)
+      (let* ((message (get-text-property (point) 'compilation-message))
+             (loc (and message (compilation--message->loc message)))
+             (file (and loc (caar (compilation--loc->file-struct loc)))))
+        (admission-ls-test--check (and loc (equal (expand-file-name file) suite)
+                                       (= (compilation--loc->line loc) 17)
+                                       (= (compilation--loc->col loc) 5)
+                                       (string-match-p "five replicas are wrongly expected to pass failed"
+                                                       (buffer-substring (point) (line-end-position))))
+                                  "next-error goes to the failing case: the suite file, line 17, column 5"
+                                  (buffer-substring (line-beginning-position) (line-end-position))))
+      (admission-ls-test--check (not (ignore-errors (compilation-next-error 1) t))
+                                "the passing case and the summary are not errors"))))
+
+(condition-case err
+    (admission-ls-test--compilation)
+  (error (admission-ls-test--check nil (format "error: %S" err))))
 (condition-case err
     (admission-ls-test--dir-locals)
   (error (admission-ls-test--check nil (format "error: %S" err))))

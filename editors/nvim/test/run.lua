@@ -157,6 +157,44 @@ local function run()
       ":AdmissionLsEvaluate and :AdmissionLsRunTests explain the missing server commands")
   end
 
+  -- 3a. :AdmissionTest: a suite with a passing and a failing case; the failure goes to the quickfix
+  -- list (file:line:col: message) and is a diagnostic on the case line in the tests' namespace
+  if executes then
+    local tests = require("admission-ls.tests")
+    local wrong = testdata .. "/replica-policy-wrong.test.yaml"
+    vim.cmd("edit " .. wrong)
+    local suite_buf = vim.api.nvim_get_current_buf()
+    vim.wait(10000, function()
+      return plugin.client(suite_buf) ~= nil
+    end, 20)
+    local function run_tests(scope)
+      local finished, answer = false, nil
+      tests.run(plugin, scope, function(_, result)
+        finished, answer = true, result
+      end)
+      vim.wait(15000, function()
+        return finished
+      end, 20)
+      return answer
+    end
+    local answer = run_tests("file")
+    check(answer ~= nil and answer.summary.passed == 1 and answer.summary.failed == 1, ":AdmissionTest runs the file's suite: 1 passed, 1 failed")
+    local qf = vim.fn.getqflist()
+    check(#qf == 1 and qf[1].lnum == 17 and qf[1].col == 5 and vim.api.nvim_buf_get_name(qf[1].bufnr) == wrong
+      and qf[1].text:find("five replicas are wrongly expected to pass failed: expected allow, got deny", 1, true) ~= nil,
+      "the failing case is in the quickfix list at its line with its message: " .. vim.inspect(qf[1] and qf[1].text))
+    local marks = vim.diagnostic.get(suite_buf, { namespace = tests.namespace })
+    check(#marks == 1 and marks[1].lnum == 16 and marks[1].message:find("expected allow, got deny", 1, true) ~= nil,
+      "a diagnostic on the failing case's line in the admission-ls-tests namespace")
+    vim.cmd("cclose")
+    vim.api.nvim_set_current_buf(suite_buf)
+    vim.api.nvim_win_set_cursor(0, { 11, 0 }) -- inside "one replica is admitted"
+    answer = run_tests("case")
+    check(answer ~= nil and answer.summary.cases == 1 and answer.summary.passed == 1 and #vim.fn.getqflist() == 0
+      and #vim.diagnostic.get(suite_buf, { namespace = tests.namespace }) == 0,
+      ":AdmissionTest case runs the case under the cursor; it passes, the list and the marks are cleared")
+  end
+
   -- 3b. detection: the shared cases (editors/testdata/detection.json), then real buffers of the
   -- other kinds the plugin attaches to, and one it must leave alone
   local detect = require("admission-ls.detect")

@@ -16,6 +16,7 @@ import { describeSource, resolveServer } from "./binary";
 import { executeLensCommand, registerCommands } from "./commands";
 import { AttachGate, DOCUMENT_SELECTOR, LANGUAGES, isAdmissionText } from "./detect";
 import { RestartGuard } from "./restartGuard";
+import { registerTesting } from "./testing";
 import { SECTION, configurationItem, initializationOptions, serverSettings } from "./settings";
 import { RED_HAT_YAML, YamlExtensionApi, registerSchemaContributor } from "./yamlSchemas";
 
@@ -191,7 +192,7 @@ let extension: Extension | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   const ext = new Extension(context.extensionPath);
   extension = ext;
-  context.subscriptions.push(ext.output, ...registerCommands(ext));
+  context.subscriptions.push(ext.output, ...registerCommands(ext), ...registerTesting(ext));
   void besideRedHatYaml(ext.output);
   const consider = (document: vscode.TextDocument) => {
     if (!ext.client && LANGUAGES.includes(document.languageId) && isAdmissionText(document.getText())) {

@@ -129,3 +129,33 @@ test("a validate lens run against the real server shows the server's reports", {
     await ext.deactivate();
   }
 });
+
+test("the Testing view lists the workspace's suites and a run reports a passing and a failing case", { skip: !process.env.ADMISSION_LS && !fs.existsSync(server) && `no server at ${server}` }, async () => {
+  const testdata = path.join(__dirname, "..", "..", "..", "testdata");
+  const { state, ext } = await activateWith({ path: server }, [], [pathToFileURL(testdata).toString()]);
+  try {
+    const [controller] = state.testControllers;
+    assert.ok(controller?.resolveHandler && controller.runHandler, "a controller with a resolve handler and a run profile");
+    await controller.resolveHandler(undefined);
+    const file = pathToFileURL(path.join(testdata, "replica-policy-wrong.test.yaml")).toString();
+    const suite = controller.items.get(file)?.children.get(`${file}\u001freplica-limit-wrong`);
+    assert.ok(suite, `the suite is listed: ${JSON.stringify([...Array(controller.items.size).keys()])}`);
+    const cases: string[] = [];
+    suite.children.forEach((c) => cases.push(c.label));
+    assert.deepEqual(cases, ["one replica is admitted", "five replicas are wrongly expected to pass"]);
+    // Run the file's item: both cases report.
+    await controller.runHandler({ include: [controller.items.get(file)!] }, { isCancellationRequested: false });
+    const ended = state.testResults.filter((r) => r.event !== "started").map((r) => [r.event, r.id.split("\u001f").pop()]);
+    assert.deepEqual(ended, [
+      ["passed", "one replica is admitted"],
+      ["failed", "five replicas are wrongly expected to pass"],
+    ]);
+    const failure = state.testResults.find((r) => r.event === "failed")!.message!;
+    assert.equal(failure.expectedOutput, "decision: allow");
+    assert.match(failure.actualOutput ?? "", /^decision: deny: .*at most 2 replicas/);
+    assert.equal(failure.location?.uri.toString(), file);
+    assert.equal(failure.location?.range.startLine, 16);
+  } finally {
+    await ext.deactivate();
+  }
+});

@@ -19,6 +19,11 @@ export class FakeState {
   pick: string | undefined;
   activeDocument: FakeDocument | undefined;
   readonly openListeners: Array<(d: unknown) => void> = [];
+  /** The workspace folders (file URIs); none unless a test sets them. */
+  folders: string[] = [];
+  /** The Testing API's controllers the extension created, and what its runs reported. */
+  readonly testControllers: FakeTestController[] = [];
+  readonly testResults: Array<{ event: string; id: string; message?: FakeTestMessage }> = [];
   constructor(
     readonly settings: Record<string, unknown>,
     readonly documents: FakeDocument[],
@@ -93,12 +98,114 @@ class EventEmitter<T> {
 
 const event = () => new Disposable();
 
+/** The Testing API, enough for the extension's Testing view (src/testing.ts). */
+class FakeTestItemCollection {
+  private readonly map = new Map<string, FakeTestItem>();
+  get size() {
+    return this.map.size;
+  }
+  add(item: FakeTestItem) {
+    this.map.set(item.id, item);
+  }
+  delete(id: string) {
+    this.map.delete(id);
+  }
+  get(id: string) {
+    return this.map.get(id);
+  }
+  replace(items: FakeTestItem[]) {
+    this.map.clear();
+    items.forEach((i) => this.add(i));
+  }
+  forEach(callback: (item: FakeTestItem) => void) {
+    [...this.map.values()].forEach((i) => callback(i));
+  }
+}
+
+export interface FakeTestItem {
+  id: string;
+  label: string;
+  uri: FakeUri | undefined;
+  range: unknown;
+  children: FakeTestItemCollection;
+}
+
+export class FakeTestMessage {
+  expectedOutput: string | undefined;
+  actualOutput: string | undefined;
+  location: { uri: FakeUri; range: FakeRange } | undefined;
+  constructor(readonly message: string) {}
+  static diff(message: string, expected: string, actual: string) {
+    const m = new FakeTestMessage(message);
+    m.expectedOutput = expected;
+    m.actualOutput = actual;
+    return m;
+  }
+}
+
+class FakeRange {
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
+}
+
+class FakeLocation {
+  constructor(
+    readonly uri: FakeUri,
+    readonly range: FakeRange,
+  ) {}
+}
+
+export class FakeTestController {
+  readonly items = new FakeTestItemCollection();
+  resolveHandler: ((item: FakeTestItem | undefined) => Promise<void>) | undefined;
+  runHandler: ((request: { include?: FakeTestItem[] }, token: { isCancellationRequested: boolean }) => Promise<void>) | undefined;
+  constructor(private readonly state: FakeState) {}
+  createTestItem(id: string, label: string, uri?: FakeUri): FakeTestItem {
+    // As VS Code does: its own test ids join their parts with NUL.
+    if (id.includes("\0")) {
+      throw new Error(`Test IDs may not include the NUL character: ${JSON.stringify(id)}`);
+    }
+    return { id, label, uri, range: undefined, children: new FakeTestItemCollection() };
+  }
+  createRunProfile(_label: string, _kind: number, handler: FakeTestController["runHandler"]) {
+    this.runHandler = handler;
+    return new Disposable();
+  }
+  createTestRun() {
+    const record = (event: string) => (item: FakeTestItem, message?: FakeTestMessage) => this.state.testResults.push({ event, id: item.id, message });
+    return { started: record("started"), passed: record("passed"), failed: record("failed"), errored: record("errored"), skipped: record("skipped"), end() {} };
+  }
+  dispose() {}
+}
+
 export function fakeVscode(state: FakeState): unknown {
   const output = { name: "out", append() {}, appendLine() {}, replace() {}, clear() {}, show() {}, hide() {}, dispose() {} };
   const api: Record<string, unknown> = {
     Disposable,
     EventEmitter,
     Uri: FakeUri,
+    Range: FakeRange,
+    Location: FakeLocation,
+    TestMessage: FakeTestMessage,
+    TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
+    TestRunRequest: class {
+      constructor(readonly include?: FakeTestItem[]) {}
+    },
+    CancellationTokenSource: class {
+      readonly token = { isCancellationRequested: false };
+      dispose() {}
+    },
+    tests: {
+      createTestController: () => {
+        const controller = new FakeTestController(state);
+        state.testControllers.push(controller);
+        return controller;
+      },
+    },
     version: "1.90.0",
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
     env: { appName: "fake", language: "en", machineId: "m", sessionId: "s" },
@@ -135,7 +242,9 @@ export function fakeVscode(state: FakeState): unknown {
       get textDocuments() {
         return state.documents.map(textDocument);
       },
-      workspaceFolders: undefined,
+      get workspaceFolders() {
+        return state.folders.length > 0 ? state.folders.map((f, index) => ({ uri: uri(f), name: `folder${index}`, index })) : undefined;
+      },
       onDidOpenTextDocument: (l: (d: unknown) => void) => {
         state.openListeners.push(l);
         return new Disposable();

@@ -8,8 +8,10 @@ export const policy = "apiVersion: admissionregistration.k8s.io/v1\nkind: Valida
 export async function activateWith(
   settings: Record<string, unknown>,
   documents = [{ uri: "file:///p.yaml", languageId: "yaml", text: policy }],
+  folders: string[] = [],
 ): Promise<{ state: FakeState; ext: { deactivate(): unknown } }> {
   const state = new FakeState(settings, documents);
+  state.folders = folders;
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const Module = require("module") as { _load: (request: string, ...rest: unknown[]) => unknown };
   const load = Module._load;

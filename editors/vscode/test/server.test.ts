@@ -19,6 +19,7 @@ import {
   ResponseError,
 } from "vscode-languageserver-protocol";
 import { configurationItem, initializationOptions, SettingGetter } from "../src/settings";
+import { ListedSuite, buildTree, caseId, outcomes, runArgs } from "../src/testTree";
 import { settingsGetter } from "./vscodeSettings";
 
 const editors = path.join(__dirname, "..", "..", "..");
@@ -168,6 +169,58 @@ describe("admission-ls driven by the extension's client stack", { skip }, () => 
       arguments: [{ uri: policyUri, position: { line: 14, character: 20 }, object }],
     });
     await assert.rejects(broken, (e: unknown) => e instanceof ResponseError && /the policy has errors/.test(e.message));
+  });
+});
+
+describe("the Testing view's commands: listTests and runTests", { skip }, () => {
+  const get = settingsGetter({});
+  let session: Session;
+  const wrong = pathToFileURL(path.join(editors, "testdata", "replica-policy-wrong.test.yaml")).toString();
+
+  before(async () => {
+    session = new Session(get);
+    await session.initialize(get);
+  });
+  after(() => session.close());
+
+  test("the workspace's suites become file → suite → case items at the case lines", async () => {
+    const listed = (await session.connection.sendRequest(ExecuteCommandRequest.type, { command: "admission-ls.listTests", arguments: [{}] })) as {
+      suites: ListedSuite[];
+    };
+    const tree = buildTree(listed.suites);
+    const file = tree.find((f) => f.uri === wrong);
+    assert.ok(file, JSON.stringify(listed));
+    assert.equal(file.label, "replica-policy-wrong.test.yaml");
+    assert.deepEqual(
+      file.children[0].children.map((c) => [c.label, c.range?.start.line]),
+      [
+        ["one replica is admitted", 8],
+        ["five replicas are wrongly expected to pass", 16],
+      ],
+    );
+  });
+
+  test("a run: the passing case passes, the failing one carries expected and actual at its line", async () => {
+    const answer = await session.connection.sendRequest(ExecuteCommandRequest.type, { command: "admission-ls.runTests", arguments: [{}] });
+    const { cases } = outcomes(answer, (p) => pathToFileURL(p).toString());
+    const mine = cases.filter((c) => c.uri === wrong);
+    assert.deepEqual(
+      mine.map((c) => [c.id, c.state]),
+      [
+        [caseId(wrong, "replica-limit-wrong", "one replica is admitted"), "passed"],
+        [caseId(wrong, "replica-limit-wrong", "five replicas are wrongly expected to pass"), "failed"],
+      ],
+    );
+    const failed = mine[1];
+    assert.equal(failed.expected, "decision: allow");
+    assert.match(failed.actual ?? "", /^decision: deny: .*at most 2 replicas/);
+    assert.equal(failed.range?.start.line, 16);
+    // One case alone, by the arguments of its item.
+    const one = (await session.connection.sendRequest(ExecuteCommandRequest.type, {
+      command: "admission-ls.runTests",
+      arguments: [runArgs(failed.id)],
+    })) as { summary: { cases: number; failed: number } };
+    assert.deepEqual([one.summary.cases, one.summary.failed], [1, 1]);
   });
 });
 

@@ -11,6 +11,7 @@ import { AttachGate, DOCUMENT_SELECTOR, LANGUAGES, isAdmissionText } from "../sr
 import { RestartGuard } from "../src/restartGuard";
 import { configurationItem, initializationOptions } from "../src/settings";
 import { SCHEMA_URI, YamlExtensionApi, registerSchemaContributor } from "../src/yamlSchemas";
+import { ListedSuite, buildTree, outcomes, runArgs, staleSuites } from "../src/testTree";
 import { settingsGetter } from "./vscodeSettings";
 
 test("initializationOptions from the contributed defaults leave the version to the server", () => {
@@ -200,4 +201,65 @@ test("beside Red Hat YAML: no competing schema contributed, and an empty one for
   const schema = JSON.parse(requestSchemaContent(SCHEMA_URI) ?? "null");
   assert.deepEqual(Object.keys(schema).sort(), ["$schema", "description", "title"], "no constraint: any document is valid");
   assert.equal(requestSchemaContent("admission-ls://schemas/other.json"), undefined);
+});
+
+test("the Testing view's tree: files → suites → cases, unique ids, run arguments from an id", () => {
+  const range = (line: number) => ({ start: { line, character: 4 }, end: { line: line + 2, character: 0 } });
+  const suites: ListedSuite[] = [
+    { uri: "file:///w/a.test.yaml", path: "/w/a.test.yaml", name: "/w/a.test.yaml#0", format: "PolicyTest", range: range(4), errors: [], cases: [{ name: "x", range: range(4) }, { name: "x", range: range(7) }] },
+    { uri: "file:///w/a.test.yaml", path: "/w/a.test.yaml", name: "named", format: "PolicyTest", range: range(12), errors: [], cases: [{ name: "y", range: range(12) }] },
+  ];
+  const [file] = buildTree(suites);
+  assert.equal(file.label, "a.test.yaml");
+  assert.deepEqual(file.children.map((s) => s.label), ["PolicyTest#0", "named"]);
+  assert.deepEqual(file.children[0].children.map((c) => c.range?.start.line), [4], "a repeated case name is one item");
+  const id = file.children[1].children[0].id;
+  assert.deepEqual(runArgs(id), { uri: "file:///w/a.test.yaml", suite: "named", case: "y" });
+  assert.deepEqual(runArgs(file.children[1].id), { uri: "file:///w/a.test.yaml", suite: "named" });
+  assert.deepEqual(runArgs(file.id), { uri: "file:///w/a.test.yaml" });
+});
+
+test("a run's answer: passed, failed with expected/actual, errored, and a suite's own errors", () => {
+  const answer = {
+    suites: [
+      {
+        path: "/w/a.test.yaml",
+        name: "s",
+        errors: ["cannot read policy file p.yaml"],
+        cases: [
+          { name: "ok", passed: true, error: null, failures: [], uri: "file:///w/a.test.yaml", durationMs: 1.5 },
+          { name: "bad", passed: false, error: null, failures: ["expected allow, got deny"], expected: "decision: allow", actual: "decision: deny", uri: "file:///w/a.test.yaml" },
+          { name: "broken", passed: false, error: "policy 'p' not found", failures: [] },
+        ],
+      },
+    ],
+  };
+  const { cases, suiteErrors } = outcomes(answer, (p) => `file://${p}`);
+  assert.deepEqual(
+    cases.map((c) => [c.id.split("\u001f").slice(1).join("/"), c.state, c.message, c.expected ?? null]),
+    [
+      ["s/ok", "passed", "", null],
+      ["s/bad", "failed", "expected allow, got deny", "decision: allow"],
+      ["s/broken", "errored", "policy 'p' not found", null],
+    ],
+  );
+  assert.deepEqual([...suiteErrors.values()], ["cannot read policy file p.yaml"]);
+});
+
+test("a save re-runs the suite files it makes stale: the suite itself, and those naming the file", () => {
+  const texts: Record<string, string> = {
+    "file:///w/a.test.yaml": "policies: [policy.yaml]",
+    "file:///w/b.test.yaml": "policies: [other.yaml]",
+  };
+  const ran = Object.keys(texts);
+  assert.deepEqual(staleSuites("file:///w/policy.yaml", ran, (u) => texts[u]), ["file:///w/a.test.yaml"]);
+  assert.deepEqual(staleSuites("file:///w/b.test.yaml", ran, (u) => texts[u]), ["file:///w/b.test.yaml"]);
+  assert.deepEqual(staleSuites("file:///w/unrelated.yaml", ran, (u) => texts[u]), []);
+});
+
+test("item ids never hold NUL, which VS Code's own test ids reserve", () => {
+  const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } };
+  const [file] = buildTree([{ uri: "file:///w/a.yaml", path: "/w/a.yaml", name: "s", format: "PolicyTest", range, errors: [], cases: [{ name: "c", range }] }]);
+  const ids = [file.id, file.children[0].id, file.children[0].children[0].id];
+  assert.ok(ids.every((id) => !id.includes("\0")), JSON.stringify(ids));
 });

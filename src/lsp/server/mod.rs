@@ -341,6 +341,7 @@ impl LanguageServer for Server {
             commands::Snapshot {
                 analysis: state.workspace_request().analysis,
                 files: workspace_files(&state),
+                roots: state.roots.clone(),
             }
         };
         let command = params.command.clone();
@@ -351,7 +352,7 @@ impl LanguageServer for Server {
             })
             .await?
             .map_err(tower_lsp_server::jsonrpc::Error::invalid_params)?;
-        if let Some((uri, diagnostics)) = outcome.publish {
+        for (uri, diagnostics) in outcome.publish {
             let version = self.state().documents.get(&uri).map(|d| d.version);
             let guard = version.map_or(Guard::NotOpen, Guard::OpenAt);
             let _ = self.shared.publisher.send(Publish {

@@ -1,4 +1,5 @@
--- User commands: :AdmissionLsRunTests, :AdmissionLsEvaluate {objectfile}, :AdmissionLsRestart.
+-- User commands: :AdmissionLsRunTests, :AdmissionLsEvaluate {objectfile}, :AdmissionLsRestart (and
+-- :AdmissionTest, from tests.lua).
 -- Server commands go through workspace/executeCommand; a server that does not support them yet
 -- gets a clear message instead of an error trace. The validate code lenses (run with
 -- vim.lsp.codelens.run()) show their answer as :AdmissionLsEvaluate shows evaluate's.
@@ -132,6 +133,7 @@ end
 
 function M.create(plugin)
   M.register_lens_commands(plugin)
+  require("admission-ls.tests").create(plugin)
   vim.api.nvim_create_user_command("AdmissionLsRunTests", function()
     M.execute(plugin, "admission-ls.runTests", { { uri = vim.uri_from_bufnr(0) } })
   end, { desc = "admission-ls: run the tests of the current file" })

@@ -15,7 +15,7 @@
 //  1. trusted (--disable-workspace-trust): diagnostics at their lines, hover, completion, a Kyverno
 //     policy (its diagnostic, hover with a library function's description, completion), quick fix,
 //     the evaluate and run-tests commands, a live verdict as an inlay hint with its trace on hover,
-//     the output channel naming the bundled binary, the server
+//     the Testing view after Run All Tests, the output channel naming the bundled binary, the server
 //     process being that binary; the workspace's .vscode/settings.json sets admissionLs.path to a
 //     script (machine scope: ignored) and admissionLs.schemaPaths to a CRD outside the workspace
 //     (honoured: the paramKind's fields are typed);
@@ -451,6 +451,7 @@ async function trustedSession(box, bundled) {
     await liveVerdicts(page);
     await quickFix(page, ws);
     await commands(page, ws);
+    await testingView(page);
     await bundledBinaryStarted(page, box, bundled, "trusted workspace");
   });
 }
@@ -584,6 +585,31 @@ async function commands(page, ws) {
   check(ran, "the palette offers Admission Policies: Run Tests of the Current File");
   const result = await poll(async () => (await editorTexts(page)).find((t) => t.includes('"three replicas are denied"')), 20_000);
   check(Boolean(result) && result.includes('"passed": true') && !result.includes('"passed": false'), "run tests shows the suite's result: every case passed", result?.replace(/\s+/g, " ").slice(0, 160));
+}
+
+/** The Testing view: the server's suites listed, Run All Tests reports the passing and the failing
+ * case of replica-policy-wrong.test.yaml with their states. */
+async function testingView(page) {
+  const ran = await runPaletteCommand(page, "Test: Run All Tests");
+  check(ran, "the palette offers Test: Run All Tests");
+  await runPaletteCommand(page, "Testing: Focus on Test Explorer View");
+  const rows = () => page.$$eval(".test-explorer .monaco-list-row", (rs) => rs.map((r) => r.getAttribute("aria-label") ?? ""));
+  // Expand the tree (files, then suites) until the cases show.
+  const found = await poll(async () => {
+    const collapsed = await page.$$(".test-explorer .monaco-list-row[aria-expanded='false'] .monaco-tl-twistie");
+    for (const twistie of collapsed) await twistie.click().catch(() => undefined);
+    const labels = await rows();
+    const passing = labels.find((l) => l.includes("one replica is admitted"));
+    const failing = labels.find((l) => l.includes("five replicas are wrongly expected to pass"));
+    return passing && failing && /pass/i.test(passing) && /fail/i.test(failing) ? { passing, failing } : undefined;
+  }, 30_000, 1000);
+  let detail = found ? `${found.passing} | ${found.failing}` : (await rows()).join(" | ");
+  if (!found) {
+    await runPaletteCommand(page, "Admission Policies: Show Output Channel");
+    await sleep(1000);
+    detail += " || " + plain(await page.$$eval(".panel .monaco-editor .view-line", (rs) => rs.map((r) => r.textContent).join("\n")));
+  }
+  check(Boolean(found), "the Testing view shows the passing case passed and the failing case failed", detail);
 }
 
 /** The output channel names the bundled binary, and that binary is what runs. */

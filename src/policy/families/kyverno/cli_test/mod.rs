@@ -166,6 +166,20 @@ fn no_resources(unsupported: &[String], expected: &Expected) -> String {
 }
 
 /// `policy kind/resource: result`.
+/// The cases `run` makes of `test`, by name, each at its `results` entry (what an editor lists
+/// before anything runs).
+pub fn case_list(test: &TestFile) -> Vec<(String, crate::text::TextRange)> {
+    test.results
+        .iter()
+        .flat_map(|expected| {
+            expected
+                .resources
+                .iter()
+                .map(|resource| (case_name(expected, resource), expected.range))
+        })
+        .collect()
+}
+
 fn case_name(expected: &Expected, resource: &str) -> String {
     let kind = if expected.kind.is_empty() {
         String::new()
