@@ -487,7 +487,7 @@ fn crd_rule_variables() {
 }
 
 /// Inside a Kyverno policy: the fields of the matched kind after `object.spec.`, Kyverno's
-/// context variables among the names.
+/// context variables among the names, the fields of Kyverno's `request`.
 #[test]
 fn kyverno_policy_fields_and_context_variables() {
     let head = "
@@ -530,6 +530,28 @@ spec:
             va resource resource.Context
             va variables kyverno.variables
             va yaml yaml.Yaml
+        "#]],
+    );
+    // Kyverno's request has the request's objects besides the API server's fields
+    // (kyverno/kyverno `pkg/cel/compiler/request.go`).
+    check_completions_of(
+        "fd",
+        &format!("{head}  - expression: request.$0\n"),
+        expect![[r#"
+            fd dryRun bool
+            fd kind kubernetes.GroupVersionKind
+            fd name string
+            fd namespace string
+            fd object dyn
+            fd oldObject dyn
+            fd operation string
+            fd options dyn
+            fd requestKind kubernetes.GroupVersionKind
+            fd requestResource kubernetes.GroupVersionResource
+            fd requestSubResource string
+            fd resource kubernetes.GroupVersionResource
+            fd subResource string
+            fd userInfo kubernetes.UserInfo
         "#]],
     );
 }

@@ -241,7 +241,7 @@ fn test_fails_a_flipped_result_and_errors_what_is_missing() {
                     policy 'no-such-policy' is not among the suite's policies
               ok    require-team ConfigMap/settings: skip (…ms)
               ERROR require-team Pod/bad-pod: fail (…ms)
-                    the suite uses generatedResource, which admission-ls does not run yet
+                    the suite uses cloneSourceResource, which admission-ls does not run yet
             1 passed, 1 failed, 3 errored in …ms
         "#]],
     );

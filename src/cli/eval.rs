@@ -269,12 +269,23 @@ fn render_family(o: &FamilyOutcome) -> String {
     }
     if let Some(object) = &o.object {
         out.push_str("  object:\n");
-        let pretty = serde_json::to_string_pretty(object).unwrap_or_default();
-        for line in pretty.lines() {
-            out.push_str(&format!("    {line}\n"));
+        push_indented(&mut out, object);
+    }
+    if let Some(generated) = &o.generated {
+        out.push_str(&format!("  generated: {} resource(s)\n", generated.len()));
+        for resource in generated {
+            push_indented(&mut out, resource);
         }
     }
     out
+}
+
+/// `value` as indented pretty JSON lines.
+fn push_indented(out: &mut String, value: &Json) {
+    let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
+    for line in pretty.lines() {
+        out.push_str(&format!("    {line}\n"));
+    }
 }
 
 /// Runs `eval`.

@@ -462,6 +462,103 @@ spec:
     );
 }
 
+/// A DeletingPolicy's schedule is parsed by the cron parser of Kyverno's cleanup controller
+/// (`pkg/cel/policies/dpol/validate.go`, aptible/supercronic `cronexpr`); a schedule it refuses is
+/// refused on create in Kyverno's wording, with the parser's message.
+#[test]
+fn deleting_policy_schedules_in_cron_format() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: every-minute-sixty
+spec:
+  schedule: "*/60 * * * *"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+---
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: aliases-and-names
+spec:
+  schedule: "@daily"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+---
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedDeletingPolicy
+metadata:
+  name: weekdays
+  namespace: team-a
+spec:
+  schedule: "0 2 * * MON-FRI,SUN#2 extra"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [pods]
+"#,
+        expect![[r#"
+            policy.yaml:6:13: error[invalid] (refused on create): spec.schedule: Invalid value: "*/60 * * * *": schedule spec in the deletingPolicy is not in proper cron format: invalid interval */60
+              |
+            6 |   schedule: "*/60 * * * *"
+              |             ^^^^^^^^^^^^^^
+            policy.yaml:31:13: error[invalid] (refused on create): spec.schedule: Invalid value: "0 2 * * MON-FRI,SUN#2 extra": schedule spec in the deletingPolicy is not in proper cron format: syntax error in year field: 'extra'
+               |
+            31 |   schedule: "0 2 * * MON-FRI,SUN#2 extra"
+               |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
+/// Kyverno's `request` has the request's `object` and `oldObject` (`pkg/cel/compiler/request.go`),
+/// and a mutate-existing policy's variables, target conditions and mutations also run with an
+/// existing target of another kind as `object` (`mpol/compiler/policy.go`, target mode): neither
+/// is an error.
+#[test]
+fn request_object_and_mutate_existing_targets() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: label-configmaps
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [apps]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [deployments]
+  targetMatchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [configmaps]
+  targetMatchConditions:
+    - name: has-data
+      expression: "has(object.data) && object.metadata.namespace == request.object.metadata.namespace"
+  mutations:
+    - patchType: JSONPatch
+      jsonPatch:
+        expression: "[JSONPatch{op: 'add', path: '/data/by', value: request.object.metadata.name}]"
+"#,
+        expect![[r#""#]],
+    );
+}
+
 /// Kyverno's result-type rule (`pkg/cel/compiler/compiler.go`, `IsExactType`): a concrete
 /// result of the wrong type is refused in Kyverno's wording; a `dyn` result is not (Kyverno may
 /// know it precisely).

@@ -48,6 +48,8 @@ pub struct FamilyOutcome {
     pub object: Option<Json>,
     /// The RFC 6902 patch from the request's object to [`FamilyOutcome::object`].
     pub patch: Option<Vec<Json>>,
+    /// The resources a generating policy generated, when it ran to the end.
+    pub generated: Option<Vec<Json>>,
 }
 
 impl FamilyOutcome {
@@ -93,6 +95,9 @@ impl FamilyOutcome {
         }
         if let Some(object) = &self.object {
             put("object", object.clone());
+        }
+        if let Some(generated) = &self.generated {
+            put("generated", json!(generated));
         }
         out
     }

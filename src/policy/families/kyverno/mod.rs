@@ -17,6 +17,7 @@
 
 mod autogen;
 pub mod cli_test;
+mod cron;
 pub mod eval;
 mod library;
 mod result_type;
@@ -98,6 +99,10 @@ const EVALUATED: &[&str] = &[
     "NamespacedValidatingPolicy",
     "MutatingPolicy",
     "NamespacedMutatingPolicy",
+    "GeneratingPolicy",
+    "NamespacedGeneratingPolicy",
+    "DeletingPolicy",
+    "NamespacedDeletingPolicy",
 ];
 
 /// The family of Kyverno's CEL policies.

@@ -3,7 +3,8 @@
 //! policy validation webhook `pkg/webhooks/policy/handlers.go`):
 //! - match constraints with at least one resource rule (every kind but ImageValidatingPolicy;
 //!   not in JSON mode, whose policies the CLI runs on JSON documents);
-//! - a DeletingPolicy's `schedule`;
+//! - a DeletingPolicy's `schedule`, required and in the cron format of its cleanup controller
+//!   (`cron.rs`);
 //! - a MutatingPolicy must not disable both admission and mutate-existing evaluation;
 //! - a namespaced policy must not use `http` (`--allowHTTPInNamespacedPolicies`, off by default:
 //!   `pkg/toggle/toggle.go`).
@@ -37,18 +38,8 @@ pub(super) fn check(
         let detail = "a matchConstraints with at least one resource rule is required";
         report.required(at, "spec.matchConstraints", detail);
     }
-    if base == "DeletingPolicy"
-        && spec
-            .get("schedule")
-            .and_then(Node::as_str)
-            .unwrap_or("")
-            .is_empty()
-    {
-        report.required(
-            spec_key(root, spec, "schedule"),
-            "spec.schedule",
-            "schedule is required",
-        );
+    if base == "DeletingPolicy" {
+        schedule(root, spec, &mut report);
     }
     if base == "MutatingPolicy" && !admission_enabled(spec) && !mutate_existing_enabled(spec) {
         let at = spec_key(root, spec, "evaluation");
@@ -61,6 +52,20 @@ pub(super) fn check(
     {
         let detail = "http.* is not allowed in namespaced policies; set --allowHTTPInNamespacedPolicies to enable";
         report.forbidden(site.source_map.to_file_range(ast), "spec", detail);
+    }
+}
+
+/// A DeletingPolicy's `schedule`: required, and parsed by the cleanup controller's cron parser.
+fn schedule(root: &Node, spec: &Node, report: &mut Report<'_>) {
+    let node = spec.get("schedule");
+    let text = node.and_then(Node::as_str).unwrap_or("");
+    if text.is_empty() {
+        let at = spec_key(root, spec, "schedule");
+        report.required(at, "spec.schedule", "schedule is required");
+    } else if let (Some(node), Err(e)) = (node, super::cron::parse(text)) {
+        let detail =
+            format!("schedule spec in the deletingPolicy is not in proper cron format: {e}");
+        report.invalid(node.range, "spec.schedule", text, &detail);
     }
 }
 

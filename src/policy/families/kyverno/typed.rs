@@ -1,6 +1,7 @@
 //! Typed CEL of a Kyverno policy, with the environment of kyverno/kyverno
 //! `pkg/cel/policies/{vpol,mpol,gpol,dpol}/compiler/compiler.go`: `object` and `oldObject`
-//! (`dyn` there; also typed here from each matched kind that has a schema), `request`,
+//! (`dyn` there; also typed here from each matched kind that has a schema), `request` (with
+//! Kyverno's `object` and `oldObject` fields),
 //! `namespaceObject`, `variables` (the earlier variables with their types), `exceptions`, the
 //! Kubernetes libraries with `cel.bind`, and Kyverno's own libraries (`library.rs`). Image
 //! policies add `images`, `attestors`, `attestations`, `ref` and the image-verification functions.
@@ -253,6 +254,8 @@ impl Walker {
             variables: Some(Type::object(VARIABLES)),
             authorizer: false,
         });
+        let request = request_fields(&env);
+        env.push_provider(Arc::new(request));
         let mut variables = ObjectTypes::new();
         variables.add_type(VARIABLES);
         Walker { env, variables }
@@ -284,6 +287,31 @@ impl Walker {
         }
         checked
     }
+}
+
+/// Kyverno's `request`: the API server's fields (as `env` knows them) and the request's `object`
+/// and `oldObject`, both `dyn` (kyverno/kyverno `pkg/cel/compiler/request.go` `BuildRequestType`).
+fn request_fields(env: &Env) -> ObjectTypes {
+    use crate::cel::types::TypeProvider;
+    let mut request = ObjectTypes::new();
+    let (object, old) = ("object", "oldObject");
+    let request_type = crate::cel::types::provider::ADMISSION_REQUEST;
+    for (name, field) in env.providers.fields(request_type) {
+        request.add_field(request_type, &name, field.ty, field.doc.as_deref());
+    }
+    request.add_field(
+        request_type,
+        object,
+        Type::Dyn,
+        Some("The request's object."),
+    );
+    request.add_field(
+        request_type,
+        old,
+        Type::Dyn,
+        Some("The request's old object."),
+    );
+    request
 }
 
 /// The type `variables.x` has for a variable whose expression checked as `ty`: Kyverno registers
@@ -371,12 +399,17 @@ fn typed_passes(
 }
 
 /// The schema registry and the types of the kinds `spec.matchConstraints` matches that have a
-/// schema (at most [`MAX_KINDS`]).
+/// schema (at most [`MAX_KINDS`]); none for a mutate-existing MutatingPolicy, whose variables,
+/// mutations and target conditions also run with an existing target as `object`
+/// (`mpol/compiler/policy.go` in target mode), of another kind than the trigger's.
 fn matched_types(
     root: &Node,
     minor: u32,
     workspace: &Workspace,
 ) -> Option<(Arc<SchemaTypes>, Vec<Type>)> {
+    if super::eval::mutates_existing(root) {
+        return None;
+    }
     let node = root.get("spec")?.get("matchConstraints")?;
     let fields = Fields::new(node, node.range);
     let constraints = Some(Field {

@@ -12,14 +12,22 @@
 //! policy); a result with `patchedResources` compares the final object (`patched.rs`) on each
 //! row of a mutating policy, and the resource as given on the rows of the other kinds.
 //!
+//! A result naming one of the suite's `targetResources` is judged on the mutate-existing
+//! policies' mutations of it (`targets.rs`).
+//!
+//! A GeneratingPolicy's rows compare each resource it generated with the result's
+//! `generatedResource` (or any of `generatedResources`) file (`generated.rs`).
+//!
 //! Where this tool is stricter than the CLI, on purpose: a resource name the suite does not have
-//! is an error case (the CLI falls back to every resource), and so is a policy it cannot load, a
-//! patched resource missing from its file (the CLI drops the row) or a field whose data it does
-//! not supply yet (`generatedResource`…).
+//! is an error case (the CLI falls back to every resource), and so is a result naming none, a
+//! policy it cannot load, a patched resource missing from its file (the CLI drops the row) or a
+//! field whose data it does not supply yet (`cloneSourceResource`…).
 
+mod generated;
 pub mod model;
 mod patched;
 mod resources;
+mod targets;
 mod values;
 
 use std::time::Duration;
@@ -86,15 +94,33 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     let mut errors = Vec::new();
     let policies = load_policies(path, &test.policies, load, &mut errors);
     let resources = load_resources(path, &test.resources, load, &mut errors);
+    let targets = load_resources(path, &test.target_resources, load, &mut errors);
     let mut values = load_values(path, test, load, &mut errors);
     values.now = hooks.now;
+    // The CLI registers the targets with its fake context, where the lookups find them.
+    if !targets.is_empty() {
+        values.context.extend(targets.iter().cloned());
+        values
+            .context_source
+            .get_or_insert_with(|| "the suite's targetResources".to_string());
+    }
     let mut unsupported: Vec<String> = test.unsupported.iter().map(|f| f.to_string()).collect();
     if !test.exceptions.is_empty() {
         unsupported.push("exceptions".into());
     }
-    let patched_files = load_patched(path, test, load);
+    let compared_files = load_compared(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
+        if expected.resources.is_empty() {
+            // Never a silent pass: the CLI judges such a result on every resource and payload.
+            let name = case_name(expected, "(every resource)");
+            if (hooks.select)(&name) {
+                let mut case = errored(expected, no_resources(&unsupported, expected));
+                case.name = name;
+                cases.push(case);
+            }
+            continue;
+        }
         for resource in &expected.resources {
             let name = case_name(expected, resource);
             if !(hooks.select)(&name) {
@@ -104,9 +130,10 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
             let world = Suite {
                 policies: &policies,
                 resources: &resources,
+                targets: &targets,
                 values: &values,
                 unsupported: &unsupported,
-                patched: &patched_files,
+                compared: &compared_files,
             };
             let mut case = judge(expected, resource, &world);
             case.name = name;
@@ -118,6 +145,20 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
         name: test.name.clone(),
         errors,
         cases,
+    }
+}
+
+/// Why a result that names no resources is an error case.
+fn no_resources(unsupported: &[String], expected: &Expected) -> String {
+    let mut fields: Vec<String> = unsupported.to_vec();
+    fields.extend(expected.unsupported.iter().map(|f| f.to_string()));
+    if fields.is_empty() {
+        "the result names no resources: Kyverno's CLI judges it on every resource, which admission-ls does not do yet (name them in `resources`)".to_string()
+    } else {
+        format!(
+            "the suite uses {}, which admission-ls does not run yet",
+            fields.join(", ")
+        )
     }
 }
 
@@ -198,20 +239,49 @@ fn load_resources(
 struct Suite<'s> {
     policies: &'s [LoadedPolicy],
     resources: &'s [Json],
+    /// `targetResources`: the existing objects mutate-existing policies mutate.
+    targets: &'s [Json],
     values: &'s values::Values,
     unsupported: &'s [String],
-    /// Each `patchedResources` file's resources (or why it could not be read).
-    patched: &'s [(String, Result<Vec<Json>, String>)],
+    /// Each `patchedResources` and `generatedResource(s)` file's resources (or why it could not
+    /// be read).
+    compared: &'s [(String, Result<Vec<Json>, String>)],
 }
 
-/// The `patchedResources` files the results name, read as resources are.
-fn load_patched(
+impl Suite<'_> {
+    /// The resources of a compared file (`None` for no file named).
+    fn compared(&self, file: &str) -> Option<Result<&[Json], String>> {
+        if file.is_empty() {
+            return None;
+        }
+        self.compared
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, docs)| docs.as_deref().map_err(String::clone))
+    }
+}
+
+/// The files the results compare resources with (`patchedResources`, `generatedResource`,
+/// `generatedResources`), read as resources are.
+fn load_compared(
     path: &str,
     test: &TestFile,
     load: Loader<'_>,
 ) -> Vec<(String, Result<Vec<Json>, String>)> {
     let mut out: Vec<(String, Result<Vec<Json>, String>)> = Vec::new();
-    for file in test.results.iter().map(|r| &r.patched_resources) {
+    let named = test.results.iter().flat_map(|r| {
+        [
+            ("patchedResources", &r.patched_resources),
+            ("generatedResource", &r.generated_resource),
+        ]
+        .into_iter()
+        .chain(
+            r.generated_resources
+                .iter()
+                .map(|f| ("generatedResources", f)),
+        )
+    });
+    for (field, file) in named {
         if file.is_empty() || out.iter().any(|(f, _)| f == file) {
             continue;
         }
@@ -223,7 +293,7 @@ fn load_patched(
                     .map(resources::prepare)
                     .collect()
             })
-            .map_err(|e| format!("cannot read patchedResources file {file}: {e}"));
+            .map_err(|e| format!("cannot read {field} file {file}: {e}"));
         out.push((file.clone(), docs));
     }
     out
@@ -326,20 +396,19 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
         );
     };
     let targets = named(resources, resource);
+    if targets.is_empty() && !named(suite.targets, resource).is_empty() {
+        return targets::judge(expected, resource, suite);
+    }
     if targets.is_empty() {
         return errored(
             expected,
             format!("resource '{resource}' is not among the suite's resources"),
         );
     }
-    let expected_patched = match suite
-        .patched
-        .iter()
-        .find(|(f, _)| *f == expected.patched_resources)
-    {
+    let expected_patched = match suite.compared(&expected.patched_resources) {
         None => None,
-        Some((_, Ok(docs))) => Some(docs.as_slice()),
-        Some((_, Err(e))) => return errored(expected, e.clone()),
+        Some(Ok(docs)) => Some(docs),
+        Some(Err(e)) => return errored(expected, e),
     };
     let mut failures = Vec::new();
     for target in targets {
@@ -348,10 +417,25 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             Ok(run) => run,
         };
         failures.extend(compare(expected, target, &run.responses));
+        if is_generating(&policy.kind) {
+            match generated::check(expected, &run.responses, suite) {
+                Ok(diffs) => failures.extend(diffs),
+                Err(e) => return errored(expected, e),
+            }
+            continue;
+        }
+        if run.responses.iter().any(|r| r.status.is_some()) {
+            match generated::against_generated(expected, &run.resource, suite) {
+                Ok(None) => {}
+                Ok(Some(diff)) => failures.push(diff),
+                Err(e) => return errored(expected, e),
+            }
+        }
         if let Some(docs) = expected_patched
             && run.responses.iter().any(|r| r.status.is_some())
         {
-            match patched::compare(&run.resource, docs, &expected.patched_resources) {
+            let field = patched::Field::Patched;
+            match patched::compare(&run.resource, docs, &expected.patched_resources, field) {
                 Ok(None) => {}
                 Ok(Some(diff)) => failures.push(diff),
                 // `printTestResult`: the row fails only under failOnMissingResources.
@@ -391,6 +475,10 @@ fn is_mutating(kind: &str) -> bool {
     matches!(kind, "MutatingPolicy" | "NamespacedMutatingPolicy")
 }
 
+fn is_generating(kind: &str) -> bool {
+    matches!(kind, "GeneratingPolicy" | "NamespacedGeneratingPolicy")
+}
+
 /// `policy` on `resource`; a mutating policy runs in the chain of the suite's mutating policies.
 fn run_policy(
     policy: &LoadedPolicy,
@@ -428,12 +516,15 @@ fn responses(
     resource: &Json,
     values: &values::Values,
 ) -> Result<Vec<Response>, String> {
-    let parsed = yaml::parse(&policy.text);
-    let root = parsed
-        .documents
-        .get(policy.index)
-        .and_then(|d| d.root.as_ref())
-        .ok_or_else(|| format!("policy '{}' could not be read again", policy.name))?;
+    with_root(policy, |root| {
+        eval::admission(root, &policy.kind, &input_for(resource, values))
+    })
+}
+
+/// The evaluation input of a request for `resource`: a CREATE unless the values set the
+/// operation (`AdmissionRequestShape`: UPDATE has the resource as both objects, DELETE as the
+/// old one), with the values' user, namespace and context.
+fn input_for(resource: &Json, values: &values::Values) -> EvalInput {
     let operation = values.operation.as_deref().unwrap_or("CREATE");
     let (object, old_object) = match operation {
         "UPDATE" => (Some(resource.clone()), Some(resource.clone())),
@@ -444,13 +535,26 @@ fn responses(
     request.namespace_object = values.namespace(&request.namespace).cloned();
     request.user = values.user.clone();
     request.groups = values.groups.clone();
-    let input = EvalInput {
+    EvalInput {
         request,
         context: values.context.clone(),
         context_source: values.context_source.clone(),
         now: values.now,
-    };
-    eval::evaluate(root, &policy.kind, &input)
+    }
+}
+
+/// The suite's policy parsed again: its root, or why it could not be read.
+fn with_root<T>(
+    policy: &LoadedPolicy,
+    then: impl FnOnce(&Node) -> Result<T, String>,
+) -> Result<T, String> {
+    let parsed = yaml::parse(&policy.text);
+    let root = parsed
+        .documents
+        .get(policy.index)
+        .and_then(|d| d.root.as_ref())
+        .ok_or_else(|| format!("policy '{}' could not be read again", policy.name))?;
+    then(root)
 }
 
 /// The rows of one resource, as readable failures (none when every row passes).

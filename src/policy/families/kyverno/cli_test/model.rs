@@ -27,7 +27,11 @@ pub struct Expected {
     pub patched_resources: String,
     /// `failOnMissingResources`: a patched resource missing from its file fails the row.
     pub fail_on_missing: bool,
-    /// `generatedResource`, `operation`… when set (not run yet).
+    /// `generatedResource`: the file of the expected generated resource, relative to the suite.
+    pub generated_resource: String,
+    /// `generatedResources`: files any of which a generated resource must equal.
+    pub generated_resources: Vec<String>,
+    /// `cloneSourceResource`, `operation`… when set (not run yet).
     pub unsupported: Vec<&'static str>,
     /// Where the entry is.
     pub range: TextRange,
@@ -52,6 +56,9 @@ pub struct TestFile {
     pub userinfo: String,
     /// `context`: the data lookups read, relative to the file.
     pub context: String,
+    /// `targetResources`: the existing objects mutate-existing policies mutate, relative to the
+    /// file.
+    pub target_resources: Vec<String>,
     /// Top-level fields this tool does not run yet (`context`…).
     pub unsupported: Vec<&'static str>,
 }
@@ -69,7 +76,6 @@ const UNSUPPORTED_TOP: &[&str] = &[
     "jsonPayloads",
     "httpPayloads",
     "envoyPayloads",
-    "targetResources",
     "paramResources",
     "clusterResources",
     "apiCallResponses",
@@ -77,13 +83,7 @@ const UNSUPPORTED_TOP: &[&str] = &[
 ];
 
 /// Result fields whose checks this tool does not run yet.
-const UNSUPPORTED_RESULT: &[&str] = &[
-    "generatedResource",
-    "generatedResources",
-    "cloneSourceResource",
-    "operation",
-    "resourceSpecs",
-];
+const UNSUPPORTED_RESULT: &[&str] = &["cloneSourceResource", "operation", "resourceSpecs"];
 
 /// Reads a Test document.
 pub fn read(root: &Node) -> TestFile {
@@ -103,6 +103,7 @@ pub fn read(root: &Node) -> TestFile {
         variables: text(root, "variables"),
         userinfo: text(root, "userinfo"),
         context: text(root, "context"),
+        target_resources: strings(root.get("targetResources")),
         unsupported: present(root, UNSUPPORTED_TOP),
     }
 }
@@ -127,6 +128,8 @@ fn expected(node: &Node) -> Expected {
             .and_then(Node::as_scalar)
             .and_then(|s| s.as_bool())
             .unwrap_or(false),
+        generated_resource: text("generatedResource"),
+        generated_resources: strings(node.get("generatedResources")),
         unsupported: present(node, UNSUPPORTED_RESULT),
         range: node.range,
     }

@@ -1,4 +1,4 @@
-//! A result's `patchedResources` compared as Kyverno's CLI compares it
+//! A result's `patchedResources` and `generatedResource` compared as Kyverno's CLI compares them
 //! (`cmd/cli/kubectl-kyverno/commands/test/compare.go` `getAndCompareResource`): the expected
 //! document is the one of the file with the actual resource's apiVersion, kind, namespace and
 //! name (`resource/resource.go` `GetResourceFromPath`, read as resources are); both get the
@@ -18,10 +18,40 @@ const MAX_DEPTH: usize = 128;
 /// The label every compared resource gets.
 const MANAGED_BY: &str = "app.kubernetes.io/managed-by";
 
-/// Compares `actual` with its document among `expected` (the file `file`, prepared as
-/// resources are): `Ok(None)` when equal, `Ok(Some(diff))` when not, `Err` when the file has no
-/// document for it.
-pub fn compare(actual: &Json, expected: &[Json], file: &str) -> Result<Option<String>, String> {
+/// Which result field names the expected file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// `patchedResources`: the resource after the mutations.
+    Patched,
+    /// `generatedResource` (or one of `generatedResources`): a generated resource.
+    Generated,
+}
+
+impl Field {
+    fn name(self) -> &'static str {
+        match self {
+            Field::Patched => "patchedResources",
+            Field::Generated => "generatedResource",
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Field::Patched => "patched",
+            Field::Generated => "generated",
+        }
+    }
+}
+
+/// Compares `actual` with its document among `expected` (the file `file` of `field`, prepared
+/// as resources are): `Ok(None)` when equal, `Ok(Some(diff))` when not, `Err` when the file has
+/// no document for it.
+pub fn compare(
+    actual: &Json,
+    expected: &[Json],
+    file: &str,
+    field: Field,
+) -> Result<Option<String>, String> {
     let key = |r: &Json| {
         [
             str_at(r, &["apiVersion"]).to_string(),
@@ -33,7 +63,8 @@ pub fn compare(actual: &Json, expected: &[Json], file: &str) -> Result<Option<St
     let wanted = key(actual);
     let Some(expected) = expected.iter().find(|e| key(e) == wanted) else {
         return Err(format!(
-            "patchedResources: resource with name {} not found in manifest {file}",
+            "{}: resource with name {} not found in manifest {file}",
+            field.name(),
             wanted[3]
         ));
     };
@@ -44,7 +75,8 @@ pub fn compare(actual: &Json, expected: &[Json], file: &str) -> Result<Option<St
     let ops = patch::diff(&expected, &actual);
     let lines: Vec<String> = ops.iter().map(Json::to_string).collect();
     Ok(Some(format!(
-        "the patched resource differs from {file} (patch from expected to actual: {})",
+        "the {} resource differs from {file} (patch from expected to actual: {})",
+        field.noun(),
         lines.join(", ")
     )))
 }
@@ -117,7 +149,10 @@ mod tests {
         let expected = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "default"},
             "spec": {"priority": 3.0}});
-        assert_eq!(compare(&actual, &[expected], "e.yaml"), Ok(None));
+        assert_eq!(
+            compare(&actual, &[expected], "e.yaml", Field::Patched),
+            Ok(None)
+        );
     }
 
     #[test]
@@ -126,10 +161,17 @@ mod tests {
             "metadata": {"name": "p", "namespace": "default"}, "spec": {"priority": 3}});
         let other = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "default"}, "spec": {"priority": 4}});
-        let diff = compare(&actual, std::slice::from_ref(&other), "e.yaml");
-        assert!(matches!(diff, Ok(Some(d)) if d.contains("/spec/priority")));
+        let diff = compare(
+            &actual,
+            std::slice::from_ref(&other),
+            "e.yaml",
+            Field::Generated,
+        );
+        assert!(
+            matches!(diff, Ok(Some(d)) if d.contains("/spec/priority") && d.contains("generated"))
+        );
         let elsewhere = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "other"}});
-        assert!(compare(&actual, &[elsewhere], "e.yaml").is_err());
+        assert!(compare(&actual, &[elsewhere], "e.yaml", Field::Patched).is_err());
     }
 }

@@ -3,7 +3,8 @@
 //! `extensions/cel/libs/user/impl.go`), and the lookups that read the request's context data as
 //! Kyverno's CLI reads a test's `context` file (kyverno/kyverno `pkg/cel/libs/fake_context.go`):
 //! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
-//! given) and `image.GetMetadata` (the `images` entry of that reference). A lookup without
+//! given) and `image.GetMetadata` (the `images` entry of that reference), and
+//! `generator.Apply`, which records into the evaluation's `generator::Sink`. A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
 //! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`).
 
@@ -11,6 +12,7 @@ use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
+use super::generator::Sink;
 use super::value_of;
 use super::{encoding, hash, image_ref, math_ext};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
@@ -68,12 +70,25 @@ impl ContextData {
 /// Kyverno's functions over `data`.
 pub struct Library {
     data: Arc<ContextData>,
+    /// Where `generator.Apply` records what it generates (a GeneratingPolicy's evaluation only).
+    generated: Option<Arc<Sink>>,
 }
 
 impl Library {
     /// The library reading `data`.
     pub fn shared(data: Arc<ContextData>) -> Arc<dyn ExternalFunctions> {
-        Arc::new(Library { data })
+        Arc::new(Library {
+            data,
+            generated: None,
+        })
+    }
+
+    /// The library of a GeneratingPolicy: `generator.Apply` records into `sink`.
+    pub fn generating(data: Arc<ContextData>, sink: Arc<Sink>) -> Arc<dyn ExternalFunctions> {
+        Arc::new(Library {
+            data,
+            generated: Some(sink),
+        })
     }
 
     fn get(&self, args: &[Value]) -> Value {
@@ -186,7 +201,6 @@ const NOT_EVALUATED: &[(&str, &str)] = &[
     ("http.Post", "the suite's apiCallResponses"),
     ("http.Client", "the suite's apiCallResponses"),
     ("globalContext.Get", "the suite's globalContextEntries"),
-    ("generator.Apply", ""),
     // Random by design (kyverno/sdk `libs/random`): no result a test could expect.
     ("random", ""),
     ("random.random", ""),
@@ -277,6 +291,14 @@ impl ExternalFunctions for Library {
             "resource.Get" => self.get(args),
             "resource.List" => self.list(args),
             "image.GetMetadata" => self.image_data(args),
+            "generator.Apply" => match &self.generated {
+                Some(sink) => sink.apply(args),
+                // Only a GeneratingPolicy's environment declares `generator`.
+                None => Value::error(
+                    ErrorKind::InvalidArgument,
+                    "generator.Apply: only a GeneratingPolicy can generate resources".to_string(),
+                ),
+            },
             // kyverno/sdk `libs/time`: the current time (the caller's clock).
             "time.now" if args.is_empty() => match self.data.now {
                 Some(now) => Value::Timestamp(now),
@@ -293,7 +315,7 @@ impl ExternalFunctions for Library {
         let name = canonical(name);
         matches!(
             name.as_str(),
-            "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now"
+            "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now" | "generator.Apply"
         ) || encoding::is_function(&name)
             || math_ext::is_function(&name)
             || matches!(name.as_str(), "hash.sha1" | "hash.sha256" | "hash.md5")

@@ -4,14 +4,21 @@
 //! (pass, fail with the message, skip, error) or none when the policy does not match.
 //!
 //! ValidatingPolicy and NamespacedValidatingPolicy are evaluated (`validating.rs`), and so are
-//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result);
-//! the other kinds are refused with a message saying so.
+//! MutatingPolicy and NamespacedMutatingPolicy (`mutating.rs`, the mutated object as the result),
+//! GeneratingPolicy and NamespacedGeneratingPolicy (`generating.rs`, the resources
+//! `generator.Apply` records, `generator.rs`), and DeletingPolicy and NamespacedDeletingPolicy
+//! (`deleting.rs`, whether an existing object would be deleted); the other kinds are refused
+//! with a message saying so.
 
+mod deleting;
 mod encoding;
+mod generating;
+mod generator;
 mod hash;
 mod image_ref;
 mod library;
 mod math_ext;
+mod mutate_existing;
 mod mutating;
 mod mutating_autogen;
 mod validating;
@@ -62,17 +69,106 @@ pub struct Response {
 }
 
 /// The responses of every variant of the policy at `root` (of `kind`) to `input`, in the order
-/// Kyverno's provider lists them; `Err` for a kind this tool does not evaluate yet.
+/// Kyverno's provider lists them, then a mutate-existing policy's responses on the objects of the
+/// context it targets; `Err` for a kind this tool does not evaluate yet.
 pub fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Response>, String> {
+    let mut responses = admission(root, kind, input)?;
+    if matches!(kind, "MutatingPolicy" | "NamespacedMutatingPolicy") {
+        existing_targets(root, kind, input, &mut responses);
+    }
+    Ok(responses)
+}
+
+/// [`evaluate`] without the mutate-existing targets: the responses to the request only (what a
+/// suite compares with its trigger rows).
+pub fn admission(root: &Node, kind: &str, input: &EvalInput) -> Result<Vec<Response>, String> {
     match kind {
         "ValidatingPolicy" | "NamespacedValidatingPolicy" => {
             Ok(validating::evaluate(root, kind, input))
         }
         "MutatingPolicy" | "NamespacedMutatingPolicy" => Ok(mutating::evaluate(root, kind, input)),
+        "GeneratingPolicy" | "NamespacedGeneratingPolicy" => {
+            generating::evaluate(root, kind, input)
+        }
+        "DeletingPolicy" | "NamespacedDeletingPolicy" => Ok(deleting::evaluate(root, kind, input)),
         _ => Err(format!(
-            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy and their namespaced variants are)"
+            "evaluating a {kind} is not supported yet (ValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy and their namespaced variants are)"
         )),
     }
+}
+
+/// A mutate-existing policy's responses on the existing objects of the context (`--context`)
+/// added to `responses`, or a note on the first saying where they come from when none is a
+/// target.
+fn existing_targets(root: &Node, kind: &str, input: &EvalInput, responses: &mut Vec<Response>) {
+    if !mutate_existing::enabled(root) {
+        return;
+    }
+    let targets = context_objects(&input.context);
+    match mutate_existing::evaluate(root, kind, input, &targets) {
+        Ok(found) if found.is_empty() => {
+            if let Some(first) = responses.first_mut() {
+                first.outcome.notes.push(
+                    "mutateExisting: no object of the context is a target; give the existing objects with --context FILE (objects, or a cli.kyverno.io Context's spec.resources)".into(),
+                );
+            }
+        }
+        Ok(found) => responses.extend(found.into_iter().map(|(_, response)| response)),
+        Err(e) => {
+            let outcome = FamilyOutcome {
+                kind: kind.to_string(),
+                policy: text_at(root, &["metadata", "name"]).to_string(),
+                variant: Some(mutate_existing::TARGET_VARIANT.to_string()),
+                result: Status::Error.as_str().into(),
+                decision: "error".into(),
+                message: Some(e),
+                ..FamilyOutcome::default()
+            };
+            responses.push(Response {
+                outcome,
+                status: Some(Status::Error),
+                has_selector: true,
+                patched: None,
+            });
+        }
+    }
+}
+
+/// Whether the MutatingPolicy at `root` also mutates existing objects.
+pub fn mutates_existing(root: &Node) -> bool {
+    mutate_existing::enabled(root)
+}
+
+/// The responses of a mutate-existing MutatingPolicy at `root` to the trigger in `input`, on
+/// each of `targets` it selects (with the target); none for another policy; `Err` when the
+/// target expression fails.
+pub fn target_responses(
+    root: &Node,
+    kind: &str,
+    input: &EvalInput,
+    targets: &[Json],
+) -> Result<Vec<(Json, Response)>, String> {
+    if !mutate_existing::enabled(root) {
+        return Ok(Vec::new());
+    }
+    mutate_existing::evaluate(root, kind, input, targets)
+}
+
+/// The objects of context documents: a `cli.kyverno.io` Context's `spec.resources`, and any
+/// other object as it is.
+fn context_objects(documents: &[Json]) -> Vec<Json> {
+    let mut out = Vec::new();
+    for doc in documents {
+        let kind = doc.get("kind").and_then(Json::as_str).unwrap_or("");
+        if kind == "Context" {
+            if let Some(Json::Array(items)) = doc.pointer("/spec/resources") {
+                out.extend(items.iter().cloned());
+            }
+        } else if doc.is_object() {
+            out.push(doc.clone());
+        }
+    }
+    out
 }
 
 /// The string at `path` under `root`, "" when absent.

@@ -42,7 +42,28 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
         response.outcome.variant = Some(name);
         responses.push(response);
     }
+    if admission_disabled(root) {
+        for response in responses.iter_mut().filter(|r| r.status.is_some()) {
+            response.outcome.notes.push(ADMISSION_OFF.into());
+        }
+    }
     responses
+}
+
+/// What a policy with admission evaluation off gets: the CLI's provider still runs it on the
+/// request (`mpol/engine/provider.go` `Fetch`), a cluster's webhook does not (`reconciler.go`).
+const ADMISSION_OFF: &str = "evaluation.admission.enabled is false: a cluster does not run this policy on admission requests (Kyverno's CLI, and this result, still do)";
+
+/// `spec.evaluation.admission.enabled: false`.
+fn admission_disabled(root: &Node) -> bool {
+    let enabled = root
+        .get("spec")
+        .and_then(|s| s.get("evaluation"))
+        .and_then(|e| e.get("admission"))
+        .and_then(|a| a.get("enabled"))
+        .and_then(Node::as_scalar)
+        .and_then(|s| s.as_bool());
+    enabled == Some(false)
 }
 
 /// The policy's view: its spec read as a MutatingAdmissionPolicy's, whose mutations it shares.
@@ -141,8 +162,9 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
 }
 
 /// `Policy.match`: every condition runs; a `false` one skips; otherwise the errors, joined, are
-/// the policy's error whatever its failurePolicy (the mutating compiler does not read it).
-fn conditions_hold(
+/// the policy's error whatever its failurePolicy (the mutating and generating compilers do not
+/// read it).
+pub(super) fn conditions_hold(
     policy: &Policy,
     scope: &crate::policy::admission::expr::Scope,
 ) -> Result<bool, String> {
@@ -185,7 +207,7 @@ fn scope_on(
 }
 
 /// One mutation on `object`: the object it gives.
-fn mutate(
+pub(super) fn mutate(
     scope: &crate::policy::admission::expr::Scope,
     schemas: &SchemaTypes,
     input: &EvalInput,
