@@ -110,3 +110,39 @@ fn sweep(text: &str) -> Analysis {
     }
     analysis
 }
+
+/// Webhook match conditions being typed: a broken one, a block scalar with leading blanks (the
+/// API server compiles the trimmed text), emoji, an empty one, a webhook without rules.
+const WEBHOOKS: &str = "apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: hooks}
+webhooks:
+- name: a.example.com
+  rules:
+  - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  matchConditions:
+  - name: broken
+    expression: \"object.spec.( && '😀'.startsWith(\"
+  - name: block
+    expression: |4-
+         
+        request.userInfo.username != '😀' && object.spec.replicas > 1
+  - name: empty
+    expression: ''
+- name: b.example.com
+  matchConditions:
+  - {name: x, expression: 'request.'}
+";
+
+#[test]
+fn every_feature_at_every_offset_of_webhook_match_conditions() {
+    let analysis = sweep(WEBHOOKS);
+    let at = WEBHOOKS.find("replicas > 1").map_or(0, |i| i + 2);
+    let hover = analysis.hover(
+        FileId(0),
+        TextSize::from(at as u32),
+        &DiagnosticsConfig::default(),
+    );
+    let markdown = hover.map(|h| h.markdown).unwrap_or_default();
+    assert!(markdown.contains("apps.v1.Deployment.spec"), "{markdown}");
+}

@@ -621,3 +621,31 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn webhook_match_condition_offers_its_environment() {
+    // A webhook's condition is compiled as a policy's (apiserver
+    // `pkg/admission/plugin/cel/compile.go`, `createEnvForOpts`): no `params`, no `variables`.
+    check_completions_of(
+        "va",
+        "
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: demo}
+webhooks:
+- name: demo.example.com
+  rules:
+  - {apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}
+  matchConditions:
+  - name: any
+    expression: '$0'
+",
+        expect![[r#"
+            va authorizer kubernetes.authorization.Authorizer
+            va namespaceObject kubernetes.Namespace
+            va object apps.v1.Deployment
+            va oldObject apps.v1.Deployment
+            va request kubernetes.AdmissionRequest
+        "#]],
+    );
+}

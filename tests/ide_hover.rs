@@ -749,3 +749,68 @@ spec:
         "#]],
     );
 }
+
+/// A ValidatingWebhookConfiguration whose webhook matches Deployments, with `tail` as the items
+/// of its `matchConditions`.
+fn webhook(tail: &str) -> String {
+    format!(
+        "
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {{name: demo}}
+webhooks:
+- name: demo.example.com
+  clientConfig: {{url: 'https://hook.example.com/'}}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules:
+  - {{apiGroups: [apps], apiVersions: [v1], resources: [deployments], operations: [CREATE]}}
+  matchConditions:
+{tail}"
+    )
+}
+
+#[test]
+fn webhook_match_condition_is_typed_by_the_webhook_rules() {
+    check_hover(
+        &webhook("  - name: big\n    expression: object.spec.repl$0icas > 5\n"),
+        expect![[r#"
+            *replicas*
+            ```cel
+            int
+            ```
+
+            ---
+
+            field `replicas` of `apps.v1.Deployment.spec`
+
+            ---
+
+            Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.
+        "#]],
+    );
+}
+
+#[test]
+fn webhook_match_condition_namespace_object_is_declared() {
+    // Declared as in a policy (apiserver `pkg/admission/plugin/cel/compile.go`,
+    // `createEnvForOpts`) and null at evaluation (`webhook/matchconditions/matcher.go` passes no
+    // namespace).
+    check_hover(
+        &webhook("  - name: ns\n    expression: namespace$0Object == null\n"),
+        expect![[r#"
+            *namespaceObject*
+            ```cel
+            kubernetes.Namespace
+            ```
+
+            ---
+
+            variable `namespaceObject`
+
+            ---
+
+            The namespace of the object (null for cluster-scoped objects and in match conditions).
+        "#]],
+    );
+}

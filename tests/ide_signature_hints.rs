@@ -333,3 +333,23 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn webhook_match_condition_call() {
+    check_signature(
+        "
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: demo}
+webhooks:
+- name: demo.example.com
+  matchConditions:
+  - name: not-system
+    expression: \"!request.userInfo.username.startsWith($0\"
+",
+        expect![[r#"
+            active parameter 0
+            > fn string.startsWith(string) -> bool [string]
+        "#]],
+    );
+}

@@ -4,7 +4,8 @@
 //! object when there is one document). `-` reads a file from standard input. Exit 0 when the
 //! evaluation ran, whatever the decision; with `--exit-code`, 1 when any decision is deny or error;
 //! 2 on bad input. A file of DRA device selectors is evaluated against ResourceSlices instead
-//! (`eval_dra.rs`), an AuthenticationConfiguration against a token's claims (`eval_authn.rs`).
+//! (`eval_dra.rs`), an AuthenticationConfiguration against a token's claims (`eval_authn.rs`): the
+//! families say which (`Family::evaluated_against`).
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,7 @@ use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{
     EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
 };
-use admission_ls::ide::run_families::shown;
+use admission_ls::ide::run_families::{EvaluatedAgainst, evaluated_against, shown};
 use admission_ls::lsp::disk::{self, Bounds};
 use admission_ls::policy::admission::explain;
 use admission_ls::policy::admission::json::documents;
@@ -316,11 +317,10 @@ pub fn run(args: &EvalArgs) -> i32 {
     if let Some(message) = kyverno_refuses(args, &policy_text) {
         return usage_error(&message);
     }
-    if let Some(status) = super::eval_dra::run(args, &policy_text) {
-        return status;
-    }
-    if let Some(status) = super::eval_authn::run(args, &policy_text) {
-        return status;
+    match evaluated_against(&policy_text) {
+        EvaluatedAgainst::ResourceSlices => return super::eval_dra::run(args, &policy_text),
+        EvaluatedAgainst::TokenClaims => return super::eval_authn::run(args, &policy_text),
+        EvaluatedAgainst::Request => {}
     }
     let all = match request(args, policy_text).and_then(requests) {
         Ok(all) => all,

@@ -5,41 +5,33 @@
 //! token is refused.
 
 use admission_ls::ide::run_families::{
-    authentication_json, holds_authentication, read_claims, run_authentication,
+    NO_CLAIMS, authentication_json, read_claims, run_authentication,
 };
 use admission_ls::policy::families::apiserver_config::eval::Authenticated;
 
 use super::eval::{EvalArgs, EvalFormat, read_path, usage_error};
 use super::out;
 
-/// Authenticates the claims when `config_text` is an AuthenticationConfiguration; `None`
-/// otherwise.
-pub fn run(args: &EvalArgs, config_text: &str) -> Option<i32> {
-    if !holds_authentication(config_text) {
-        return None;
-    }
+/// Authenticates the claims of `--object` with `config_text` (a file the families say holds an
+/// AuthenticationConfiguration).
+pub fn run(args: &EvalArgs, config_text: &str) -> i32 {
     let Some(object) = &args.object else {
-        return Some(usage_error(
-            "--object: an authentication configuration is evaluated against a file of token claims",
-        ));
+        return usage_error(NO_CLAIMS);
     };
     let claims_text = match read_path(object, "--object") {
         Ok(text) => text,
-        Err(message) => return Some(usage_error(&message)),
+        Err(message) => return usage_error(&message),
     };
     let claims = match read_claims(&claims_text) {
         Ok(claims) => claims,
-        Err(message) => return Some(usage_error(&message)),
+        Err(message) => return usage_error(&message),
     };
     let outcome = run_authentication(config_text, &claims);
     let text = match args.format {
         EvalFormat::Text => render_text(&outcome),
         EvalFormat::Json => render_json(&outcome),
     };
-    Some(out::emit(
-        &text,
-        i32::from(args.exit_code && outcome.is_err()),
-    ))
+    out::emit(&text, i32::from(args.exit_code && outcome.is_err()))
 }
 
 fn render_text(outcome: &Result<Authenticated, String>) -> String {

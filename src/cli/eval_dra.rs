@@ -4,7 +4,7 @@
 //! the selector that excluded or failed on each other device. Exit 0 when the run happened; with
 //! `--exit-code`, 1 when a selector failed on some device or a slice could not be read.
 
-use admission_ls::ide::run_families::{DraRun, holds_selectors, run_dra};
+use admission_ls::ide::run_families::{DraRun, NO_SLICES, run_dra};
 use admission_ls::policy::families::dra::eval::{
     DeviceVerdict, SelectorGroup, SelectorRun, Verdict,
 };
@@ -12,31 +12,25 @@ use admission_ls::policy::families::dra::eval::{
 use super::eval::{EvalArgs, EvalFormat, read_path, usage_error};
 use super::out;
 
-/// Runs the selectors when `policy_text` holds any; `None` when it holds none (an admission
-/// policy, evaluated as such).
-pub fn run(args: &EvalArgs, policy_text: &str) -> Option<i32> {
-    if !holds_selectors(policy_text) {
-        return None;
-    }
+/// Runs the selectors of `policy_text` (a file the families say holds device selectors).
+pub fn run(args: &EvalArgs, policy_text: &str) -> i32 {
     let Some(object) = &args.object else {
-        return Some(usage_error(
-            "--object: device selectors are evaluated against a file of ResourceSlices",
-        ));
+        return usage_error(NO_SLICES);
     };
     let slices = match read_path(object, "--object") {
         Ok(text) => text,
-        Err(message) => return Some(usage_error(&message)),
+        Err(message) => return usage_error(&message),
     };
     let object_path = object.display().to_string();
     let run = match run_dra(policy_text, args.policy.as_deref(), &slices, &object_path) {
         Ok(run) => run,
-        Err(message) => return Some(usage_error(&message)),
+        Err(message) => return usage_error(&message),
     };
     let text = match args.format {
         EvalFormat::Text => render_text(&run.runs, &run.slice_errors),
         EvalFormat::Json => render_json(&run),
     };
-    Some(out::emit(&text, i32::from(args.exit_code && run.failed())))
+    out::emit(&text, i32::from(args.exit_code && run.failed()))
 }
 
 fn render_text(runs: &[SelectorRun], slice_errors: &[String]) -> String {

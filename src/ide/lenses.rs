@@ -9,7 +9,6 @@ use serde_json::{Value as Json, json};
 
 use super::run::SuiteReport;
 use crate::policy::admission::view::{self, Document};
-use crate::policy::families::dra::eval as dra;
 use crate::policy::families::{self, kyverno::cli_test};
 use crate::policy::suite;
 use crate::policy::{Code, Diagnostic};
@@ -98,40 +97,16 @@ fn lenses_of(path: &str, text: &str, file: &YamlFile) -> Vec<Lens> {
     out
 }
 
-/// The Kyverno kinds `admission-ls.evaluate` evaluates (those `kyverno::eval::evaluate` runs; a
-/// test below keeps the two in step).
-const KYVERNO_EVALUATED: &[&str] = &[
-    "ValidatingPolicy",
-    "NamespacedValidatingPolicy",
-    "MutatingPolicy",
-    "NamespacedMutatingPolicy",
-    "GeneratingPolicy",
-    "NamespacedGeneratingPolicy",
-    "DeletingPolicy",
-    "NamespacedDeletingPolicy",
-    "ImageValidatingPolicy",
-    "NamespacedImageValidatingPolicy",
-];
-
 /// The evaluate lens of a family document the command evaluates: a Kyverno policy, a Gatekeeper
 /// ConstraintTemplate (with its Constraint as `params`), a DRA DeviceClass or claim (against
 /// ResourceSlices), an AuthenticationConfiguration (against a token's claims).
 fn family_lens(path: &str, root: &yaml::Node) -> Option<Lens> {
-    // Only a document a family claims (a kind it serves) is evaluated.
-    families::claiming(root)?;
-    let text_of = |key: &str| root.get(key).and_then(yaml::Node::as_str).unwrap_or("");
-    let (api_version, kind) = (text_of("apiVersion"), text_of("kind"));
-    let group = api_version.split_once('/').map_or("", |(group, _)| group);
-    let evaluated = match group {
-        "policies.kyverno.io" => KYVERNO_EVALUATED.contains(&kind),
-        "templates.gatekeeper.sh" => kind == "ConstraintTemplate",
-        "resource.k8s.io" => dra::is_selector_document(api_version, kind),
-        "apiserver.config.k8s.io" => kind == "AuthenticationConfiguration",
-        _ => false,
-    };
-    if !evaluated {
+    // Only a document a family claims (a kind it serves) and evaluates.
+    let family = families::claiming(root)?;
+    if !family.evaluated(root) {
         return None;
     }
+    let kind = root.get("kind").and_then(yaml::Node::as_str).unwrap_or("");
     let name = root
         .get("metadata")
         .and_then(|m| m.get("name"))

@@ -2,16 +2,23 @@
 //! ends share: DRA device selectors run against the devices of ResourceSlices, an
 //! AuthenticationConfiguration run against a token's claims, and the JSON of a family's verdicts
 //! (Kyverno's policies). [`evaluate_json`] is the server's `admission-ls.evaluate`: whichever
-//! evaluation the file calls for, answering the JSON `eval --format json` prints for it.
+//! evaluation the file calls for (the families say, [`evaluated_against`]), answering the JSON
+//! `eval --format json` prints for it.
 
 use serde_json::{Value as Json, json};
 
 use super::run::{EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json};
 use crate::policy::admission::json::documents;
-use crate::policy::families::apiserver_config::eval::{
-    Authenticated, authenticate, is_authentication_config,
-};
+use crate::policy::families::apiserver_config::eval::{Authenticated, authenticate};
 use crate::policy::families::dra::eval::{self as dra, SelectorGroup, SelectorRun, Verdict};
+pub use crate::policy::families::{EvaluatedAgainst, evaluated_against};
+
+/// The error of device selectors evaluated without a file of ResourceSlices.
+pub const NO_SLICES: &str =
+    "--object: device selectors are evaluated against a file of ResourceSlices";
+/// The error of an authentication configuration evaluated without a token's claims.
+pub const NO_CLAIMS: &str =
+    "--object: an authentication configuration is evaluated against a file of token claims";
 
 /// The run of a file's device selectors over the devices of a file of ResourceSlices.
 pub struct DraRun {
@@ -19,11 +26,6 @@ pub struct DraRun {
     pub runs: Vec<SelectorRun>,
     /// Slices that could not be read, prefixed with the slices file's path.
     pub slice_errors: Vec<String>,
-}
-
-/// Whether `text` holds DRA device selectors (a DeviceClass, ResourceClaim or template).
-pub fn holds_selectors(text: &str) -> bool {
-    !dra::run(text, None, &dra::read_devices("")).is_empty()
 }
 
 /// Runs the selectors of `policy_text` (those of `name` only, when given) over the devices of
@@ -95,11 +97,6 @@ fn group_json(group: &SelectorGroup) -> Json {
            "selectors": group.selectors, "devices": devices})
 }
 
-/// Whether `text` is an AuthenticationConfiguration, evaluated against a token's claims.
-pub fn holds_authentication(text: &str) -> bool {
-    is_authentication_config(text)
-}
-
 /// The one claims object of `claims_text` (JSON or YAML).
 pub fn read_claims(claims_text: &str) -> Result<Json, String> {
     match documents(claims_text) {
@@ -149,22 +146,19 @@ pub fn family_json(outcomes: &[FamilyOutcome]) -> Json {
 /// Gatekeeper template.
 pub fn evaluate_json(request: &EvalRequest, object_path: &str) -> Result<Json, String> {
     let text = &request.policy_text;
-    if holds_selectors(text) {
-        let slices = request
-            .object
-            .as_deref()
-            .ok_or("--object: device selectors are evaluated against a file of ResourceSlices")?;
-        return Ok(run_dra(text, request.policy.as_deref(), slices, object_path)?.to_json());
+    match evaluated_against(text) {
+        EvaluatedAgainst::ResourceSlices => {
+            let slices = request.object.as_deref().ok_or(NO_SLICES)?;
+            Ok(run_dra(text, request.policy.as_deref(), slices, object_path)?.to_json())
+        }
+        EvaluatedAgainst::TokenClaims => {
+            let claims = request.object.as_deref().ok_or(NO_CLAIMS)?;
+            let outcome = run_authentication(text, &read_claims(claims)?);
+            Ok(authentication_json(&outcome))
+        }
+        EvaluatedAgainst::Request => match evaluate_family(request) {
+            Some(outcomes) => Ok(family_json(&outcomes?)),
+            None => evaluate(request).map(|outcome| outcome_json(&outcome)),
+        },
     }
-    if holds_authentication(text) {
-        let claims = request.object.as_deref().ok_or(
-            "--object: an authentication configuration is evaluated against a file of token claims",
-        )?;
-        let outcome = run_authentication(text, &read_claims(claims)?);
-        return Ok(authentication_json(&outcome));
-    }
-    if let Some(outcomes) = evaluate_family(request) {
-        return Ok(family_json(&outcomes?));
-    }
-    evaluate(request).map(|outcome| outcome_json(&outcome))
 }

@@ -187,6 +187,7 @@ webhooks:
     expression: object.spec.replica > 1
   - name: syntax
     expression: object.metadata.name ==
+  # Declared, as in a policy (apiserver pkg/admission/plugin/cel/compile.go, createEnvForOpts).
   - name: namespace
     expression: namespaceObject.metadata.name == 'x'
 "#,
@@ -219,10 +220,6 @@ webhooks:
                |
             29 |     expression: object.metadata.name ==
                |                                        ^
-            policy.yaml:31:17: error[cel-undeclared] (refused on create): webhooks[0].matchConditions[5].expression: undeclared reference to 'namespaceObject' (in container '')
-               |
-            31 |     expression: namespaceObject.metadata.name == 'x'
-               |                 ^^^^^^^^^^^^^^^
         "#]],
     );
 }

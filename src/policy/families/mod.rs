@@ -112,6 +112,17 @@ pub trait Family: Sync {
             .map(|site| site.to_expression_site(site.builtin_role()))
             .collect()
     }
+    /// Whether the claimed document `root` is one `eval` and the editor's evaluate command run
+    /// (a policy kind the family evaluates, not a binding, an exception or a kind not evaluated
+    /// yet): the evaluate lens is shown on it. The built-in admission policies answer `false`:
+    /// the lens reads them itself.
+    fn evaluated(&self, _root: &Node) -> bool {
+        false
+    }
+    /// What the family's [`Family::evaluated`] documents are evaluated against.
+    fn evaluated_against(&self) -> EvaluatedAgainst {
+        EvaluatedAgainst::Request
+    }
     /// Whether `eval` gives this family's documents to [`Family::evaluate`]; the built-in
     /// admission kinds answer `false`, their evaluation (`policy::admission`) having its own
     /// request and outcome.
@@ -127,6 +138,17 @@ pub trait Family: Sync {
     ) -> Option<Result<Vec<evaluation::FamilyOutcome>, String>> {
         None
     }
+}
+
+/// What `eval` and the editor's evaluate command run a family's document against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvaluatedAgainst {
+    /// An admission request (`--object`, `--old-object`…): the policies' verdicts.
+    Request,
+    /// The devices of a file of ResourceSlices (DRA device selectors).
+    ResourceSlices,
+    /// A token's claims (the API server's authentication configuration).
+    TokenClaims,
 }
 
 impl FamilySite {
@@ -223,6 +245,22 @@ pub fn expression_sites(yaml: &YamlFile) -> Vec<ExpressionSite> {
     claimed(yaml)
         .flat_map(|(family, root)| family.expression_sites(root))
         .collect()
+}
+
+/// What the evaluated documents of `text` are run against: the first, in [`FAMILIES`] order, of
+/// the families that take something other than a request (device selectors before an
+/// authentication configuration), else a request.
+pub fn evaluated_against(text: &str) -> EvaluatedAgainst {
+    let yaml = crate::yaml::parse(text);
+    let found: Vec<EvaluatedAgainst> = claimed(&yaml)
+        .filter(|(family, root)| family.evaluated(root))
+        .map(|(family, _)| family.evaluated_against())
+        .collect();
+    FAMILIES
+        .iter()
+        .map(|family| family.evaluated_against())
+        .find(|against| *against != EvaluatedAgainst::Request && found.contains(against))
+        .unwrap_or(EvaluatedAgainst::Request)
 }
 
 /// The version of `api_version` when it names `group` (`group/version`), otherwise `None`.

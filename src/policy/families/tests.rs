@@ -81,3 +81,27 @@ fn only_families_with_their_own_verdicts_are_evaluated_as_families() {
         assert!(!family.evaluates());
     }
 }
+
+/// What `eval` runs a file against is the evaluating families' answer: device selectors before
+/// an authentication configuration, a request for everything else (and for the documents a
+/// family claims but does not evaluate).
+#[test]
+fn what_a_file_is_evaluated_against() {
+    use super::{EvaluatedAgainst as Against, evaluated_against};
+    let class = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n";
+    let authn = "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\n";
+    let authz = "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\n";
+    let kyverno = "apiVersion: policies.kyverno.io/v1\nkind: ValidatingPolicy\n";
+    let cases = [
+        (class.to_string(), Against::ResourceSlices),
+        (authn.to_string(), Against::TokenClaims),
+        (format!("{authn}---\n{class}"), Against::ResourceSlices),
+        (authz.to_string(), Against::Request),
+        (kyverno.to_string(), Against::Request),
+        (format!("{kyverno}---\n{authn}"), Against::TokenClaims),
+        ("kind: DeviceClass\n".to_string(), Against::Request),
+    ];
+    for (text, against) in cases {
+        assert_eq!(evaluated_against(&text), against, "{text}");
+    }
+}

@@ -30,11 +30,6 @@ pub struct Authenticated {
     pub extra: BTreeMap<String, Vec<String>>,
 }
 
-/// Whether `text` holds an AuthenticationConfiguration.
-pub fn is_authentication_config(text: &str) -> bool {
-    config_root(&crate::yaml::parse(text)).is_some()
-}
-
 fn config_root(yaml: &crate::yaml::YamlFile) -> Option<&Node> {
     yaml.documents
         .iter()

@@ -52,6 +52,16 @@ impl Family for ApiserverConfig {
         in_group && KINDS.iter().any(|(known, _)| *known == kind)
     }
 
+    /// The AuthenticationConfiguration (an AuthorizationConfiguration's verdicts are its
+    /// webhooks').
+    fn evaluated(&self, root: &Node) -> bool {
+        root.get("kind").and_then(Node::as_str) == Some("AuthenticationConfiguration")
+    }
+
+    fn evaluated_against(&self) -> super::EvaluatedAgainst {
+        super::EvaluatedAgainst::TokenClaims
+    }
+
     fn check(&self, root: &Node, minor: u32, _workspace: &Workspace, out: &mut Vec<Diagnostic>) {
         if !served(root, minor, out) {
             return;

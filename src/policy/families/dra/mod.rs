@@ -107,6 +107,15 @@ impl Family for Dra {
         in_group && KINDS.contains(&kind)
     }
 
+    /// Every document it claims: a DeviceClass, ResourceClaim or template.
+    fn evaluated(&self, _root: &Node) -> bool {
+        true
+    }
+
+    fn evaluated_against(&self) -> super::EvaluatedAgainst {
+        super::EvaluatedAgainst::ResourceSlices
+    }
+
     fn check(&self, root: &Node, minor: u32, _workspace: &Workspace, out: &mut Vec<Diagnostic>) {
         let Some(version) = served(root, minor, out) else {
             return;

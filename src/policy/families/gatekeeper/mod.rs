@@ -65,6 +65,11 @@ impl Family for Gatekeeper {
         matches!(group_of(api_version), Some(TEMPLATES | CONSTRAINTS))
     }
 
+    /// The ConstraintTemplate (with its Constraint as `params`).
+    fn evaluated(&self, root: &Node) -> bool {
+        is_template(root)
+    }
+
     fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>) {
         let api_version = root.get("apiVersion").and_then(Node::as_str).unwrap_or("");
         if group_of(api_version) == Some(CONSTRAINTS) {

@@ -95,6 +95,21 @@ const KINDS: &[KindVersions] = &[
     },
 ];
 
+/// The kinds `eval` and the evaluate lens run (those [`eval::evaluate`] runs; a test of the
+/// lenses keeps the two in step).
+const EVALUATED: &[&str] = &[
+    "ValidatingPolicy",
+    "NamespacedValidatingPolicy",
+    "MutatingPolicy",
+    "NamespacedMutatingPolicy",
+    "GeneratingPolicy",
+    "NamespacedGeneratingPolicy",
+    "DeletingPolicy",
+    "NamespacedDeletingPolicy",
+    "ImageValidatingPolicy",
+    "NamespacedImageValidatingPolicy",
+];
+
 /// The family of Kyverno's CEL policies.
 pub struct Kyverno;
 
@@ -105,6 +120,12 @@ impl Family for Kyverno {
 
     fn claims(&self, api_version: &str, _kind: &str) -> bool {
         super::version_in(api_version, GROUP).is_some()
+    }
+
+    /// The kinds [`eval::evaluate`] runs.
+    fn evaluated(&self, root: &Node) -> bool {
+        let kind = root.get("kind").and_then(Node::as_str).unwrap_or("");
+        EVALUATED.contains(&kind)
     }
 
     fn check(&self, root: &Node, minor: u32, workspace: &Workspace, out: &mut Vec<Diagnostic>) {

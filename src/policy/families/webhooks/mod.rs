@@ -1,13 +1,16 @@
 //! ValidatingWebhookConfiguration and MutatingWebhookConfiguration: each webhook validated structurally as the API server does (k/k
 //! `pkg/apis/admissionregistration/validation/validation.go`, `validateWebhook`), and its
-//! `matchConditions` compiled as the API server compiles them: `object`, `oldObject`, `request`
-//! and `authorizer` declared, no `params` and no `variables`, the result exactly `bool`; then typed
+//! `matchConditions` compiled as the API server compiles them (apiserver
+//! `pkg/admission/plugin/cel/compile.go`, `createEnvForOpts`): `object`, `oldObject`, `request`,
+//! `namespaceObject` (always null there) and `authorizer` declared, no `params` and no
+//! `variables`, the result exactly `bool`; then typed
 //! against the kinds the webhook's `rules` match, as a policy's conditions are against its
 //! `matchConstraints` (the same acceptance and typed checks, see `policy/typecheck`).
 
 mod validate;
 
 use super::Family;
+use crate::cel::check::Env;
 use crate::policy::model::*;
 use crate::policy::model_kinds::{Header, PolicyDocument, Spec, ValidatingPolicySpec};
 use crate::policy::read::{self, Fields};
@@ -75,9 +78,38 @@ impl Family for Webhooks {
         }
     }
 
-    /// The `matchConditions` of every webhook, for the semantic tokens. The cursor features do
-    /// not reach them yet ([`Family::site_at`] is not given): their environment is a policy's
-    /// without `namespaceObject`, which the shared admission environment cannot leave out.
+    /// The match condition under the cursor, in the environment its webhook compiles it in: a
+    /// policy's match condition typed against the kinds of the webhook's `rules`.
+    fn site_at(
+        &self,
+        root: &Node,
+        offset: TextSize,
+        minor: u32,
+        workspace: &Workspace,
+    ) -> Option<(ExpressionSite, Env, TextSize)> {
+        let hooks = webhooks(root);
+        let (i, hook) = hooks
+            .iter()
+            .enumerate()
+            .find(|(_, hook)| hook.place.range.contains_inclusive(offset))?;
+        let sites = condition_sites(hook, &format!("webhooks[{i}]"));
+        let (index, at) = sites.iter().enumerate().find_map(|(j, site)| {
+            let decoded = site.source_map.to_decoded(offset)?;
+            let at = decoded.checked_sub(site.offset)?;
+            (usize::from(at) <= site.text.len()).then_some((j, at))
+        })?;
+        // Recovered trees: the expression under the cursor is usually half typed.
+        let parsed: Vec<_> = sites
+            .iter()
+            .map(|site| Some(crate::cel::parse(&site.text).ast))
+            .collect();
+        let document = as_policy(hook);
+        let (env, _) =
+            crate::policy::site_env(&document, &sites, &parsed, index, minor, workspace)?;
+        Some((sites.get(index)?.clone(), env, at))
+    }
+
+    /// The `matchConditions` of every webhook, for the semantic tokens.
     fn expression_sites(&self, root: &Node) -> Vec<ExpressionSite> {
         let hooks = webhooks(root);
         let per_hook = hooks.iter().enumerate();
@@ -170,11 +202,12 @@ fn match_conditions(
     }
     let parsed: Vec<_> = sites.iter().map(|s| cel_syntax::parse(s, out)).collect();
     // The checks of a policy whose matchConstraints are the webhook's rules and whose
-    // matchConditions are the webhook's: the same environment, minus what webhooks lack.
+    // matchConditions are the webhook's: the API server compiles both in one environment
+    // (apiserver `pkg/admission/plugin/cel/compile.go` `createEnvForOpts`), `namespaceObject`
+    // included, which a webhook's condition sees as null.
     let document = as_policy(hook);
     let mut found = Vec::new();
     crate::policy::typecheck::check(&document, &sites, &parsed, minor, workspace, &mut found);
-    undeclared_namespace_object(&sites, &parsed, &mut found);
     let rules_path = format!("{path}.rules[");
     for mut diagnostic in found {
         // The typed check names a rule by the policy's path; a webhook's rules are `rules`.
@@ -199,35 +232,6 @@ fn condition_sites(hook: &Webhook, path: &str) -> Vec<ExpressionSite> {
         .enumerate()
         .filter_map(|(j, c)| site(c, &format!("{path}.matchConditions[{j}].expression")))
         .collect()
-}
-
-/// `namespaceObject`, which policies declare and webhooks do not: an undeclared reference.
-fn undeclared_namespace_object(
-    sites: &[ExpressionSite],
-    parsed: &[Option<crate::cel::ast::Ast>],
-    out: &mut Vec<Diagnostic>,
-) {
-    for (site, ast) in sites.iter().zip(parsed) {
-        let Some(ast) = ast else { continue };
-        for id in ast.preorder(ast.root) {
-            let expr = ast.expr(id);
-            let crate::cel::ast::ExprKind::Ident(name) = &expr.kind else {
-                continue;
-            };
-            if name.text == "namespaceObject" {
-                let message = format!(
-                    "{}: undeclared reference to 'namespaceObject' (in container '')",
-                    site.path
-                );
-                let range = site.to_file_range(expr.span);
-                out.push(Diagnostic::new(
-                    crate::policy::Code::CelUndeclared,
-                    range,
-                    message,
-                ));
-            }
-        }
-    }
 }
 
 /// The site of one condition: the text the API server compiles (trimmed) and its place.
