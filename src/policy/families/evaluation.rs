@@ -48,6 +48,9 @@ pub struct FamilyOutcome {
     pub object: Option<Json>,
     /// The RFC 6902 patch from the request's object to [`FamilyOutcome::object`].
     pub patch: Option<Vec<Json>>,
+    /// The trace of every expression evaluated, when the evaluation ran inside
+    /// `admission::explain::capture` (`eval --explain`, `test -v`); empty otherwise.
+    pub explained: Vec<crate::policy::admission::explain::Explained>,
 }
 
 impl FamilyOutcome {

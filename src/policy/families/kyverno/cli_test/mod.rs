@@ -497,9 +497,13 @@ fn mismatch(expected: &Expected, what: &str, response: &Response, status: Status
         .as_deref()
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
+    // Under `test -v` the response keeps its expressions' traces: they say why.
+    let why = crate::policy::admission::explain::render_text(&response.outcome.explained, "");
     format!(
-        "{what}{variant}: want {}, got {}{message}",
+        "{what}{variant}: want {}, got {}{message}\n{why}",
         expected.result,
         status.as_str()
     )
+    .trim_end()
+    .to_string()
 }
