@@ -497,13 +497,16 @@ fn mismatch(expected: &Expected, what: &str, response: &Response, status: Status
         .as_deref()
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
-    // Under `test -v` the response keeps its expressions' traces: they say why.
-    let why = crate::policy::admission::explain::render_text(&response.outcome.explained, "");
-    format!(
-        "{what}{variant}: want {}, got {}{message}\n{why}",
+    let mut out = format!(
+        "{what}{variant}: want {}, got {}{message}",
         expected.result,
         status.as_str()
-    )
-    .trim_end()
-    .to_string()
+    );
+    // Under `test -v` the response keeps its expressions' traces: they say why.
+    let why = crate::policy::admission::explain::render_text(&response.outcome.explained, "");
+    if !why.is_empty() {
+        out.push('\n');
+        out.push_str(why.trim_end());
+    }
+    out
 }
