@@ -153,8 +153,23 @@ pub fn read(text: &str, file_name: &str) -> Result<Vec<Suite>, String> {
 
 /// [`read`] of a text already parsed into `file` (the editor's shared tree).
 pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<Vec<Suite>, String> {
+    read_formats(
+        text,
+        file,
+        file_name,
+        &[Format::PolicyTest, Format::Kaptest, Format::Gator],
+    )
+}
+
+/// [`read_tree`] of the suites of `formats` only (the family that runs them asks for its own).
+pub fn read_formats(
+    text: &str,
+    file: &yaml::YamlFile,
+    file_name: &str,
+    formats: &[Format],
+) -> Result<Vec<Suite>, String> {
     if let Some(error) = file.errors.first() {
-        if !looks_like_suite(text) {
+        if !formats.iter().any(|format| looks_like(text, *format)) {
             return Ok(Vec::new());
         }
         let problems = Problems::new(text, file_name);
@@ -172,15 +187,15 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
         .enumerate()
     {
         let json = node_to_json(root);
-        let mut problems = Problems::new(text, file_name);
-        let suite = if str_at(&json, &["kind"]) == "PolicyTest" {
-            policy_test(root, &json, file_name, index, &mut problems)
-        } else if super::kaptest::is_manifest(&json) {
-            super::kaptest::read(root, &json, file_name, &mut problems)
-        } else if super::gator::is_suite(&json) {
-            super::gator::read(root, &json, file_name, &mut problems)
-        } else {
+        let Some(format) = format_of(&json).filter(|format| formats.contains(format)) else {
             continue;
+        };
+        let mut problems = Problems::new(text, file_name);
+        let suite = match format {
+            Format::PolicyTest => policy_test(root, &json, file_name, index, &mut problems),
+            Format::Kaptest => super::kaptest::read(root, &json, file_name, &mut problems),
+            Format::Gator => super::gator::read(root, &json, file_name, &mut problems),
+            Format::KyvernoTest => continue,
         };
         suites.push(Suite {
             errors: problems.messages,
@@ -190,23 +205,44 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
     Ok(suites)
 }
 
+/// The format of a suite document read here (Kyverno's `Test` is read by its family).
+fn format_of(json: &Json) -> Option<Format> {
+    if str_at(json, &["kind"]) == "PolicyTest" {
+        Some(Format::PolicyTest)
+    } else if super::kaptest::is_manifest(json) {
+        Some(Format::Kaptest)
+    } else if super::gator::is_suite(json) {
+        Some(Format::Gator)
+    } else {
+        None
+    }
+}
+
 /// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` (or
 /// `kind: Suite` in a text naming gator's API version) or a top-level key only kaptest manifests
 /// have.
 pub fn looks_like_suite(text: &str) -> bool {
+    [Format::PolicyTest, Format::Kaptest, Format::Gator]
+        .iter()
+        .any(|format| looks_like(text, *format))
+}
+
+/// [`looks_like_suite`] for one format.
+pub fn looks_like(text: &str, format: Format) -> bool {
     text.lines().any(|line| {
         let line = line.trim_end();
-        let kind =
-            line.strip_prefix("kind:")
-                .is_some_and(|v| match v.trim().trim_matches(['"', '\'']) {
-                    "PolicyTest" => true,
-                    "Suite" => text.contains(super::gator::API_VERSION),
-                    _ => false,
-                });
-        kind || super::kaptest::SUITE_KEYS.iter().any(|key| {
-            line.strip_prefix(key)
-                .is_some_and(|rest| rest.starts_with(':'))
-        })
+        let kind = line
+            .strip_prefix("kind:")
+            .map(|v| v.trim().trim_matches(['"', '\'']));
+        match format {
+            Format::PolicyTest => kind == Some("PolicyTest"),
+            Format::Gator => kind == Some("Suite") && text.contains(super::gator::API_VERSION),
+            Format::Kaptest => super::kaptest::SUITE_KEYS.iter().any(|key| {
+                line.strip_prefix(key)
+                    .is_some_and(|rest| rest.starts_with(':'))
+            }),
+            Format::KyvernoTest => false,
+        }
     })
 }
 
