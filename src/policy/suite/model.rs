@@ -7,9 +7,11 @@
 
 use serde_json::{Map, Value as Json};
 
+use super::gator;
 use super::keys::Problems;
 use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, node_to_json, str_at, strings_at};
+use crate::policy::families::kubernetes::suites::POLICY_TEST_KIND;
 use crate::schema::KubeVersion;
 use crate::text::TextRange;
 use crate::yaml::{self, Node};
@@ -207,7 +209,7 @@ pub fn read_formats(
 
 /// The format of a suite document read here (Kyverno's `Test` is read by its family).
 fn format_of(json: &Json) -> Option<Format> {
-    if str_at(json, &["kind"]) == "PolicyTest" {
+    if str_at(json, &["kind"]) == POLICY_TEST_KIND {
         Some(Format::PolicyTest)
     } else if super::kaptest::is_manifest(json) {
         Some(Format::Kaptest)
@@ -235,8 +237,8 @@ pub fn looks_like(text: &str, format: Format) -> bool {
             .strip_prefix("kind:")
             .map(|v| v.trim().trim_matches(['"', '\'']));
         match format {
-            Format::PolicyTest => kind == Some("PolicyTest"),
-            Format::Gator => kind == Some("Suite") && text.contains(super::gator::API_VERSION),
+            Format::PolicyTest => kind == Some(POLICY_TEST_KIND),
+            Format::Gator => kind == Some(gator::KIND) && text.contains(gator::API_VERSION),
             Format::Kaptest => super::kaptest::SUITE_KEYS.iter().any(|key| {
                 line.strip_prefix(key)
                     .is_some_and(|rest| rest.starts_with(':'))

@@ -29,6 +29,9 @@ use crate::yaml::{self, Node};
 /// The suite's API group and version.
 pub const API_VERSION: &str = "test.gatekeeper.sh/v1alpha1";
 
+/// The suite's kind.
+pub const KIND: &str = "Suite";
+
 const SUITE_KEYS: &[&str] = &["kind", "apiVersion", "metadata", "tests", "skip"];
 const TEST_KEYS: &[&str] = &[
     "name",
@@ -63,7 +66,7 @@ pub struct GatorCase {
 
 /// Whether a document is a gator suite.
 pub fn is_suite(json: &Json) -> bool {
-    str_at(json, &["kind"]) == "Suite" && str_at(json, &["apiVersion"]) == API_VERSION
+    str_at(json, &["kind"]) == KIND && str_at(json, &["apiVersion"]) == API_VERSION
 }
 
 /// Reads one suite document.

@@ -11,6 +11,9 @@ use crate::policy::families::Suites;
 use crate::policy::suite::{Format, Loader, RunOptions, SuiteItem, SuiteReport, shared};
 use crate::yaml::YamlFile;
 
+/// The kind of the suite documents this project defines (`schemas/policytest.schema.json`).
+pub const POLICY_TEST_KIND: &str = "PolicyTest";
+
 /// The formats of the family's suites.
 const FORMATS: &[Format] = &[Format::PolicyTest, Format::Kaptest];
 
@@ -19,7 +22,7 @@ pub struct KubernetesSuites;
 
 impl Suites for KubernetesSuites {
     fn might_hold(&self, text: &str) -> bool {
-        text.contains("PolicyTest") || kaptest::SUITE_KEYS.iter().any(|key| text.contains(key))
+        text.contains(POLICY_TEST_KIND) || kaptest::SUITE_KEYS.iter().any(|key| text.contains(key))
     }
 
     fn items(&self, path: &str, text: &str, file: &YamlFile) -> Vec<SuiteItem> {
