@@ -1,10 +1,11 @@
-//! The Kubernetes family's test suites: `kind: PolicyTest` documents (read in
-//! `policy/suite/model.rs`, schema in `schemas/policytest.schema.json`) and kaptest manifests
+//! The Kubernetes family's test suites: `kind: PolicyTest` documents ([`policy_test`], schema in
+//! `schemas/policytest.schema.json`) and kaptest manifests
 //! ([`kaptest`]), whose cases [`run`] evaluates as the API server admits a request
 //! (`policy/apiserver.rs`). The suite model, its loader and the reports are shared with the other
 //! families' suites (`policy/suite/`).
 
 pub mod kaptest;
+pub mod policy_test;
 pub mod run;
 
 use crate::policy::families::Suites;
