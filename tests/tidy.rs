@@ -277,6 +277,14 @@ const FAMILY_KINDS: &[(&str, &str)] = &[
         "MutatingWebhookConfiguration",
         "src/policy/families/webhooks/",
     ),
+    // The suite documents each family runs (`Family::suites`): PolicyTest and kaptest's suite
+    // keys, gator's `Suite`, Kyverno's `cli.kyverno.io` Test.
+    ("\"PolicyTest\"", "src/policy/families/kubernetes/"),
+    ("vapTestSuites", "src/policy/families/kubernetes/"),
+    ("mapTestSuites", "src/policy/families/kubernetes/"),
+    ("test.gatekeeper.sh", "src/policy/families/gatekeeper/"),
+    ("\"Suite\"", "src/policy/families/gatekeeper/"),
+    ("cli.kyverno.io", "src/policy/families/kyverno/"),
 ];
 
 /// The shared layers whose code may name a family's kinds besides its folder, and why.
@@ -310,6 +318,14 @@ const SHARED_KIND_NAMERS: &[(&str, &str)] = &[
         "the policy Gatekeeper generates",
     ),
     ("src/ide/snippets.rs", "the snippets of new documents"),
+    (
+        "src/ide/rename_targets.rs",
+        "a policy's name where a suite refers to it, renamed with the policy",
+    ),
+    (
+        "src/ide/test_explorer.rs",
+        "the names of the suite formats in the JSON outputs",
+    ),
     (
         "src/ide/run.rs",
         "the evaluation's message when a file has no policy",

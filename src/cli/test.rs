@@ -112,8 +112,9 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
         let named = !path.is_dir();
         let mut found = found;
         if path.is_dir() {
-            // Kyverno keeps its suites in hidden folders (`.kyverno-test/kyverno-test.yaml`).
-            test_explorer::kyverno_tests(path, 0, &mut found);
+            // Kyverno keeps its suites in hidden folders (`.kyverno-test/kyverno-test.yaml`):
+            // the files a family names as its suites are found there too.
+            test_explorer::hidden_suites(path, 0, &mut found);
         }
         let mut origins = OriginFinder::new();
         for file in found {

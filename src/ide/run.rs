@@ -11,7 +11,6 @@ use crate::policy::admission::{Input, Outcome, Request};
 use crate::policy::apiserver;
 use crate::policy::families;
 use crate::policy::families::evaluation::EvalInput;
-use crate::policy::families::kyverno::cli_test;
 use crate::policy::suite::{self, Loader, World};
 use crate::schema::KubeVersion;
 
@@ -20,7 +19,7 @@ pub use crate::policy::admission::Outcome as EvalOutcome;
 pub use crate::policy::families::evaluation::FamilyOutcome;
 pub use crate::policy::suite::CaseResult;
 pub use crate::policy::suite::Format as SuiteFormat;
-pub use crate::policy::suite::RunHooks;
+pub use crate::policy::suite::{RunHooks, RunOptions, SuiteReport};
 
 /// The wall-clock time `since_epoch` after the Unix epoch as a CEL timestamp (the front ends read
 /// the clock and pass it in: [`EvalRequest::now`], [`RunOptions::now`]).
@@ -312,137 +311,24 @@ fn choose_policy<'w>(
     Ok(&chosen.document)
 }
 
-/// The results of one suite.
-#[derive(Clone, Debug)]
-pub struct SuiteReport {
-    /// The suite file.
-    pub path: String,
-    /// The suite's name.
-    pub name: String,
-    /// Its format.
-    pub format: SuiteFormat,
-    /// Problems with the suite's files (missing, unreadable).
-    pub errors: Vec<String>,
-    /// The cases.
-    pub cases: Vec<CaseResult>,
-}
-
-impl SuiteReport {
-    /// Whether every case passed and every file loaded.
-    pub fn passed(&self) -> bool {
-        self.errors.is_empty() && self.cases.iter().all(|c| c.passed)
-    }
-}
-
-/// What a test run selects and overrides; the default runs every case with the suites' own versions.
-#[derive(Clone, Copy, Default)]
-pub struct RunOptions<'a> {
-    /// Which cases run and the clock that times them.
-    pub hooks: suite::RunHooks<'a>,
-    /// The Kubernetes version every suite runs against instead of its own `kubeVersion`.
-    pub kube_version: Option<KubeVersion>,
-    /// The wall-clock time library functions return (Kyverno's `time.now()`); `None`: no clock.
-    pub now: Option<crate::cel::eval::Timestamp>,
-    /// The Kyverno release Kyverno suites run as (`--kyverno-version`); `None`: the newest.
-    pub kyverno_version: Option<crate::policy::families::kyverno::KyvernoVersion>,
-}
-
 /// Runs every suite in `files` (path, text); referenced files are read with `load`. A file that is
 /// not a suite gives no report; one that does not parse gives a report with its error.
 pub fn run_tests(files: &[(String, String)], load: Loader<'_>) -> Vec<SuiteReport> {
     run_tests_with(files, load, RunOptions::default())
 }
 
-/// [`run_tests`] with the cases `options` selects, timed by its clock.
+/// [`run_tests`] with the cases `options` selects, timed by its clock: each family runs its own
+/// suites (`families::suites`).
 pub fn run_tests_with(
     files: &[(String, String)],
     load: Loader<'_>,
     options: RunOptions<'_>,
 ) -> Vec<SuiteReport> {
-    let mut reports = Vec::new();
-    for (path, text) in files {
-        let parsed = crate::yaml::parse(text);
-        if cli_test::holds_test(&parsed) {
-            reports.extend(kyverno_reports(path, &parsed, load, &options));
-            continue;
-        }
-        match suite::read_tree(text, &parsed, path) {
-            Err(e) => reports.push(SuiteReport {
-                path: path.clone(),
-                name: path.clone(),
-                format: SuiteFormat::PolicyTest,
-                errors: vec![e],
-                cases: Vec::new(),
-            }),
-            Ok(suites) => reports.extend(suites.into_iter().map(|mut s| {
-                if let Some(version) = options.kube_version {
-                    s.kube_version = Ok(version);
-                }
-                let (errors, cases) = suite::run_suite_with(path, &s, load, options.hooks);
-                SuiteReport {
-                    path: path.clone(),
-                    name: s.name.clone(),
-                    format: s.format,
-                    errors,
-                    cases,
-                }
-            })),
-        }
-    }
-    reports
-}
-
-/// The reports of the Kyverno CLI `Test` documents of a file.
-fn kyverno_reports(
-    path: &str,
-    parsed: &crate::yaml::YamlFile,
-    load: Loader<'_>,
-    options: &RunOptions<'_>,
-) -> Vec<SuiteReport> {
-    let hooks = &options.hooks;
-    cli_test::tests(parsed)
+    files
         .iter()
-        .map(|test| {
-            // The suite and case the caller's selection sees: their names.
-            let suite = suite::Suite {
-                name: test.name.clone(),
-                format: SuiteFormat::KyvernoTest,
-                policy_files: test.policies.clone(),
-                resource_files: test.resources.clone(),
-                defaults: false,
-                kube_version: Ok(KubeVersion::newest()),
-                cases: Vec::new(),
-                errors: Vec::new(),
-            };
-            let select = |name: &str| {
-                let case = suite::Case {
-                    name: name.to_string(),
-                    ..suite::Case::default()
-                };
-                (hooks.select)(path, &suite, &case)
-            };
-            let run = cli_test::run(
-                path,
-                test,
-                load,
-                &cli_test::Hooks {
-                    select: &select,
-                    clock: hooks.clock,
-                    now: options.now,
-                    kyverno_version: options.kyverno_version,
-                },
-            );
-            SuiteReport {
-                path: path.to_string(),
-                name: if run.name.is_empty() {
-                    path.to_string()
-                } else {
-                    run.name
-                },
-                format: SuiteFormat::KyvernoTest,
-                errors: run.errors,
-                cases: run.cases,
-            }
+        .flat_map(|(path, text)| {
+            let parsed = crate::yaml::parse(text);
+            families::suites::run(path, text, &parsed, load, &options)
         })
         .collect()
 }

@@ -4,45 +4,24 @@
 //! ([`might_hold_suite`]), and what a failed case expected and got, taken apart from the runner's
 //! failure lines ([`comparison`]) so an editor can show them side by side as a diff.
 
-use crate::policy::families::kyverno::cli_test;
-use crate::policy::suite::{self, CaseResult, Format};
-use crate::text::{TextRange, TextSize};
+use crate::policy::families;
+use crate::policy::suite::{CaseResult, Format};
+use crate::text::TextSize;
 use crate::yaml::YamlFile;
 
-/// A suite as the explorer lists it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SuiteItem {
-    /// Its name (the file's path when it has none).
-    pub name: String,
-    /// Its format.
-    pub format: Format,
-    /// From its first case to its last (empty at the start of the file when it has none).
-    pub range: TextRange,
-    /// Why it cannot be read, when it cannot.
-    pub errors: Vec<String>,
-    /// Its cases.
-    pub cases: Vec<CaseItem>,
-}
+pub use crate::policy::suite::{CaseItem, SuiteItem};
 
-/// A case as the explorer lists it: the name a run selects it by, and where it is.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CaseItem {
-    /// The case's name, as the run reports it.
-    pub name: String,
-    /// Where it is in the suite file.
-    pub range: TextRange,
-}
-
-/// Whether `text` may hold a suite: a cheap search for what every suite format names (a
-/// `PolicyTest`, a kaptest key, gator's or Kyverno's test API version). It may take in a file
+/// Whether `text` may hold a suite: a cheap search, each family's for what its suite formats name
+/// (a `PolicyTest`, a kaptest key, gator's or Kyverno's test API version). It may take in a file
 /// that holds none (it is then parsed for nothing) but never leaves out one that does.
 pub fn might_hold_suite(text: &str) -> bool {
-    text.contains("PolicyTest")
-        || text.contains(suite::gator::API_VERSION)
-        || text.contains(cli_test::model::API_VERSION)
-        || suite::kaptest::SUITE_KEYS
-            .iter()
-            .any(|key| text.contains(key))
+    families::suites::might_hold(text)
+}
+
+/// Whether a file named `name` found in a hidden folder (which the folder walks skip) is a suite
+/// file a family's component finds there (Kyverno's `kyverno-test.yaml`).
+pub fn named_in_hidden_folders(name: &str) -> bool {
+    families::suites::named_in_hidden_folders(name)
 }
 
 /// The suites of `text` (read from `path`) with their cases, in file order. A file that looks
@@ -51,60 +30,9 @@ pub fn test_items(path: &str, text: &str) -> Vec<SuiteItem> {
     test_items_of(path, text, &crate::yaml::parse(text))
 }
 
-/// [`test_items`] of `text` parsed into `file`.
+/// [`test_items`] of `text` parsed into `file`: each family lists its own suites.
 fn test_items_of(path: &str, text: &str, file: &YamlFile) -> Vec<SuiteItem> {
-    let mut items: Vec<SuiteItem> = cli_test::tests(file)
-        .iter()
-        .map(|test| {
-            let name = if test.name.is_empty() {
-                path.to_string()
-            } else {
-                test.name.clone()
-            };
-            let cases = cli_test::case_list(test)
-                .into_iter()
-                .map(|(name, range)| CaseItem { name, range })
-                .collect();
-            item(name, Format::KyvernoTest, Vec::new(), cases)
-        })
-        .collect();
-    match suite::read_tree(text, file, path) {
-        Ok(suites) => items.extend(suites.into_iter().map(|s| {
-            let cases = s
-                .cases
-                .iter()
-                .map(|c| CaseItem {
-                    name: c.name.clone(),
-                    range: c.range,
-                })
-                .collect();
-            item(s.name, s.format, s.errors, cases)
-        })),
-        Err(error) => items.push(item(
-            path.to_string(),
-            Format::PolicyTest,
-            vec![error],
-            Vec::new(),
-        )),
-    }
-    items.sort_by_key(|s| s.range.start());
-    items
-}
-
-fn item(name: String, format: Format, errors: Vec<String>, cases: Vec<CaseItem>) -> SuiteItem {
-    let start = cases.iter().map(|c| c.range.start()).min();
-    let end = cases.iter().map(|c| c.range.end()).max();
-    let range = match (start, end) {
-        (Some(start), Some(end)) => TextRange::new(start, end),
-        _ => TextRange::default(),
-    };
-    SuiteItem {
-        name,
-        format,
-        range,
-        errors,
-        cases,
-    }
+    families::suites::items(path, text, file)
 }
 
 /// The name the JSON outputs give a format.
@@ -223,6 +151,7 @@ fn object_sides(label: &str, diff: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::TextRange;
 
     fn failed(failures: &[&str]) -> CaseResult {
         CaseResult {

@@ -21,14 +21,16 @@ use super::workspace;
 use crate::ide::lenses::case_problems;
 use crate::ide::run::{CaseResult, RunHooks, RunOptions, SuiteReport, run_tests_with};
 use crate::ide::run::{Timestamp, tests_json_with};
-use crate::ide::test_explorer::{format_name, line_column, might_hold_suite, test_items};
+use crate::ide::test_explorer::{
+    format_name, line_column, might_hold_suite, named_in_hidden_folders, test_items,
+};
 use crate::ide::{Encoding, LineIndex, TextRange};
 
 /// The command that lists the suites and cases.
 pub const LIST_TESTS_COMMAND: &str = "admission-ls.listTests";
 
-/// The deepest folder searched for Kyverno suites in hidden folders.
-const KYVERNO_DEPTH: usize = 32;
+/// The deepest folder searched for suites in hidden folders.
+const HIDDEN_DEPTH: usize = 32;
 
 /// `admission-ls.listTests`: `{"suites": [{uri, path, name, format, range, errors, cases: [{name,
 /// range}]}]}`.
@@ -136,7 +138,7 @@ pub fn workspace_suites(roots: &[PathBuf], open: &OpenTexts) -> Vec<(String, Str
     paths.extend(scan.other_yaml);
     for root in roots.iter().filter(|r| r.is_dir()) {
         let mut found = Vec::new();
-        kyverno_tests(root, 0, &mut found);
+        hidden_suites(root, 0, &mut found);
         paths.extend(found);
     }
     paths.extend(
@@ -156,10 +158,10 @@ pub fn workspace_suites(roots: &[PathBuf], open: &OpenTexts) -> Vec<(String, Str
         .collect()
 }
 
-/// The `kyverno-test.yaml` files in hidden folders under `dir`, which the folder walks skip
-/// (Kyverno keeps its suites in `.kyverno-test/`; `.git`, `node_modules` and `target` aside,
-/// linked folders not followed), in sorted order.
-pub fn kyverno_tests(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+/// The suite files in hidden folders under `dir`, which the folder walks skip: the files named as a
+/// family's suites are found there (Kyverno keeps its `kyverno-test.yaml` in `.kyverno-test/`;
+/// `.git`, `node_modules` and `target` aside, linked folders not followed), in sorted order.
+pub fn hidden_suites(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -172,12 +174,12 @@ pub fn kyverno_tests(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
         };
         let path = entry.path();
         if kind.is_dir()
-            && depth < KYVERNO_DEPTH
+            && depth < HIDDEN_DEPTH
             && !matches!(name.as_str(), ".git" | "node_modules" | "target")
         {
-            kyverno_tests(&path, depth + 1, found);
+            hidden_suites(&path, depth + 1, found);
         } else if kind.is_file()
-            && name == "kyverno-test.yaml"
+            && named_in_hidden_folders(&name)
             && path.components().any(|c| {
                 c.as_os_str().to_string_lossy().starts_with('.')
                     && c.as_os_str() != "."

@@ -3,8 +3,9 @@
 //! Kubernetes admission policies, CRD validation rules and webhook configurations) declares in its
 //! own module which documents it claims, how they are checked (structure, CEL syntax, typed CEL)
 //! and what their expression sites are, behind the [`Family`] trait. The checker asks
-//! [`claiming`] once per document, the editor features [`site_at`] and [`expression_sites`]; a new
-//! family is one module and one line in [`FAMILIES`].
+//! [`claiming`] once per document, the editor features [`site_at`] and [`expression_sites`], the
+//! test runs and the test explorer [`suites`]; a new family is one module and one line in
+//! [`FAMILIES`].
 
 pub mod apiserver_config;
 pub mod crd_rules;
@@ -13,9 +14,12 @@ pub mod evaluation;
 pub mod gatekeeper;
 pub mod kubernetes;
 pub mod kyverno;
+pub mod suites;
 #[cfg(test)]
 mod tests;
 pub mod webhooks;
+
+pub use suites::Suites;
 
 use super::sites::{ExpressionSite, ResultType, SiteRole};
 use super::workspace::Workspace;
@@ -136,6 +140,11 @@ pub trait Family: Sync {
         _root: &Node,
         _input: &evaluation::EvalInput,
     ) -> Option<Result<Vec<evaluation::FamilyOutcome>, String>> {
+        None
+    }
+    /// The family's test suites (the documents of its component's test format), if it has any:
+    /// `admission-ls test`, the test explorer and the run command reach them through [`suites`].
+    fn suites(&self) -> Option<&'static dyn Suites> {
         None
     }
 }

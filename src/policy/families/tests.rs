@@ -105,3 +105,65 @@ fn what_a_file_is_evaluated_against() {
         assert_eq!(evaluated_against(&text), against, "{text}");
     }
 }
+
+/// The families whose suites list a suite in `text`, with the formats they list.
+fn suite_listers(text: &str) -> Vec<(usize, crate::policy::suite::Format)> {
+    let file = crate::yaml::parse(text);
+    FAMILIES
+        .iter()
+        .enumerate()
+        .filter_map(|(index, family)| Some((index, family.suites()?)))
+        .flat_map(|(index, suites)| {
+            suites
+                .items("suite.yaml", text, &file)
+                .into_iter()
+                .map(move |item| (index, item.format))
+        })
+        .collect()
+}
+
+/// The index of `family` in `FAMILIES`.
+fn position(family: &dyn Family) -> Option<usize> {
+    let groups = family.groups();
+    FAMILIES.iter().position(|f| f.groups() == groups)
+}
+
+#[test]
+fn each_suite_format_is_listed_by_its_family_alone() {
+    use crate::policy::suite::Format;
+    let cases: [(&str, &dyn Family, Format); 4] = [
+        (
+            "apiVersion: admission-ls.dev/v1alpha1\nkind: PolicyTest\nmetadata: {name: t}\ncases: []\n",
+            &kubernetes::Kubernetes,
+            Format::PolicyTest,
+        ),
+        (
+            "version: v1alpha1\npolicies: [p.yaml]\nresources: [r.yaml]\nvapTestSuites: []\n",
+            &kubernetes::Kubernetes,
+            Format::Kaptest,
+        ),
+        (
+            "apiVersion: test.gatekeeper.sh/v1alpha1\nkind: Suite\ntests: []\n",
+            &super::gatekeeper::Gatekeeper,
+            Format::Gator,
+        ),
+        (
+            "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\nresults: []\n",
+            &kyverno::Kyverno,
+            Format::KyvernoTest,
+        ),
+    ];
+    for (text, family, format) in cases {
+        assert_eq!(
+            suite_listers(text),
+            vec![(position(family).expect("registered"), format)],
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn a_policy_is_no_family_s_suite() {
+    let text = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n";
+    assert_eq!(suite_listers(text), Vec::new());
+}

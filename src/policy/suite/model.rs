@@ -1,5 +1,6 @@
 //! Test suites read from YAML: `kind: PolicyTest` documents (schema in
-//! `schemas/policytest.schema.json`) and kaptest manifests as they are (read by [`super::kaptest`]).
+//! `schemas/policytest.schema.json`, read by the Kubernetes family's `suites/policy_test.rs`),
+//! kaptest manifests as they are (read by [`super::kaptest`]) and gator suites.
 //! Both become a [`Suite`] of [`Case`]s; each case keeps its range so an editor can point at it.
 //! A key the format does not have, a value of the wrong shape or a file that looks like a suite but
 //! does not parse is a problem with its position in [`Suite::errors`] (or the `Err` of [`read`]), so
@@ -7,12 +8,14 @@
 
 use serde_json::{Map, Value as Json};
 
+use super::gator;
 use super::keys::Problems;
 use crate::policy::PolicyKind;
-use crate::policy::admission::json::{at, node_to_json, str_at, strings_at};
+use crate::policy::admission::json::{node_to_json, str_at};
+use crate::policy::families::kubernetes::suites::{POLICY_TEST_KIND, policy_test};
 use crate::schema::KubeVersion;
 use crate::text::TextRange;
-use crate::yaml::{self, Node};
+use crate::yaml;
 
 /// Which format a suite was written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,8 +156,23 @@ pub fn read(text: &str, file_name: &str) -> Result<Vec<Suite>, String> {
 
 /// [`read`] of a text already parsed into `file` (the editor's shared tree).
 pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<Vec<Suite>, String> {
+    read_formats(
+        text,
+        file,
+        file_name,
+        &[Format::PolicyTest, Format::Kaptest, Format::Gator],
+    )
+}
+
+/// [`read_tree`] of the suites of `formats` only (the family that runs them asks for its own).
+pub fn read_formats(
+    text: &str,
+    file: &yaml::YamlFile,
+    file_name: &str,
+    formats: &[Format],
+) -> Result<Vec<Suite>, String> {
     if let Some(error) = file.errors.first() {
-        if !looks_like_suite(text) {
+        if !formats.iter().any(|format| looks_like(text, *format)) {
             return Ok(Vec::new());
         }
         let problems = Problems::new(text, file_name);
@@ -172,15 +190,15 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
         .enumerate()
     {
         let json = node_to_json(root);
-        let mut problems = Problems::new(text, file_name);
-        let suite = if str_at(&json, &["kind"]) == "PolicyTest" {
-            policy_test(root, &json, file_name, index, &mut problems)
-        } else if super::kaptest::is_manifest(&json) {
-            super::kaptest::read(root, &json, file_name, &mut problems)
-        } else if super::gator::is_suite(&json) {
-            super::gator::read(root, &json, file_name, &mut problems)
-        } else {
+        let Some(format) = format_of(&json).filter(|format| formats.contains(format)) else {
             continue;
+        };
+        let mut problems = Problems::new(text, file_name);
+        let suite = match format {
+            Format::PolicyTest => policy_test::read(root, &json, file_name, index, &mut problems),
+            Format::Kaptest => super::kaptest::read(root, &json, file_name, &mut problems),
+            Format::Gator => super::gator::read(root, &json, file_name, &mut problems),
+            Format::KyvernoTest => continue,
         };
         suites.push(Suite {
             errors: problems.messages,
@@ -190,232 +208,43 @@ pub fn read_tree(text: &str, file: &yaml::YamlFile, file_name: &str) -> Result<V
     Ok(suites)
 }
 
+/// The format of a suite document read here (Kyverno's `Test` is read by its family).
+fn format_of(json: &Json) -> Option<Format> {
+    if str_at(json, &["kind"]) == POLICY_TEST_KIND {
+        Some(Format::PolicyTest)
+    } else if super::kaptest::is_manifest(json) {
+        Some(Format::Kaptest)
+    } else if super::gator::is_suite(json) {
+        Some(Format::Gator)
+    } else {
+        None
+    }
+}
+
 /// Whether a text that does not parse was meant as a suite: a top-level `kind: PolicyTest` (or
 /// `kind: Suite` in a text naming gator's API version) or a top-level key only kaptest manifests
 /// have.
 pub fn looks_like_suite(text: &str) -> bool {
+    [Format::PolicyTest, Format::Kaptest, Format::Gator]
+        .iter()
+        .any(|format| looks_like(text, *format))
+}
+
+/// [`looks_like_suite`] for one format.
+pub fn looks_like(text: &str, format: Format) -> bool {
     text.lines().any(|line| {
         let line = line.trim_end();
-        let kind =
-            line.strip_prefix("kind:")
-                .is_some_and(|v| match v.trim().trim_matches(['"', '\'']) {
-                    "PolicyTest" => true,
-                    "Suite" => text.contains(super::gator::API_VERSION),
-                    _ => false,
-                });
-        kind || super::kaptest::SUITE_KEYS.iter().any(|key| {
-            line.strip_prefix(key)
-                .is_some_and(|rest| rest.starts_with(':'))
-        })
-    })
-}
-
-/// The keys of a `kind: PolicyTest` document.
-const POLICY_TEST_KEYS: &[&str] = &[
-    "apiVersion",
-    "kind",
-    "metadata",
-    "kubeVersion",
-    "defaults",
-    "policies",
-    "resources",
-    "cases",
-];
-const METADATA_KEYS: &[&str] = &["name", "labels", "annotations"];
-const CASE_KEYS: &[&str] = &[
-    "name",
-    "policy",
-    "binding",
-    "operation",
-    "object",
-    "oldObject",
-    "params",
-    "namespace",
-    "userInfo",
-    "authorizer",
-    "expect",
-];
-const EXPECT_KEYS: &[&str] = &[
-    "decision",
-    "valid",
-    "errors",
-    "message",
-    "warnings",
-    "auditAnnotations",
-    "object",
-];
-const DECISIONS: &[&str] = &["allow", "deny", "warn", "audit", "skip", "error"];
-const REF_KEYS: &[&str] = &["kind", "name", "namespace"];
-const USER_KEYS: &[&str] = &["username", "groups"];
-const AUTHZ_KEYS: &[&str] = &[
-    "verb",
-    "group",
-    "resource",
-    "subresource",
-    "namespace",
-    "name",
-    "path",
-    "decision",
-    "reason",
-];
-
-fn policy_test(
-    root: &Node,
-    json: &Json,
-    file_name: &str,
-    index: usize,
-    problems: &mut Problems<'_>,
-) -> Suite {
-    problems.check_keys(root, "a PolicyTest", POLICY_TEST_KEYS);
-    problems.duplicate_keys(root);
-    if let Some(metadata) = root.get("metadata") {
-        problems.check_keys(metadata, "metadata", METADATA_KEYS);
-    }
-    let name = match str_at(json, &["metadata", "name"]) {
-        "" => format!("{file_name}#{index}"),
-        n => n.to_string(),
-    };
-    let cases = problems
-        .items(root, "cases")
-        .iter()
-        .enumerate()
-        .map(|(i, node)| policy_test_case(node, i, problems))
-        .collect();
-    Suite {
-        name,
-        format: Format::PolicyTest,
-        policy_files: strings_at(json, &["policies"]),
-        resource_files: strings_at(json, &["resources"]),
-        defaults: at(json, &["defaults"]).and_then(Json::as_bool) != Some(false),
-        kube_version: kube_version(root.get("kubeVersion")),
-        cases,
-        errors: Vec::new(),
-    }
-}
-
-/// The suite's `kubeVersion` (the newest bundled when absent), read from the scalar as written so
-/// that an unquoted `1.30` is 1.30, not the float 1.3.
-pub fn kube_version(node: Option<&Node>) -> Result<KubeVersion, String> {
-    let Some(node) = node.filter(|n| !n.is_null()) else {
-        return Ok(KubeVersion::newest());
-    };
-    let text = node.as_scalar().map_or("", |s| s.value.as_str());
-    KubeVersion::parse(text).map_err(|e| format!("kubeVersion: {e}"))
-}
-
-fn source(value: Option<&Json>) -> Option<Source> {
-    let value = value.filter(|v| !v.is_null())?;
-    if at(value, &["apiVersion"]).is_some() {
-        return Some(Source::Inline(value.clone()));
-    }
-    Some(Source::Ref {
-        group: None,
-        version: None,
-        kind: str_at(value, &["kind"]).to_string(),
-        name: str_at(value, &["name"]).to_string(),
-        namespace: str_at(value, &["namespace"]).to_string(),
-    })
-}
-
-/// Checks the keys of an object given inline (any keys) or by reference (`kind`, `name`,
-/// `namespace`).
-fn check_source(node: &Node, what: &str, problems: &mut Problems<'_>) {
-    if node.get("apiVersion").is_none() {
-        problems.check_keys(node, what, REF_KEYS);
-    }
-}
-
-fn check_policy_test_case(node: &Node, problems: &mut Problems<'_>) {
-    problems.check_keys(node, "a case", CASE_KEYS);
-    for key in ["object", "oldObject", "params", "namespace"] {
-        if let Some(value) = node.get(key) {
-            check_source(value, key, problems);
+        let kind = line
+            .strip_prefix("kind:")
+            .map(|v| v.trim().trim_matches(['"', '\'']));
+        match format {
+            Format::PolicyTest => kind == Some(POLICY_TEST_KIND),
+            Format::Gator => kind == Some(gator::KIND) && text.contains(gator::API_VERSION),
+            Format::Kaptest => super::kaptest::SUITE_KEYS.iter().any(|key| {
+                line.strip_prefix(key)
+                    .is_some_and(|rest| rest.starts_with(':'))
+            }),
+            Format::KyvernoTest => false,
         }
-    }
-    if let Some(user) = node.get("userInfo") {
-        problems.check_keys(user, "userInfo", USER_KEYS);
-    }
-    for rule in problems.items(node, "authorizer") {
-        problems.check_keys(rule, "an authorizer rule", AUTHZ_KEYS);
-    }
-    let Some(expect) = node.get("expect") else {
-        problems.add(node.range, "the case has no `expect`");
-        return;
-    };
-    problems.check_keys(expect, "expect", EXPECT_KEYS);
-    let resource_case = expect.get("valid").is_some();
-    match expect.get("decision") {
-        None if resource_case => {}
-        Some(decision) if resource_case => problems.add(
-            decision.range,
-            "expect.decision and expect.valid do not go together: a case either runs a policy or validates a custom resource",
-        ),
-        None => problems.add(
-            expect.range,
-            format!("expect.decision (or expect.valid, for a custom resource) is required ({})", DECISIONS.join(", ")),
-        ),
-        Some(decision) => {
-            problems.one_of(decision, DECISIONS, |value, all| {
-                format!("expect.decision: unsupported value `{value}`: supported values: {all}")
-            });
-        }
-    }
-}
-
-fn policy_test_case(node: &Node, index: usize, problems: &mut Problems<'_>) -> Case {
-    check_policy_test_case(node, problems);
-    let json = node_to_json(node);
-    let expect_json = at(&json, &["expect"]).cloned().unwrap_or(Json::Null);
-    let expect = Expect {
-        decision: str_at(&expect_json, &["decision"]).to_string(),
-        message: at(&expect_json, &["message"])
-            .and_then(Json::as_str)
-            .map(str::to_string),
-        warnings: at(&expect_json, &["warnings"]).map(|_| strings_at(&expect_json, &["warnings"])),
-        audit_annotations: at(&expect_json, &["auditAnnotations"])
-            .and_then(Json::as_object)
-            .cloned(),
-        object: at(&expect_json, &["object"]).cloned(),
-        denied_message: None,
-        object_ref: None,
-        rename_expected: false,
-        valid: at(&expect_json, &["valid"]).and_then(Json::as_bool),
-        errors: at(&expect_json, &["errors"]).map(|_| strings_at(&expect_json, &["errors"])),
-    };
-    let authorizer = at(&json, &["authorizer"])
-        .and_then(Json::as_array)
-        .map(|rules| {
-            rules
-                .iter()
-                .map(|r| AuthzRule {
-                    pattern: r.clone(),
-                    allowed: str_at(r, &["decision"]) == "allow",
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Case {
-        name: match str_at(&json, &["name"]) {
-            "" => format!("case {}", index + 1),
-            n => n.to_string(),
-        },
-        range: node.range,
-        policy: str_at(&json, &["policy"]).to_string(),
-        policy_kind: None,
-        binding: at(&json, &["binding"])
-            .and_then(Json::as_str)
-            .map(str::to_string),
-        operation: at(&json, &["operation"])
-            .and_then(Json::as_str)
-            .map(str::to_string),
-        object: source(at(&json, &["object"])),
-        old_object: source(at(&json, &["oldObject"])),
-        params: source(at(&json, &["params"])),
-        namespace: source(at(&json, &["namespace"])),
-        user: str_at(&json, &["userInfo", "username"]).to_string(),
-        groups: strings_at(&json, &["userInfo", "groups"]),
-        authorizer,
-        expect,
-        gator: None,
-    }
+    })
 }

@@ -28,6 +28,7 @@
 
 pub mod constraint;
 pub mod crd;
+pub mod gator;
 pub mod matching;
 mod sites;
 mod template;
@@ -59,6 +60,10 @@ pub struct Gatekeeper;
 impl Family for Gatekeeper {
     fn groups(&self) -> &'static [&'static str] {
         &[TEMPLATES, CONSTRAINTS, TESTS]
+    }
+
+    fn suites(&self) -> Option<&'static dyn super::Suites> {
+        Some(&gator::GatorSuites)
     }
 
     fn claims(&self, api_version: &str, _kind: &str) -> bool {

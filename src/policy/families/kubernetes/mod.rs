@@ -19,6 +19,7 @@
 
 mod param_ref;
 mod same_name;
+pub mod suites;
 pub(crate) mod validate;
 
 use super::Family;
@@ -33,6 +34,10 @@ pub struct Kubernetes;
 impl Family for Kubernetes {
     fn groups(&self) -> &'static [&'static str] {
         &[read_kinds::GROUP]
+    }
+
+    fn suites(&self) -> Option<&'static dyn super::Suites> {
+        Some(&suites::KubernetesSuites)
     }
 
     fn claims(&self, api_version: &str, kind: &str) -> bool {

@@ -118,6 +118,10 @@ impl Family for Kyverno {
         &[GROUP]
     }
 
+    fn suites(&self) -> Option<&'static dyn super::Suites> {
+        Some(&cli_test::suites::KyvernoSuites)
+    }
+
     fn claims(&self, api_version: &str, _kind: &str) -> bool {
         super::version_in(api_version, GROUP).is_some()
     }

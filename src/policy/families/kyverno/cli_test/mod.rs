@@ -27,6 +27,7 @@ mod generated;
 pub mod model;
 mod patched;
 mod resources;
+pub mod suites;
 mod targets;
 mod values;
 

@@ -13,20 +13,24 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use super::keys::Problems;
-use super::model::{Case, Expect, Format, Suite};
-use super::run::{CaseResult, RunHooks};
-use super::world::{Loader, join};
 use crate::policy::admission::Outcome;
 use crate::policy::admission::json::{documents, str_at};
 use crate::policy::families::gatekeeper::{self, constraint, verdict};
+use crate::policy::suite::keys::Problems;
+use crate::policy::suite::model::{Case, Expect, Format, Suite};
+use crate::policy::suite::world::{Loader, join};
+use crate::policy::suite::{CaseResult, RunHooks, RunOptions, SuiteItem, SuiteReport, shared};
 use crate::policy::workspace::Workspace;
 use crate::policy::{Diagnostic, Severity};
 use crate::schema::{KubeVersion, SchemaTypes};
+use crate::yaml::YamlFile;
 use crate::yaml::{self, Node};
 
 /// The suite's API group and version.
 pub const API_VERSION: &str = "test.gatekeeper.sh/v1alpha1";
+
+/// The suite's kind.
+pub const KIND: &str = "Suite";
 
 const SUITE_KEYS: &[&str] = &["kind", "apiVersion", "metadata", "tests", "skip"];
 const TEST_KEYS: &[&str] = &[
@@ -62,7 +66,7 @@ pub struct GatorCase {
 
 /// Whether a document is a gator suite.
 pub fn is_suite(json: &Json) -> bool {
-    str_at(json, &["kind"]) == "Suite" && str_at(json, &["apiVersion"]) == API_VERSION
+    str_at(json, &["kind"]) == KIND && str_at(json, &["apiVersion"]) == API_VERSION
 }
 
 /// Reads one suite document.
@@ -399,4 +403,28 @@ fn assert_violations(gator: &GatorCase, messages: &[String]) -> Result<Vec<Strin
     Ok(failure
         .map(|f| vec![format!("{f}: got messages {messages:?}")])
         .unwrap_or_default())
+}
+
+/// gator suites, as [`crate::policy::families::Suites`] of the Gatekeeper family.
+pub struct GatorSuites;
+
+impl crate::policy::families::Suites for GatorSuites {
+    fn might_hold(&self, text: &str) -> bool {
+        text.contains(API_VERSION)
+    }
+
+    fn items(&self, path: &str, text: &str, file: &YamlFile) -> Vec<SuiteItem> {
+        shared::items(path, text, file, &[Format::Gator])
+    }
+
+    fn run(
+        &self,
+        path: &str,
+        text: &str,
+        file: &YamlFile,
+        load: Loader<'_>,
+        options: &RunOptions<'_>,
+    ) -> Vec<SuiteReport> {
+        shared::run(path, text, file, &[Format::Gator], load, options)
+    }
 }

@@ -16,10 +16,10 @@
 
 use serde_json::Value as Json;
 
-use super::keys::Problems;
-use super::model::{Case, Expect, Format, Source, Suite};
 use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, str_at, strings_at};
+use crate::policy::suite::keys::Problems;
+use crate::policy::suite::model::{Case, Expect, Format, Source, Suite};
 use crate::schema::KubeVersion;
 use crate::yaml::Node;
 

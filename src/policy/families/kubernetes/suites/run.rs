@@ -8,59 +8,19 @@ use std::time::Duration;
 
 use serde_json::Value as Json;
 
-use super::diff::json_diff;
-use super::model::{AuthzRule, Case, Source, Suite};
-use super::world::{Loader, World};
 use crate::cel::eval::{Authorizer, AuthzDecision, AuthzRequest};
 use crate::policy::PolicyKind;
 use crate::policy::admission::json::{at, str_at};
 use crate::policy::admission::view::{Binding, Policy};
 use crate::policy::admission::{Decision, Input, Outcome, Request};
 use crate::policy::apiserver;
-use crate::text::TextRange;
+use crate::policy::suite::diff::json_diff;
+use crate::policy::suite::model::{AuthzRule, Case, Source, Suite};
+use crate::policy::suite::world::{Loader, World};
+use crate::policy::suite::{CaseResult, Format, RunHooks};
 
 /// The key under which `Audit` failures are published.
 const FAILURE_KEY: &str = "validation.policy.admission.k8s.io/validation_failure";
-
-/// The result of one case.
-#[derive(Clone, Debug)]
-pub struct CaseResult {
-    /// The case's name.
-    pub name: String,
-    /// Where the case is in its file.
-    pub range: TextRange,
-    /// The policy it ran.
-    pub policy: String,
-    /// Whether it passed.
-    pub passed: bool,
-    /// Why it could not run, if it could not.
-    pub error: Option<String>,
-    /// What did not match, as readable lines (diffs included).
-    pub failures: Vec<String>,
-    /// The evaluation, when it ran.
-    pub outcome: Option<Outcome>,
-    /// How long the case took (by the caller's clock; zero without one).
-    pub duration: Duration,
-}
-
-/// How a run is driven: which cases run, and the caller's clock for their durations (the core
-/// reads no time itself).
-#[derive(Clone, Copy)]
-pub struct RunHooks<'a> {
-    /// Whether a case (of this suite file and suite) runs; the others are left out of the results.
-    pub select: &'a dyn Fn(&str, &Suite, &Case) -> bool,
-    /// The time since some fixed instant.
-    pub clock: &'a dyn Fn() -> Duration,
-}
-
-impl Default for RunHooks<'_> {
-    fn default() -> Self {
-        RunHooks {
-            select: &|_, _, _| true,
-            clock: &|| Duration::ZERO,
-        }
-    }
-}
 
 /// Runs every case of `suite` (read from `path`).
 pub fn run_suite(path: &str, suite: &Suite, load: Loader<'_>) -> (Vec<String>, Vec<CaseResult>) {
@@ -74,8 +34,8 @@ pub fn run_suite_with(
     load: Loader<'_>,
     hooks: RunHooks<'_>,
 ) -> (Vec<String>, Vec<CaseResult>) {
-    if suite.format == super::Format::Gator {
-        return super::gator::run(path, suite, load, hooks);
+    if suite.format == Format::Gator {
+        return crate::policy::suite::gator::run(path, suite, load, hooks);
     }
     let version = match &suite.kube_version {
         Ok(version) => *version,
@@ -88,7 +48,7 @@ pub fn run_suite_with(
         version,
         load,
     );
-    let kaptest = suite.format == super::Format::Kaptest;
+    let kaptest = suite.format == Format::Kaptest;
     let results = suite
         .cases
         .iter()
