@@ -14,6 +14,7 @@
 mod deleting;
 mod encoding;
 mod exceptions;
+mod external;
 mod generating;
 mod generator;
 mod glob;
