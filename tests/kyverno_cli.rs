@@ -947,3 +947,18 @@ fn eval_reads_http_and_global_context_data_and_names_the_field_without_it() {
           validationActions: Deny
     "#]].assert_eq(&eval("teams-from-global-context", false));
 }
+
+/// Lists the CLI refuses before a run (a url without a scheme) are a suite error in its words.
+#[test]
+fn test_reports_recorded_data_the_cli_refuses() {
+    check(
+        &["test", "tests/suites/kyverno_http_refused"],
+        1,
+        expect![[r#"
+            tests/suites/kyverno_http_refused/kyverno-test.yaml (refused-data)
+              error: apiCallResponses[0]: url "config.example/registries" must be an absolute https/http URL
+              ok    registries-from-config Pod/team-a/good: error (…ms)
+            1 passed, 0 failed in …ms
+        "#]],
+    );
+}

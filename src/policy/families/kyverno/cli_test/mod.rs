@@ -111,6 +111,7 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
         .context
         .extend(load_exceptions(path, &test.exceptions, load, &mut errors));
     if let Some(external) = &test.external {
+        errors.extend(eval::external_data_problem(external));
         let external = with_resource_files(path, external, load, &mut errors);
         values.context.push(external);
     }

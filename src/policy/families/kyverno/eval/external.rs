@@ -92,13 +92,156 @@ impl External {
     }
 }
 
+/// What Kyverno's CLI refuses in a Test's lists before running it, in its words (the first
+/// problem, as `ValidateAPICallResponses` and `ValidateGlobalContextEntries` return it).
+pub fn problem(test: &Json) -> Option<String> {
+    let list = |field: &str| match test.get(field) {
+        Some(Json::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    };
+    let responses = list("apiCallResponses");
+    let mut seen = Vec::new();
+    for (i, entry) in responses.iter().enumerate() {
+        if let Some(problem) = response_problem(i, entry) {
+            return Some(problem);
+        }
+        let (key, _) = response(entry)?;
+        if seen.contains(&key) {
+            let url = resolved_url(entry);
+            return Some(format!(
+                "apiCallResponses: duplicate entry for \"{url}\" (key \"{key}\") — each method+url combination must be unique"
+            ));
+        }
+        seen.push(key);
+    }
+    let mut names = Vec::new();
+    for entry in list("globalContextEntries") {
+        if let Some(problem) = entry_problem(&entry, &names) {
+            return Some(problem);
+        }
+        names.push(str_at(&entry, &["name"]).trim().to_string());
+    }
+    None
+}
+
+/// `validateAPICallResponseEntry`, for the checks that need no URL parser beyond the scheme and
+/// host.
+fn response_problem(i: usize, entry: &Json) -> Option<String> {
+    let (url, path) = (
+        str_at(entry, &["url"]).trim(),
+        str_at(entry, &["urlPath"]).trim(),
+    );
+    if url.is_empty() && path.is_empty() {
+        return Some(format!(
+            "apiCallResponses[{i}]: either url or urlPath is required"
+        ));
+    }
+    if !url.is_empty() && !path.is_empty() {
+        return Some(format!(
+            "apiCallResponses[{i}]: url and urlPath are mutually exclusive"
+        ));
+    }
+    if !url.is_empty() {
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return Some(format!(
+                "apiCallResponses[{i}]: url \"{url}\" must be an absolute https/http URL"
+            ));
+        };
+        if scheme != "http" && scheme != "https" {
+            return Some(format!(
+                "apiCallResponses[{i}]: url \"{url}\" must be an absolute https/http URL"
+            ));
+        }
+        if rest.split(['/', '?', '#']).next().unwrap_or("").is_empty() {
+            return Some(format!(
+                "apiCallResponses[{i}]: url \"{url}\" has scheme but no host"
+            ));
+        }
+    }
+    if !path.is_empty() && !path.starts_with('/') {
+        return Some(format!(
+            "apiCallResponses[{i}]: urlPath \"{path}\" must be an absolute path starting with '/'"
+        ));
+    }
+    let method = str_at(entry, &["method"]).trim().to_ascii_uppercase();
+    if !matches!(method.as_str(), "" | "GET" | "POST") {
+        return Some(format!("apiCallResponses[{i}]: method must be GET or POST"));
+    }
+    let label = if url.is_empty() { path } else { url };
+    let response = entry.get("response");
+    match response.and_then(|r| r.get("body")) {
+        None | Some(Json::Null) => {
+            return Some(format!(
+                "apiCallResponses[{i}] \"{label}\": response.body is required"
+            ));
+        }
+        Some(Json::Object(_)) => {}
+        Some(_) => {
+            return Some(format!(
+                "apiCallResponses[{i}] \"{label}\": response.body must be a JSON object"
+            ));
+        }
+    }
+    let status = response
+        .and_then(|r| r.get("statusCode"))
+        .and_then(Json::as_i64)
+        .unwrap_or(0);
+    if status != 0 && !(100..=599).contains(&status) {
+        return Some(format!(
+            "apiCallResponses[{i}] \"{label}\": statusCode {status} must be between 100 and 599"
+        ));
+    }
+    None
+}
+
+/// `ValidateGlobalContextEntries` for one entry, given the names before it.
+fn entry_problem(entry: &Json, names: &[String]) -> Option<String> {
+    let name = str_at(entry, &["name"]).trim();
+    if name.is_empty() {
+        return Some("globalContextEntries: name is required".to_string());
+    }
+    if names.iter().any(|n| n == name) {
+        return Some(format!("globalContextEntries: duplicate name \"{name}\""));
+    }
+    if let Some(Json::Array(projections)) = entry.get("projections") {
+        for p in projections {
+            let key = str_at(p, &["name"]).trim();
+            if key.is_empty() {
+                return Some(format!(
+                    "globalContextEntries entry \"{name}\": projection name is required"
+                ));
+            }
+            if str_at(p, &["path"]).trim().is_empty() {
+                return Some(format!(
+                    "globalContextEntries entry \"{name}\" projection \"{key}\": path is required"
+                ));
+            }
+        }
+    }
+    let data = !matches!(entry.get("data"), None | Some(Json::Null));
+    let sources = [
+        data,
+        entry.get("resources").is_some(),
+        entry.get("resourceFiles").is_some(),
+    ];
+    match sources.iter().filter(|s| **s).count() {
+        0 => Some(format!(
+            "globalContextEntries entry \"{name}\": one of data, resources, or resourceFiles is required"
+        )),
+        1 if data && !entry.get("data").is_some_and(Json::is_object) => Some(format!(
+            "globalContextEntries entry \"{name}\": data must be a JSON object"
+        )),
+        1 => None,
+        _ => Some(format!(
+            "globalContextEntries entry \"{name}\": data, resources, and resourceFiles are mutually exclusive"
+        )),
+    }
+}
+
 /// An `apiCallResponses` entry as its index key and wrapped response (`buildHTTPMockIndex`,
 /// `wrapHTTPResponse`: a status of 0 or none is 200).
 fn response(entry: &Json) -> Option<(String, Json)> {
-    let url = match str_at(entry, &["url"]).trim() {
-        "" => str_at(entry, &["urlPath"]).trim(),
-        url => url,
-    };
+    let url = resolved_url(entry);
     if url.is_empty() {
         return None;
     }
@@ -122,6 +265,14 @@ fn response(entry: &Json) -> Option<(String, Json)> {
         Some(code) => code,
     };
     Some((key, json!({ "body": body, "statusCode": status })))
+}
+
+/// `url`, else `urlPath` (`ResolvedURL`).
+fn resolved_url(entry: &Json) -> &str {
+    match str_at(entry, &["url"]).trim() {
+        "" => str_at(entry, &["urlPath"]).trim(),
+        url => url,
+    }
 }
 
 /// An entry's data: `resources` (already read from `resourceFiles` by the suite) as a list,
@@ -219,6 +370,31 @@ mod tests {
         assert!(external.global("c", "d", "other").is_err());
         let refused = external.global("c", "j", "").unwrap_err();
         assert!(refused.contains("JMESPath field paths only"), "{refused}");
+    }
+
+    #[test]
+    fn what_the_cli_refuses_before_a_run_is_said_in_its_words() {
+        assert_eq!(problem(&test_document()), None);
+        let refused = |doc: Json| problem(&doc).unwrap_or_default();
+        expect_test::expect![[
+            r#"apiCallResponses[0]: url "ftp://x/y" must be an absolute https/http URL"#
+        ]]
+        .assert_eq(&refused(
+            json!({"apiCallResponses": [{"url": "ftp://x/y", "response": {"body": {}}}]}),
+        ));
+        expect_test::expect![[
+            r#"apiCallResponses[0] "https://x/y": response.body must be a JSON object"#
+        ]]
+        .assert_eq(&refused(
+            json!({"apiCallResponses": [{"url": "https://x/y", "response": {"body": [1]}}]}),
+        ));
+        let twice = json!({"url": "https://x/y", "method": "get", "response": {"body": {}}});
+        expect_test::expect![[r#"apiCallResponses: duplicate entry for "https://x/y" (key "GET:https://x/y") — each method+url combination must be unique"#]]
+            .assert_eq(&refused(json!({"apiCallResponses": [twice, twice]})));
+        expect_test::expect![[r#"globalContextEntries entry "g": data, resources, and resourceFiles are mutually exclusive"#]]
+            .assert_eq(&refused(json!({"globalContextEntries": [{"name": "g", "data": {}, "resources": []}]})));
+        expect_test::expect![[r#"globalContextEntries entry "g": one of data, resources, or resourceFiles is required"#]]
+            .assert_eq(&refused(json!({"globalContextEntries": [{"name": "g"}]})));
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod deleting;
 mod encoding;
 mod exceptions;
 mod external;
+pub use external::problem as external_data_problem;
 mod generating;
 mod generator;
 mod glob;
