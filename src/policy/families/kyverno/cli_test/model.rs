@@ -123,6 +123,7 @@ fn external(root: &Node) -> Option<Json> {
         }
     }
     (!out.is_empty()).then(|| {
+        out.insert("apiVersion".into(), Json::from(API_VERSION));
         out.insert("kind".into(), Json::from("Test"));
         Json::Object(out)
     })

@@ -63,7 +63,7 @@ impl ContextData {
                     data.external
                         .read(spec, &|field| format!("the spec.{field} of {of}"));
                 }
-            } else if str_at(doc, &["kind"]) == "Test" {
+            } else if is_suite_data(doc) {
                 // The suite's own lists (`apiCallResponses`, `globalContextEntries`).
                 data.external
                     .read(doc, &|field| format!("the suite's {field}"));
@@ -101,6 +101,11 @@ impl ContextData {
         };
         Value::error(ErrorKind::InvalidArgument, format!("{call}: no data{hint}"))
     }
+}
+
+/// Whether `doc` is a suite's own lists (a `cli.kyverno.io` Test), not an object of the cluster.
+pub fn is_suite_data(doc: &Json) -> bool {
+    str_at(doc, &["kind"]) == "Test" && str_at(doc, &["apiVersion"]).starts_with("cli.kyverno.io/")
 }
 
 /// Kyverno's functions over `data`.
