@@ -882,3 +882,83 @@ fn test_kyverno_version_makes_later_functions_errors() {
         "{stdout}"
     );
 }
+
+/// HTTP responses and global context entries from a suite's `apiCallResponses` and
+/// `globalContextEntries` (data with fieldPath and projections, resourceFiles), matched as the
+/// CLI matches them (method and url, then url alone); a URL without a recorded response is an
+/// error row.
+#[test]
+fn test_answers_http_and_global_context_from_the_suite() {
+    check(
+        &["test", "tests/suites/kyverno_http"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_http/kyverno-test.yaml (external-data)
+              ok    registries-from-config Pod/team-a/good: pass (…ms)
+              ok    registries-from-config Pod/team-a/elsewhere: fail (…ms)
+              ok    external-authz Pod/team-a/good: pass (…ms)
+              ok    unrecorded-url Pod/team-a/good: error (…ms)
+              ok    teams-from-global-context Pod/team-a/good: pass (…ms)
+              ok    teams-from-global-context Pod/other/outsider: fail (…ms)
+            6 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// `eval --context` reads the same lists under a Context's `spec`; without them a call names
+/// itself and where its data goes.
+#[test]
+fn eval_reads_http_and_global_context_data_and_names_the_field_without_it() {
+    let policy = "tests/suites/kyverno_http/policies.yaml";
+    let pod = "tests/cli_fixtures/kyverno/root-image-pod.yaml";
+    let context = "tests/cli_fixtures/kyverno/http-context.yaml";
+    let eval = |name: &str, with_context: bool| {
+        let mut args = vec!["eval", policy, "--policy", name, "--object", pod];
+        if with_context {
+            args.extend(["--context", context]);
+        }
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    expect![[r#"
+        ValidatingPolicy registries-from-config: pass
+          decision: allow
+          message: success
+          validationActions: Deny
+    "#]]
+    .assert_eq(&eval("registries-from-config", true));
+    expect![[r#"
+        ValidatingPolicy registries-from-config: error
+          decision: error
+          message: error: composited variable "config" fails to evaluate: http.Get('https://config.example/registries'): no data; give its response in the suite's apiCallResponses (url, method, response.body, response.statusCode), or in the spec.apiCallResponses of the Context given with `eval --context FILE` (an admission-ls field)
+          validationActions: Deny
+    "#]].assert_eq(&eval("registries-from-config", false));
+    expect![[r#"
+        ValidatingPolicy unrecorded-url: error
+          decision: error
+          message: error: http.Get('https://nowhere.example/'): no recorded response for GET https://nowhere.example/ in the spec.apiCallResponses of --context FILE
+          validationActions: Deny
+    "#]].assert_eq(&eval("unrecorded-url", true));
+    expect![[r#"
+        ValidatingPolicy teams-from-global-context: error
+          decision: error
+          message: error: composited variable "teams" fails to evaluate: globalContext.Get('teams', 'names'): no data; give the entry in the suite's globalContextEntries (name, data or resources, projections), or in the spec.globalContextEntries of the Context given with `eval --context FILE` (an admission-ls field)
+          validationActions: Deny
+    "#]].assert_eq(&eval("teams-from-global-context", false));
+}
+
+/// Lists the CLI refuses before a run (a url without a scheme) are a suite error in its words.
+#[test]
+fn test_reports_recorded_data_the_cli_refuses() {
+    check(
+        &["test", "tests/suites/kyverno_http_refused"],
+        1,
+        expect![[r#"
+            tests/suites/kyverno_http_refused/kyverno-test.yaml (refused-data)
+              error: apiCallResponses[0]: url "config.example/registries" must be an absolute https/http URL
+              ok    registries-from-config Pod/team-a/good: error (…ms)
+            1 passed, 0 failed in …ms
+        "#]],
+    );
+}

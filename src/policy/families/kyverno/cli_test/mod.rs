@@ -111,6 +111,11 @@ pub fn run(path: &str, test: &TestFile, load: Loader<'_>, hooks: &Hooks<'_>) -> 
     values
         .context
         .extend(load_exceptions(path, &test.exceptions, load, &mut errors));
+    if let Some(external) = &test.external {
+        errors.extend(eval::external_data_problem(external));
+        let external = with_resource_files(path, external, load, &mut errors);
+        values.context.push(external);
+    }
     let compared_files = load_compared(path, test, load);
     let mut cases = Vec::new();
     for expected in &test.results {
@@ -248,6 +253,41 @@ fn load_resources(
                     .map(resources::prepare),
             ),
             Err(e) => errors.push(format!("cannot read resource file {file}: {e}")),
+        }
+    }
+    out
+}
+
+/// The suite's recorded answers with each global context entry's `resourceFiles` read into its
+/// `resources`, relative to the suite (`store.ResolveGCEResourceFiles`).
+fn with_resource_files(
+    path: &str,
+    external: &Json,
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+) -> Json {
+    let mut out = external.clone();
+    let Some(Json::Array(entries)) = out.get_mut("globalContextEntries") else {
+        return out;
+    };
+    for entry in entries.iter_mut() {
+        let Some(Json::Array(files)) = entry.get("resourceFiles") else {
+            continue;
+        };
+        let files: Vec<String> = files
+            .iter()
+            .filter_map(Json::as_str)
+            .map(String::from)
+            .collect();
+        let mut resources = Vec::new();
+        for file in &files {
+            match load(&join(path, file)).and_then(|text| documents(&text)) {
+                Ok(docs) => resources.extend(docs.into_iter().filter(Json::is_object)),
+                Err(e) => errors.push(format!("cannot read globalContextEntries file {file}: {e}")),
+            }
+        }
+        if let Some(object) = entry.as_object_mut() {
+            object.insert("resources".into(), Json::Array(resources));
         }
     }
     out

@@ -4,6 +4,9 @@
 //! (`name` or `namespace/name`) and the expected result. Fields this tool does not run yet are
 //! kept so a suite that needs them says so instead of passing without them.
 
+use serde_json::Value as Json;
+
+use crate::policy::admission::json::node_to_json;
 use crate::text::TextRange;
 use crate::yaml::{Node, NodeKind};
 
@@ -38,7 +41,7 @@ pub struct Expected {
 }
 
 /// A Test document.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TestFile {
     /// `metadata.name` (or the deprecated top-level `name`).
     pub name: String,
@@ -61,6 +64,9 @@ pub struct TestFile {
     pub target_resources: Vec<String>,
     /// Top-level fields this tool does not run yet (`context`…).
     pub unsupported: Vec<&'static str>,
+    /// `apiCallResponses` and `globalContextEntries` (the recorded answers of http and
+    /// globalContext calls), as a Test document holding only them; none when absent.
+    pub external: Option<Json>,
 }
 
 /// Whether `root` is a Kyverno CLI Test document.
@@ -78,8 +84,6 @@ const UNSUPPORTED_TOP: &[&str] = &[
     "envoyPayloads",
     "paramResources",
     "clusterResources",
-    "apiCallResponses",
-    "globalContextEntries",
 ];
 
 /// Result fields whose checks this tool does not run yet.
@@ -105,7 +109,24 @@ pub fn read(root: &Node) -> TestFile {
         context: text(root, "context"),
         target_resources: strings(root.get("targetResources")),
         unsupported: present(root, UNSUPPORTED_TOP),
+        external: external(root),
     }
+}
+
+/// The Test's own lists of recorded answers, kept as a `Test` document for the evaluation's
+/// context data.
+fn external(root: &Node) -> Option<Json> {
+    let mut out = serde_json::Map::new();
+    for field in ["apiCallResponses", "globalContextEntries"] {
+        if let Some(list) = root.get(field) {
+            out.insert(field.to_string(), node_to_json(list));
+        }
+    }
+    (!out.is_empty()).then(|| {
+        out.insert("apiVersion".into(), Json::from(API_VERSION));
+        out.insert("kind".into(), Json::from("Test"));
+        Json::Object(out)
+    })
 }
 
 fn expected(node: &Node) -> Expected {

@@ -3,7 +3,8 @@
 //! `extensions/cel/libs/user/impl.go`), and the lookups that read the request's context data as
 //! Kyverno's CLI reads a test's `context` file (kyverno/kyverno `pkg/cel/libs/fake_context.go`):
 //! `resource.Get`, `resource.List` (by apiVersion and plural resource, in exactly the namespace
-//! given) and `image.GetMetadata` (the `images` entry of that reference), and
+//! given) and `image.GetMetadata` (the `images` entry of that reference), `http.Get`,
+//! `http.Post`, `http.Client` and `globalContext.Get` (the recorded answers of `external`), and
 //! `generator.Apply`, which records into the evaluation's `generator::Sink`. A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
 //! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
@@ -13,10 +14,11 @@ use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 
+use super::external::External;
 use super::generator::Sink;
 use super::value_of;
 use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform, x509};
-use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
+use crate::cel::eval::{ErrorKind, ExternalFunctions, Opaque, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
 use crate::schema::resources::plural;
@@ -34,6 +36,8 @@ pub struct ContextData {
     source: Option<String>,
     /// What `time.now()` returns.
     now: Option<Timestamp>,
+    /// Recorded HTTP responses and global context entries.
+    external: External,
 }
 
 impl ContextData {
@@ -54,6 +58,15 @@ impl ContextData {
                 data.resources.extend(list("resources"));
                 data.images.extend(list("images"));
                 data.verifications.extend(list("verifications"));
+                let of = data.source.clone().unwrap_or_else(|| "the context".into());
+                if let Some(spec) = doc.get("spec") {
+                    data.external
+                        .read(spec, &|field| format!("the spec.{field} of {of}"));
+                }
+            } else if is_suite_data(doc) {
+                // The suite's own lists (`apiCallResponses`, `globalContextEntries`).
+                data.external
+                    .read(doc, &|field| format!("the suite's {field}"));
             } else if doc.is_object() && !super::exceptions::is_exception(doc) {
                 data.resources.push(doc.clone());
             }
@@ -88,6 +101,11 @@ impl ContextData {
         };
         Value::error(ErrorKind::InvalidArgument, format!("{call}: no data{hint}"))
     }
+}
+
+/// Whether `doc` is a suite's own lists (a `cli.kyverno.io` Test), not an object of the cluster.
+pub fn is_suite_data(doc: &Json) -> bool {
+    str_at(doc, &["kind"]) == "Test" && str_at(doc, &["apiVersion"]).starts_with("cli.kyverno.io/")
 }
 
 /// Kyverno's functions over `data`.
@@ -212,6 +230,41 @@ impl Library {
         }
     }
 
+    /// `http.Get(url, headers?)`, `http.Post(url, body, headers?)`, also on a client of
+    /// `http.Client(caBundle)` (whose mocks are the same: `http_mock.go` `Client`).
+    fn http(&self, member: &str, args: &[Value]) -> Value {
+        let (method, arity) = match member {
+            "Get" | "get" => ("GET", 1..=2),
+            "Post" | "post" => ("POST", 2..=3),
+            _ => return Value::no_overload(),
+        };
+        let Some(url) = args.first().and_then(text) else {
+            return Value::no_overload();
+        };
+        if !arity.contains(&args.len()) {
+            return Value::no_overload();
+        }
+        let call = format!("{}('{url}')", canonical(&format!("http.{member}")));
+        answer(self.data.external.http(&call, method, url))
+    }
+
+    /// `globalContext.Get(name, projection?)`.
+    fn global(&self, args: &[Value]) -> Value {
+        let (Some(name), projection) = (args.first().and_then(text), args.get(1)) else {
+            return Value::no_overload();
+        };
+        let projection = match projection {
+            None if args.len() == 1 => "",
+            Some(p) if args.len() == 2 => match text(p) {
+                Some(p) => p,
+                None => return Value::no_overload(),
+            },
+            _ => return Value::no_overload(),
+        };
+        let call = format!("globalContext.Get('{name}', '{projection}')");
+        answer(self.data.external.global(&call, name, projection))
+    }
+
     /// The context objects of `api_version` whose kind's plural is `resource`.
     fn of_resource<'d>(
         &'d self,
@@ -224,14 +277,37 @@ impl Library {
     }
 }
 
-/// Kyverno's qualified functions this tool does not evaluate yet, with where their data would
+/// A recorded answer as a CEL value, or its error.
+fn answer(found: Result<Json, String>) -> Value {
+    match found {
+        Ok(json) => value_of(Some(&json)),
+        Err(message) => Value::error(ErrorKind::InvalidArgument, message),
+    }
+}
+
+/// An `http.Client(caBundle)`: the recorded responses answer it as they answer `http`.
+#[derive(Debug, PartialEq)]
+struct HttpClient;
+
+impl Opaque for HttpClient {
+    fn type_name(&self) -> &str {
+        "http.Context"
+    }
+
+    fn equals(&self, other: &dyn Opaque) -> bool {
+        other.as_any().downcast_ref::<HttpClient>().is_some()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Kyverno's qualified functions this tool does not evaluate, with where their data would
 /// come from in a suite ("" when they need none).
 const NOT_EVALUATED: &[(&str, &str)] = &[
+    // The CLI's fake context does not implement it either (`fake_context.go` `PostResource`).
     ("resource.Post", ""),
-    ("http.Get", "the suite's apiCallResponses"),
-    ("http.Post", "the suite's apiCallResponses"),
-    ("http.Client", "the suite's apiCallResponses"),
-    ("globalContext.Get", "the suite's globalContextEntries"),
     // Random by design (kyverno/sdk `libs/random`): no result a test could expect.
     ("random", ""),
     ("random.random", ""),
@@ -301,6 +377,11 @@ fn parse_service_account(args: &[Value]) -> Value {
 impl ExternalFunctions for Library {
     fn call(&self, name: &str, target: Option<&Value>, args: &[Value]) -> Option<Value> {
         if let Some(target) = target {
+            if let Value::Opaque(o) = target
+                && o.as_any().downcast_ref::<HttpClient>().is_some()
+            {
+                return Some(self.http(name, args));
+            }
             return image_ref::member(name, target, args);
         }
         if let Some(value) = image_ref::global(name, args)
@@ -319,6 +400,13 @@ impl ExternalFunctions for Library {
             "resource.Get" => self.get(args),
             "resource.List" => self.list(args),
             "image.GetMetadata" => self.image_data(args),
+            "http.Get" => self.http("Get", args),
+            "http.Post" => self.http("Post", args),
+            "http.Client" => match args {
+                [Value::String(_)] => Value::Opaque(Arc::new(HttpClient)),
+                _ => Value::no_overload(),
+            },
+            "globalContext.Get" => self.global(args),
             "generator.Apply" => match &self.generated {
                 Some(sink) => sink.apply(args),
                 // Only a GeneratingPolicy's environment declares `generator`.
@@ -343,7 +431,15 @@ impl ExternalFunctions for Library {
         let name = canonical(name);
         matches!(
             name.as_str(),
-            "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now" | "generator.Apply"
+            "resource.Get"
+                | "resource.List"
+                | "image.GetMetadata"
+                | "time.now"
+                | "generator.Apply"
+                | "http.Get"
+                | "http.Post"
+                | "http.Client"
+                | "globalContext.Get"
         ) || encoding::is_function(&name)
             || math_ext::is_function(&name)
             || gzip::is_function(&name)

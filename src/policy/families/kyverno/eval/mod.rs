@@ -14,6 +14,8 @@
 mod deleting;
 mod encoding;
 mod exceptions;
+mod external;
+pub use external::problem as external_data_problem;
 mod generating;
 mod generator;
 mod glob;
@@ -176,7 +178,7 @@ fn context_objects(documents: &[Json]) -> Vec<Json> {
             if let Some(Json::Array(items)) = doc.pointer("/spec/resources") {
                 out.extend(items.iter().cloned());
             }
-        } else if doc.is_object() {
+        } else if doc.is_object() && !library::is_suite_data(doc) {
             out.push(doc.clone());
         }
     }
@@ -212,4 +214,20 @@ fn texts_at(root: &Node, path: &[&str]) -> Vec<String> {
 fn value_of(json: Option<&Json>) -> crate::cel::eval::Value {
     json.and_then(|j| crate::cel::eval::Value::from_json(j).ok())
         .unwrap_or(crate::cel::eval::Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_suite_s_recorded_answers_are_not_a_target_object() {
+        let lists = serde_json::json!({
+            "apiVersion": "cli.kyverno.io/v1alpha1",
+            "kind": "Test",
+            "apiCallResponses": [],
+        });
+        let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod"});
+        assert_eq!(context_objects(&[lists, pod.clone()]), vec![pod]);
+    }
 }
