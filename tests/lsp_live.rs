@@ -3,7 +3,8 @@
 //! to refresh its inlay hints, and answers `textDocument/inlayHint` with the result after each
 //! validation and mutation and at the modeline, the trace as the tooltip. Bad samples (missing,
 //! unparsable, not matched) are named at the modeline; `liveVerdicts: false` turns it off.
-//! A sample or a suite edited in the editor or changed on disk runs the verdicts of the open
+//! An expression error and an exhausted cost budget show as `⚠ error` with the trace of where
+//! they stopped. A sample or a suite edited in the editor or changed on disk runs the verdicts of the open
 //! policies that read it again, and a suite created or deleted on disk joins or leaves them.
 
 #[path = "support/lsp_client.rs"]
@@ -465,5 +466,46 @@ fn a_suite_created_then_deleted_on_disk_joins_then_leaves_the_verdicts() {
     wait_refresh(&mut client, seen);
     let (labels, _) = verdicts(&mut client, &uri);
     assert!(!labels[1].contains("case"), "{labels:?}");
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn an_expression_error_and_an_exhausted_budget_show_as_errors_with_where_they_stopped() {
+    let dir = TempDir::new("live-error");
+    let (mut client, uri) = start(&dir, Value::Null);
+    let nested = "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))))))";
+    let text = POLICY
+        .replace(" object=samples/big.yaml", "")
+        .replace("object.spec.replicas <= 5", "object.spec.replicas / 0 < 5")
+        + &format!("  - expression: '{nested}'\n");
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, tooltips) = verdicts(&mut client, &uri);
+    assert_eq!(labels.len(), 3, "{labels:?}");
+    assert!(
+        labels[0].starts_with("0: samples/small.yaml: ⚠ error: "),
+        "{labels:?}"
+    );
+    assert_eq!(
+        labels[1],
+        "9: ⚠ error: expression 'object.spec.replicas / 0 < 5' resulted in error: division by zero"
+    );
+    assert!(
+        tooltips[1]
+            .contains("object.spec.replicas / 0  →  2 / 0  →  error raised here: division by zero"),
+        "{}",
+        tooltips[1]
+    );
+    assert!(
+        labels[2].starts_with("11: ⚠ error: expression '[1,2,3"),
+        "{labels:?}"
+    );
+    assert!(
+        tooltips[2]
+            .contains("a > 0  →  stopped here: operation cancelled: actual cost limit exceeded"),
+        "{}",
+        tooltips[2]
+    );
     assert!(client.shutdown_and_exit().success());
 }
