@@ -172,7 +172,7 @@ struct Owned {
 }
 
 /// The admission policies of the file and the family policies whose evaluation is shown (Kyverno's
-/// ValidatingPolicy and NamespacedValidatingPolicy), in file order.
+/// validating and mutating policies, Gatekeeper's ConstraintTemplates), in file order.
 fn policies(file: &crate::yaml::YamlFile) -> Vec<Owned> {
     let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
     roots.filter_map(owned).collect()
@@ -188,12 +188,22 @@ fn owned(root: &crate::yaml::Node) -> Option<Owned> {
             family: false,
         });
     }
+    let name = || text_of(root.get("metadata").and_then(|m| m.get("name")));
+    if crate::policy::families::gatekeeper::is_template(root) {
+        // `eval` runs a ConstraintTemplate as the API server runs its generated policy, with the
+        // Constraint (`params=`, else the one in its file) as params: the admission path.
+        return Some(Owned {
+            name: name()?.to_string(),
+            range,
+            family: false,
+        });
+    }
     let kind = text_of(root.get("kind"))?;
     let api_version = text_of(root.get("apiVersion"))?;
     let shown = api_version.starts_with("policies.kyverno.io/")
         && FAMILY_KINDS.contains(&kind)
         && crate::policy::families::claiming(root).is_some();
-    let name = text_of(root.get("metadata").and_then(|m| m.get("name")))?;
+    let name = name()?;
     shown.then(|| Owned {
         name: name.to_string(),
         range,
@@ -205,8 +215,14 @@ fn text_of(node: Option<&crate::yaml::Node>) -> Option<&str> {
     node.and_then(crate::yaml::Node::as_str)
 }
 
-/// The family kinds whose live verdict is shown (their decision at the modeline).
-const FAMILY_KINDS: &[&str] = &["ValidatingPolicy", "NamespacedValidatingPolicy"];
+/// The family kinds whose live verdict is shown (their decision at the modeline, and the fields a
+/// mutating policy changed).
+const FAMILY_KINDS: &[&str] = &[
+    "ValidatingPolicy",
+    "NamespacedValidatingPolicy",
+    "MutatingPolicy",
+    "NamespacedMutatingPolicy",
+];
 
 /// The policy a modeline at `at` is for: the first that ends after it, else the last.
 fn owner(policies: &[Owned], at: TextSize) -> Option<&Owned> {

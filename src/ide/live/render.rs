@@ -106,13 +106,35 @@ fn family_label(outcome: &FamilyOutcome) -> String {
         "allow" => "✓ allow".to_string(),
         "deny" => format!("✗ deny: {message}"),
         "error" => format!("⚠ error: {message}"),
-        _ if message.is_empty() => format!("skip: {}", outcome.result),
-        _ => format!("skip: {message}"),
+        _ => skip_label(outcome, &message),
+    };
+    let label = match family_patch_summary(outcome) {
+        Some(operations) => format!("{label}, {operations}"),
+        None => label,
     };
     match &outcome.variant {
         Some(variant) => format!("{variant} {label}"),
         None => label,
     }
+}
+
+/// `skip: WHY`, or `skip` alone when the engine says no more (Kyverno's message for a false
+/// matchCondition of a MutatingPolicy is `skip`).
+fn skip_label(outcome: &FamilyOutcome, message: &str) -> String {
+    let why = if message.is_empty() || message == outcome.result {
+        outcome.result.as_str()
+    } else {
+        message
+    };
+    match why {
+        "skip" | "" => "skip".to_string(),
+        why => format!("skip: {why}"),
+    }
+}
+
+/// `mutates op path, …` of a mutating family policy's patch, when it changed something.
+fn family_patch_summary(outcome: &FamilyOutcome) -> Option<String> {
+    operations_summary(outcome.patch.as_deref()?)
 }
 
 /// Why a policy did not apply: a false matchCondition, else the match rules.
@@ -256,7 +278,14 @@ fn root_error(explained: &Explained) -> Option<String> {
 
 /// `mutates replace /spec/replicas, add /metadata/labels/x` for a policy that changed the object.
 fn patch_summary(outcome: &Outcome) -> Option<String> {
-    let patch = outcome.patch.as_ref().filter(|p| !p.is_empty())?;
+    operations_summary(outcome.patch.as_deref()?)
+}
+
+/// `mutates op path, …` of a non-empty RFC 6902 patch, the first few operations named.
+fn operations_summary(patch: &[Json]) -> Option<String> {
+    if patch.is_empty() {
+        return None;
+    }
     let mut named: Vec<String> = patch
         .iter()
         .take(MAX_LABEL_OPERATIONS)
