@@ -165,6 +165,30 @@ fn a_mutation_shows_the_fields_it_changed() {
     );
 }
 
+/// Each mutation names what it changed itself: the labels of the first, the replicas of a JSON
+/// patch, nothing for one that sets what is already there (`mutating/dispatcher.go` runs them in
+/// order, each on the object the one before produced).
+#[test]
+fn each_of_several_mutations_shows_the_fields_it_changed() {
+    let more = "  - patchType: JSONPatch
+    jsonPatch:
+      expression: \"[JSONPatch{op: 'replace', path: '/spec/replicas', value: 1}]\"
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: \"Object{metadata: Object.metadata{labels: {'team': 'web'}}}\"
+";
+    check(
+        &format!("{MUTATING}{more}{SMALL}"),
+        false,
+        expect![[r#"
+            1:# admission-ls: object=small.yaml| small.yaml: ✓ allow, mutates add /metadata/labels, replace /spec/replicas
+            14:        Object{metadata: Object.metadata{labels: {'team': 'web'}}}| ✓ mutates add /metadata/labels
+            17:      expression: "[JSONPatch{op: 'replace', path: '/spec/replicas', value: 1}]"| ✓ mutates replace /spec/replicas
+            20:      expression: "Object{metadata: Object.metadata{labels: {'team': 'web'}}}"| ✓ no change
+        "#]],
+    );
+}
+
 #[test]
 fn bad_samples_are_named_at_the_modeline() {
     let fixture = format!(

@@ -132,6 +132,14 @@ fn skip_label(outcome: &FamilyOutcome, message: &str) -> String {
     }
 }
 
+/// `mutates op path, …` of what mutation `index` changed, every time it ran (a later mutation
+/// may undo it: the policy's patch is in the tooltip).
+fn changed_by(outcome: &Outcome, index: usize) -> Option<String> {
+    let mine = outcome.mutation_patches.iter().filter(|(i, _)| *i == index);
+    let operations: Vec<Json> = mine.flat_map(|(_, ops)| ops.iter().cloned()).collect();
+    operations_summary(&operations)
+}
+
 /// `mutates op path, …` of a mutating family policy's patch, when it changed something.
 fn family_patch_summary(outcome: &FamilyOutcome) -> Option<String> {
     operations_summary(outcome.patch.as_deref()?)
@@ -159,7 +167,6 @@ pub(super) fn site_hints(
     sites: &[ExpressionSite],
     verdicts: &[&Verdict],
 ) -> Vec<LiveHint> {
-    let mutations = sites.iter().filter(|s| is_mutation(s.role)).count();
     let mut out = Vec::new();
     let mut mutation_index = 0;
     for site in sites {
@@ -181,7 +188,7 @@ pub(super) fn site_hints(
                 let part = if site.role == SiteRole::Validation {
                     validation_part(outcome, index)
                 } else {
-                    mutation_part(outcome, index, mutations)
+                    mutation_part(outcome, index)
                 };
                 Some((v.sample.clone(), part?))
             })
@@ -236,9 +243,8 @@ fn validation_part(outcome: &Outcome, index: usize) -> Option<Part> {
     Some(Part { label, detail })
 }
 
-/// One sample's result of mutation `index` of `count`: its error, else the fields the policy
-/// changed (named on the mutation itself when it is the only one).
-fn mutation_part(outcome: &Outcome, index: usize, count: usize) -> Option<Part> {
+/// One sample's result of mutation `index`: its error, else the fields it changed.
+fn mutation_part(outcome: &Outcome, index: usize) -> Option<Part> {
     let traces: Vec<&Explained> = outcome
         .explained
         .iter()
@@ -246,14 +252,13 @@ fn mutation_part(outcome: &Outcome, index: usize, count: usize) -> Option<Part> 
         .collect();
     let trace = traces.get(index).copied();
     let error = trace.and_then(root_error);
-    let label = match (&error, patch_summary(outcome)) {
+    let label = match (&error, changed_by(outcome, index)) {
         (Some(error), _) => format!("⚠ error: {}", short(error)),
         (None, _) if trace.is_none() && outcome.decision == Decision::Error => {
             format!("⚠ error: {}", short(&first_message(outcome)))
         }
         (None, _) if trace.is_none() => return None,
-        (None, Some(operations)) if count == 1 => format!("✓ {operations}"),
-        (None, Some(_)) => "✓ applied".to_string(),
+        (None, Some(operations)) => format!("✓ {operations}"),
         (None, None) => "✓ no change".to_string(),
     };
     let mut detail = label.clone();
