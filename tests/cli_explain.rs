@@ -2,7 +2,9 @@
 //! JSON: comparisons with their operands' values, short-circuits and ternary branches that never
 //! ran, `all`/`exists` with the element they ended on, variables, an error with the node that
 //! raised it, and where an expression that ran out of cost stopped; `test -v` prints the trace
-//! of a failing case.
+//! of a failing case. The same for Kyverno's ValidatingPolicy and MutatingPolicy (`eval`, text and
+//! JSON, and a failing row of a `kyverno-test.yaml` suite) and for Gatekeeper's
+//! K8sNativeValidation templates (`eval` with the Constraint as params, a failing gator case).
 
 use std::process::Command;
 
@@ -269,5 +271,445 @@ fn test_verbose_explains_only_the_failing_case() {
                         object.spec.replicas  →  12
             1 passed, 1 failed in …ms
         "#]],
+    );
+}
+
+const KYVERNO: &str = "tests/cli_fixtures/explain/kyverno.yaml";
+const POD: &str = "tests/cli_fixtures/explain/pod.yaml";
+
+#[test]
+fn explain_kyverno_validating_policy() {
+    let args = [
+        "eval",
+        KYVERNO,
+        "--policy",
+        "tagged-images",
+        "--object",
+        POD,
+    ];
+    check(
+        &[&args[..], &["--explain"]].concat(),
+        expect![[r#"
+        ValidatingPolicy tagged-images: fail
+          decision: deny
+          message: container proxy has no tag
+          validationActions: Deny
+          explain matchCondition not-kube-system:
+            object.metadata.namespace != 'kube-system'  →  "shop" != "kube-system"  →  true
+              object.metadata.namespace  →  "shop"
+          explain validation[0]:
+            !has(object.spec.hostNetwork) || object.spec.hostNetwork == false  →  true
+              !has(object.spec.hostNetwork)  →  true
+                has(object.spec.hostNetwork)  →  false
+              object.spec.hostNetwork == false  →  (not evaluated)
+          explain variables.maxContainers:
+            object.metadata.namespace == 'shop' ? 3 : 1  →  3
+              object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
+                object.metadata.namespace  →  "shop"
+              1  →  (not evaluated)
+          explain validation[1]:
+            size(object.spec.containers) <= variables.maxContainers  →  2 <= 3  →  true
+              size(object.spec.containers)  →  2
+                object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+              variables.maxContainers  →  3
+          explain validation[2]:
+            object.spec.containers.all(c, c.image.contains(':'))  →  false  (last iteration: index 1: c = {"image": "registry.example/proxy", "name": "proxy"})
+              object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+              c.image.contains(':')  →  false
+                c.image  →  "registry.example/proxy"
+          explain messageExpression[2]:
+            'container ' + object.spec.containers.filter(c, !c.image.contains(':'))[0].name + ' has no tag'  →  "container proxy" + " has no tag"  →  "container proxy has no tag"
+              'container ' + object.spec.containers.filter(c, !c.image.contains(':'))[0].name  →  "container " + "proxy"  →  "container proxy"
+                object.spec.containers.filter(c, !c.image.contains(':'))[0].name  →  "proxy"
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_error_in_a_subexpression() {
+    let args = ["eval", KYVERNO, "--policy", "priority-set", "--object", POD];
+    check(
+        &[&args[..], &["--explain"]].concat(),
+        expect![[r#"
+        ValidatingPolicy priority-set: error
+          decision: error
+          message: error: no such key: priority
+          validationActions: Deny
+          explain validation[0]:
+            object.spec.containers.size() > 0 && object.spec.priority > 0  →  error: no such key: priority
+              object.spec.containers.size() > 0  →  2 > 0  →  true
+                object.spec.containers.size()  →  2
+                  object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+              object.spec.priority > 0  →  error: no such key: priority
+                object.spec.priority  →  error raised here: no such key: priority
+                  object.spec  →  {"containers": [{"image": "registry.example/app:1.2", "name": "app"}, {"image": …
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_mutating_policy() {
+    let args = ["eval", KYVERNO, "--policy", "pull-always", "--object", POD];
+    check(
+        &[&args[..], &["--explain"]].concat(),
+        expect![[r#"
+        MutatingPolicy pull-always: pass
+          decision: allow
+          message: success
+          patch:
+            {"op":"add","path":"/spec/containers/0/imagePullPolicy","value":"Always"}
+            {"op":"add","path":"/spec/containers/1/imagePullPolicy","value":"Always"}
+          object:
+            {
+              "apiVersion": "v1",
+              "kind": "Pod",
+              "metadata": {
+                "name": "web",
+                "namespace": "shop"
+              },
+              "spec": {
+                "containers": [
+                  {
+                    "image": "registry.example/app:1.2",
+                    "imagePullPolicy": "Always",
+                    "name": "app"
+                  },
+                  {
+                    "image": "registry.example/proxy",
+                    "imagePullPolicy": "Always",
+                    "name": "proxy"
+                  }
+                ]
+              }
+            }
+          explain matchCondition some-untagged:
+            object.spec.containers.exists(c, !c.image.contains(':'))  →  true  (last iteration: index 1: c = {"image": "registry.example/proxy", "name": "proxy"})
+              object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+              !c.image.contains(':')  →  true
+                c.image.contains(':')  →  false
+                  c.image  →  "registry.example/proxy"
+          explain applyConfiguration:
+            Object{spec: Object.spec{containers: object.spec.containers.map(c, Object.spec.containers{name: c.name, imagePullPolicy:…  →  Object{spec: Object.spec{containers: [Object.spec.containers{name: "app", imageP…
+              Object.spec{containers: object.spec.containers.map(c, Object.spec.containers{name: c.name, imagePullPolicy: "Always"})}  →  Object.spec{containers: [Object.spec.containers{name: "app", imagePullPolicy: "A…
+                object.spec.containers.map(c, Object.spec.containers{name: c.name, imagePullPolicy: "Always"})  →  [Object.spec.containers{name: "app", imagePullPolicy: "Always"}, Object.spec.con…  (last iteration: index 1: c = {"image": "registry.example/proxy", "name": "proxy"})
+                  object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+                  Object.spec.containers{name: c.name, imagePullPolicy: "Always"}  →  Object.spec.containers{name: "proxy", imagePullPolicy: "Always"}
+                    c.name  →  "proxy"
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_json_carries_the_trace_as_data() {
+    let args = ["eval", KYVERNO, "--policy", "priority-set", "--object", POD];
+    let json = ["--format", "json", "--explain"];
+    check(
+        &[&args[..], &json[..]].concat(),
+        expect![[r#"
+        [
+          {
+            "decision": "error",
+            "explain": [
+              {
+                "expression": "object.spec.containers.size() > 0 && object.spec.priority > 0",
+                "label": "validation[0]",
+                "trace": [
+                  {
+                    "depth": 0,
+                    "end": 61,
+                    "error": "no such key: priority",
+                    "start": 0,
+                    "text": "object.spec.containers.size() > 0 && object.spec.priority > 0"
+                  },
+                  {
+                    "depth": 1,
+                    "end": 33,
+                    "operands": "2 > 0",
+                    "start": 0,
+                    "text": "object.spec.containers.size() > 0",
+                    "value": "true"
+                  },
+                  {
+                    "depth": 2,
+                    "end": 29,
+                    "start": 0,
+                    "text": "object.spec.containers.size()",
+                    "value": "2"
+                  },
+                  {
+                    "depth": 3,
+                    "end": 22,
+                    "start": 0,
+                    "text": "object.spec.containers",
+                    "value": "[{\"image\": \"registry.example/app:1.2\", \"name\": \"app\"}, {\"image\": \"registry.examp…"
+                  },
+                  {
+                    "depth": 1,
+                    "end": 61,
+                    "error": "no such key: priority",
+                    "start": 37,
+                    "text": "object.spec.priority > 0"
+                  },
+                  {
+                    "depth": 2,
+                    "end": 57,
+                    "raised": "no such key: priority",
+                    "start": 37,
+                    "text": "object.spec.priority"
+                  },
+                  {
+                    "depth": 3,
+                    "end": 48,
+                    "start": 37,
+                    "text": "object.spec",
+                    "value": "{\"containers\": [{\"image\": \"registry.example/app:1.2\", \"name\": \"app\"}, {\"image\": …"
+                  }
+                ]
+              }
+            ],
+            "kind": "ValidatingPolicy",
+            "message": "error: no such key: priority",
+            "policy": "priority-set",
+            "result": "error",
+            "validationActions": [
+              "Deny"
+            ]
+          }
+        ]
+    "#]],
+    );
+}
+
+#[test]
+fn kyverno_without_explain_no_trace_is_printed() {
+    let args = [
+        "eval",
+        KYVERNO,
+        "--policy",
+        "tagged-images",
+        "--object",
+        POD,
+    ];
+    check(
+        &args,
+        expect![[r#"
+        ValidatingPolicy tagged-images: fail
+          decision: deny
+          message: container proxy has no tag
+          validationActions: Deny
+    "#]],
+    );
+}
+
+#[test]
+fn test_verbose_explains_a_failing_kyverno_row() {
+    let args = ["test", "tests/suites/kyverno_flipped", "-v"];
+    check_status(
+        &args,
+        1,
+        expect![[r#"
+        tests/suites/kyverno_flipped/kyverno-test.yaml (flipped)
+          FAIL  require-team Pod/good-pod: fail (…ms)
+                Pod/good-pod: want fail, got pass: success
+                explain matchCondition not-system:
+                  object.metadata.?namespace.orValue('') != 'kube-system'  →  "default" != "kube-system"  →  true
+                    object.metadata.?namespace.orValue('')  →  "default"
+                      object.metadata.?namespace  →  optional.of("default")
+                explain variables.labels:
+                  object.metadata.?labels.orValue({})  →  {"team": "payments"}
+                    object.metadata.?labels  →  optional.of({"team": "payments"})
+                    {}  →  {}
+                explain validation[0]:
+                  object.spec.containers.orValue([]).size() > 0 && 'team' in variables.labels  →  true && true  →  true
+                    object.spec.containers.orValue([]).size() > 0  →  1 > 0  →  true
+                      object.spec.containers.orValue([]).size()  →  1
+                        object.spec.containers.orValue([])  →  [{"image": "nginx", "name": "app"}]
+                          object.spec.containers  →  [{"image": "nginx", "name": "app"}]
+                          []  →  []
+                    'team' in variables.labels  →  "team" in {"team": "payments"}  →  true
+                      variables.labels  →  {"team": "payments"}
+                explain validation[1]:
+                  variables.labels.team != 'nobody'  →  "payments" != "nobody"  →  true
+                    variables.labels.team  →  "payments"
+          ERROR require-team Pod/no-such-pod: pass (…ms)
+                resource 'no-such-pod' is not among the suite's resources
+          ERROR no-such-policy Pod/good-pod: pass (…ms)
+                policy 'no-such-policy' is not among the suite's policies
+          ok    require-team ConfigMap/settings: skip (…ms)
+          ERROR require-team Pod/bad-pod: fail (…ms)
+                the suite uses generatedResource, which admission-ls does not run yet
+        1 passed, 1 failed, 3 errored in …ms
+    "#]],
+    );
+}
+
+#[test]
+fn explain_gatekeeper_template_with_its_constraint() {
+    let args = [
+        "eval",
+        "tests/suites/gatekeeper/template.yaml",
+        "--params",
+        "tests/suites/gatekeeper/constraint.yaml",
+        "--object",
+        "tests/suites/gatekeeper/missing-both.yaml",
+        "--explain",
+    ];
+    check(
+        &args,
+        expect![[r#"
+        ValidatingAdmissionPolicy gatekeeper-k8srequiredlabels (binding gatekeeper-k8srequiredlabels-must-have-owner): deny
+          validation[0]: false: missing required label, requires all of: owner, team
+          validation[1]: true
+          message: missing required label, requires all of: owner, team
+          explain variables.anyObject:
+            has(request.operation) && request.operation == "DELETE" && object == null ? oldObject : object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "unlabelled", "namespac…
+              has(request.operation) && request.operation == "DELETE" && object == null  →  false
+                has(request.operation) && request.operation == "DELETE"  →  true && false  →  false
+                  has(request.operation)  →  true
+                  request.operation == "DELETE"  →  "CREATE" == "DELETE"  →  false
+                    request.operation  →  "CREATE"
+                object == null  →  (not evaluated)
+              oldObject  →  (not evaluated)
+              object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "unlabelled", "namespac…
+          explain matchCondition not-kube-system:
+            variables.anyObject.metadata.?namespace.orValue("") != "kube-system"  →  "apps" != "kube-system"  →  true
+              variables.anyObject.metadata.?namespace.orValue("")  →  "apps"
+                variables.anyObject.metadata.?namespace  →  optional.of("apps")
+                ""  →  (not evaluated)
+          explain variables.params:
+            !has(params.spec) ? null : !has(params.spec.parameters) ? null: params.spec.parameters  →  {"labels": [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]}
+              !has(params.spec)  →  false
+                has(params.spec)  →  true
+              null  →  (not evaluated)
+              !has(params.spec.parameters) ? null: params.spec.parameters  →  {"labels": [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]}
+                !has(params.spec.parameters)  →  false
+                  has(params.spec.parameters)  →  true
+                null  →  (not evaluated)
+                params.spec.parameters  →  {"labels": [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]}
+          explain variables.anyObject:
+            has(request.operation) && request.operation == "DELETE" && object == null ? oldObject : object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "unlabelled", "namespac…
+              has(request.operation) && request.operation == "DELETE" && object == null  →  false
+                has(request.operation) && request.operation == "DELETE"  →  true && false  →  false
+                  has(request.operation)  →  true
+                  request.operation == "DELETE"  →  "CREATE" == "DELETE"  →  false
+                    request.operation  →  "CREATE"
+                object == null  →  (not evaluated)
+              oldObject  →  (not evaluated)
+              object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "unlabelled", "namespac…
+          explain variables.labels:
+            has(variables.anyObject.metadata.labels) ? variables.anyObject.metadata.labels : {}  →  {}
+              has(variables.anyObject.metadata.labels)  →  false
+              variables.anyObject.metadata.labels  →  (not evaluated)
+              {}  →  {}
+          explain validation[0]:
+            variables.params.labels.all(entry, entry.key in variables.labels)  →  false  (last iteration: index 0: entry = {"allowedRegex": "^[a-z]+$", "key": "owner"})
+              variables.params.labels  →  [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]
+              entry.key in variables.labels  →  "owner" in {}  →  false
+                entry.key  →  "owner"
+                variables.labels  →  {}
+          explain validation[1]:
+            variables.params.labels.all(entry, !(entry.key in variables.labels) || !has(entry.allowedRegex) || variables.labels[entr…  →  true  (last iteration: index 1: entry = {"key": "team"})
+              variables.params.labels  →  [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]
+              !(entry.key in variables.labels) || !has(entry.allowedRegex) || variables.labels[entry.key].matches(entry.allowedRegex)  →  true
+                !(entry.key in variables.labels) || !has(entry.allowedRegex)  →  true
+                  !(entry.key in variables.labels)  →  true
+                    (entry.key in variables.labels)  →  "team" in {}  →  false
+                      entry.key  →  "team"
+                      variables.labels  →  {}
+                  !has(entry.allowedRegex)  →  (not evaluated)
+                variables.labels[entry.key].matches(entry.allowedRegex)  →  (not evaluated)
+          explain messageExpression[0]:
+            "missing required label, requires all of: " + variables.params.labels.map(entry, entry.key).join(", ")  →  "missing required label, requires all of: " + "owner, team"  →  "missing required label, requires all of: owner, team"
+              variables.params.labels.map(entry, entry.key).join(", ")  →  "owner, team"
+                variables.params.labels.map(entry, entry.key)  →  ["owner", "team"]  (last iteration: index 1: entry = {"key": "team"})
+                  variables.params.labels  →  [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]
+                  entry.key  →  "team"
+    "#]],
+    );
+}
+
+#[test]
+fn test_verbose_explains_a_failing_gator_case() {
+    let args = [
+        "test",
+        "tests/suites/gatekeeper_failing",
+        "--run",
+        "allowed-expected-to-violate",
+        "-v",
+    ];
+    check_status(
+        &args,
+        1,
+        expect![[r#"
+        tests/suites/gatekeeper_failing/failing.test.yaml (failing)
+          FAIL  wrong-expectations/allowed-expected-to-violate (…ms)
+                got 0 violations but want at least 1: got messages []
+                decision: allow
+                explain variables.anyObject:
+                  has(request.operation) && request.operation == "DELETE" && object == null ? oldObject : object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"owner": "alice", "t…
+                    has(request.operation) && request.operation == "DELETE" && object == null  →  false
+                      has(request.operation) && request.operation == "DELETE"  →  true && false  →  false
+                        has(request.operation)  →  true
+                        request.operation == "DELETE"  →  "CREATE" == "DELETE"  →  false
+                          request.operation  →  "CREATE"
+                      object == null  →  (not evaluated)
+                    oldObject  →  (not evaluated)
+                    object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"owner": "alice", "t…
+                explain matchCondition not-kube-system:
+                  variables.anyObject.metadata.?namespace.orValue("") != "kube-system"  →  "apps" != "kube-system"  →  true
+                    variables.anyObject.metadata.?namespace.orValue("")  →  "apps"
+                      variables.anyObject.metadata.?namespace  →  optional.of("apps")
+                      ""  →  (not evaluated)
+                explain variables.params:
+                  !has(params.spec) ? null : !has(params.spec.parameters) ? null: params.spec.parameters  →  {"labels": [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]}
+                    !has(params.spec)  →  false
+                      has(params.spec)  →  true
+                    null  →  (not evaluated)
+                    !has(params.spec.parameters) ? null: params.spec.parameters  →  {"labels": [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]}
+                      !has(params.spec.parameters)  →  false
+                        has(params.spec.parameters)  →  true
+                      null  →  (not evaluated)
+                      params.spec.parameters  →  {"labels": [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]}
+                explain variables.anyObject:
+                  has(request.operation) && request.operation == "DELETE" && object == null ? oldObject : object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"owner": "alice", "t…
+                    has(request.operation) && request.operation == "DELETE" && object == null  →  false
+                      has(request.operation) && request.operation == "DELETE"  →  true && false  →  false
+                        has(request.operation)  →  true
+                        request.operation == "DELETE"  →  "CREATE" == "DELETE"  →  false
+                          request.operation  →  "CREATE"
+                      object == null  →  (not evaluated)
+                    oldObject  →  (not evaluated)
+                    object  →  {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"owner": "alice", "t…
+                explain variables.labels:
+                  has(variables.anyObject.metadata.labels) ? variables.anyObject.metadata.labels : {}  →  {"owner": "alice", "team": "web"}
+                    has(variables.anyObject.metadata.labels)  →  true
+                    variables.anyObject.metadata.labels  →  {"owner": "alice", "team": "web"}
+                    {}  →  (not evaluated)
+                explain validation[0]:
+                  variables.params.labels.all(entry, entry.key in variables.labels)  →  true  (last iteration: index 1: entry = {"key": "team"})
+                    variables.params.labels  →  [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]
+                    entry.key in variables.labels  →  "team" in {"owner": "alice", "team": "web"}  →  true
+                      entry.key  →  "team"
+                      variables.labels  →  {"owner": "alice", "team": "web"}
+                explain validation[1]:
+                  variables.params.labels.all(entry, !(entry.key in variables.labels) || !has(entry.allowedRegex) || variables.labels[entr…  →  true  (last iteration: index 1: entry = {"key": "team"})
+                    variables.params.labels  →  [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]
+                    !(entry.key in variables.labels) || !has(entry.allowedRegex) || variables.labels[entry.key].matches(entry.allowedRegex)  →  true
+                      !(entry.key in variables.labels) || !has(entry.allowedRegex)  →  false || true  →  true
+                        !(entry.key in variables.labels)  →  false
+                          (entry.key in variables.labels)  →  "team" in {"owner": "alice", "team": "web"}  →  true
+                            entry.key  →  "team"
+                            variables.labels  →  {"owner": "alice", "team": "web"}
+                        !has(entry.allowedRegex)  →  true
+                          has(entry.allowedRegex)  →  false
+                      variables.labels[entry.key].matches(entry.allowedRegex)  →  (not evaluated)
+                explain messageExpression[0]:
+                  "missing required label, requires all of: " + variables.params.labels.map(entry, entry.key).join(", ")  →  "missing required label, requires all of: " + "owner, team"  →  "missing required label, requires all of: owner, team"
+                    variables.params.labels.map(entry, entry.key).join(", ")  →  "owner, team"
+                      variables.params.labels.map(entry, entry.key)  →  ["owner", "team"]  (last iteration: index 1: entry = {"key": "team"})
+                        variables.params.labels  →  [{"allowedRegex": "^[a-z]+$", "key": "owner"}, {"key": "team"}]
+                        entry.key  →  "team"
+        0 passed, 1 failed in …ms
+    "#]],
     );
 }

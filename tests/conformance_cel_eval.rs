@@ -218,7 +218,9 @@ fn run(t: &Json) -> Result<(), String> {
     if !parsed.is_ok() {
         return Err(format!("parse error: {:?}", parsed.errors.first()));
     }
+    // cel-go's conformance run enables EnableErrorOnBadPresenceTest.
     let mut act = Activation::new();
+    act.with_strict_presence();
     if let Some(bindings) = t.get("bindings").and_then(Json::as_object) {
         for (name, v) in bindings {
             act.bind(name, value(v).unwrap_or(Value::Null));
@@ -320,7 +322,9 @@ fn eval_src(src: &str) -> Result<Value, String> {
     if !parsed.is_ok() {
         return Err(format!("parse error: {:?}", parsed.errors.first()));
     }
-    evaluate(&parsed.ast, &Activation::new(), &EvalOptions::default())
+    let mut act = Activation::new();
+    act.with_strict_presence();
+    evaluate(&parsed.ast, &act, &EvalOptions::default())
         .result
         .map_err(|e| e.message)
 }

@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 
-use admission_ls::cel::eval::trace_view;
 use admission_ls::ide::KubeVersion;
 use admission_ls::ide::run::{
     EvalOutcome, EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json,
@@ -215,7 +214,12 @@ fn run_family(args: &EvalArgs, all: Vec<Vec<FamilyOutcome>>) -> i32 {
         EvalFormat::Json => {
             let mut docs: Vec<Json> = shown
                 .iter()
-                .map(|o| Json::Array(o.iter().map(|o| o.to_json()).collect()))
+                .map(|o| {
+                    let each = o
+                        .iter()
+                        .map(|o| with_traces(o.to_json(), &o.explained, args.explain));
+                    Json::Array(each.collect())
+                })
                 .collect();
             let json = if docs.len() == 1 {
                 docs.remove(0)
@@ -229,7 +233,12 @@ fn run_family(args: &EvalArgs, all: Vec<Vec<FamilyOutcome>>) -> i32 {
         }
         EvalFormat::Text => shown
             .iter()
-            .map(|o| o.iter().map(|o| render_family(o)).collect::<String>())
+            .map(|o| {
+                let each = o
+                    .iter()
+                    .map(|o| render_family(o) + &render_traces(&o.explained, "  "));
+                each.collect::<String>()
+            })
             .collect::<Vec<_>>()
             .join("\n"),
     };
@@ -326,7 +335,13 @@ pub fn run(args: &EvalArgs) -> i32 {
         Ok(all) => all,
         Err(message) => return usage_error(&message),
     };
-    match evaluate_family_all(&all) {
+    // Traced, each verdict keeps its expressions' traces (`FamilyOutcome::explained`).
+    let families = if args.explain {
+        explain::capture(|| evaluate_family_all(&all)).0
+    } else {
+        evaluate_family_all(&all)
+    };
+    match families {
         Some(Ok(all)) => return run_family(args, all),
         Some(Err(message)) => return usage_error(&message),
         None => {}
@@ -372,25 +387,13 @@ pub(super) fn usage_error(message: &str) -> i32 {
 /// The traces as text, each line after `indent`: each expression's subexpressions with their
 /// values.
 pub fn render_traces(traces: &[explain::Explained], indent: &str) -> String {
-    let mut out = String::new();
-    for t in traces {
-        out.push_str(&format!("{indent}explain {}:\n", t.label));
-        out.push_str(&trace_view::render_text(&t.lines, &format!("{indent}  ")));
-    }
-    out
+    explain::render_text(traces, indent)
 }
 
 /// `json` with an `explain` array (one entry per expression evaluated) when asked for.
 fn with_traces(mut json: Json, traces: &[explain::Explained], explain: bool) -> Json {
     if let (true, Some(map)) = (explain, json.as_object_mut()) {
-        let all = traces.iter().map(|t| {
-            serde_json::json!({
-                "label": t.label,
-                "expression": t.text,
-                "trace": trace_view::to_json(&t.lines),
-            })
-        });
-        map.insert("explain".to_string(), Json::Array(all.collect()));
+        map.insert("explain".to_string(), explain::to_json(traces));
     }
     json
 }

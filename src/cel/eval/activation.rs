@@ -33,8 +33,8 @@ pub struct Activation<'a> {
     has_dotted: bool,
     /// `x.orValue(y)` as Kyverno's engines run it (see [`Activation::with_or_value_compat`]).
     pub(crate) or_value_compat: bool,
-    /// Presence tests on a scalar are false (see [`Activation::with_lenient_presence`]).
-    pub(crate) lenient_presence: bool,
+    /// Presence tests on a scalar are errors (see [`Activation::with_strict_presence`]).
+    pub(crate) strict_presence: bool,
     /// Functions the caller supplies (see [`Activation::with_functions`]).
     pub(crate) functions: Option<Arc<dyn ExternalFunctions>>,
 }
@@ -74,11 +74,13 @@ impl<'a> Activation<'a> {
     }
 
     /// A presence test on a value that is not a map or an object (`has(x.f)`, `x.?f`, `x[?k]`
-    /// with `x` a scalar or null) is false, as in cel-go without `EnableErrorOnBadPresenceTest`
-    /// (`interpreter/attributes.go` `refQualify`), which Kyverno's environments do not enable
-    /// (kyverno/kyverno `pkg/cel/compiler/env.go`); Kubernetes' environments make it an error.
-    pub fn with_lenient_presence(&mut self) -> &mut Self {
-        self.lenient_presence = true;
+    /// with `x` a scalar or null) is an error, as in cel-go with `EnableErrorOnBadPresenceTest`,
+    /// which only cel-go's conformance run enables (`conformance/conformance_test.go`). Without
+    /// it, the default of every engine we follow (Kubernetes' `pkg/cel/environment`, Gatekeeper's
+    /// driver, Kyverno's `pkg/cel/compiler/env.go`, none of which enables it), such a test is
+    /// false (`interpreter/attributes.go` `refQualify`, opt-out since cel-go v0.21).
+    pub fn with_strict_presence(&mut self) -> &mut Self {
+        self.strict_presence = true;
         self
     }
 

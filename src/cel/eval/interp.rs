@@ -56,9 +56,9 @@ impl<'a> Interp<'a> {
             .is_some_and(|f| f.is_qualified(name))
     }
 
-    /// Whether presence tests on scalars are false (`Activation::with_lenient_presence`).
+    /// Whether presence tests on scalars are false (unless `Activation::with_strict_presence`).
     pub(crate) fn lenient_presence(&self) -> bool {
-        self.act.lenient_presence
+        !self.act.strict_presence
     }
 
     /// Whether the activation asks for Kyverno's `orValue` (see `Activation::with_or_value_compat`).
@@ -259,7 +259,7 @@ impl<'a> Interp<'a> {
         }
         let base = self.eval(operand)?;
         self.cost.charge(consts::SELECT_AND_IDENT)?;
-        if optional && self.act.lenient_presence && is_scalar(&base) {
+        if optional && !self.act.strict_presence && is_scalar(&base) {
             return Ok(Value::Optional(None));
         }
         Ok(super::access::select(&base, &field.text, optional))
@@ -269,7 +269,7 @@ impl<'a> Interp<'a> {
         let base = self.eval(operand)?;
         let key = self.eval(index)?;
         self.cost.charge(consts::SELECT_AND_IDENT)?;
-        if optional && self.act.lenient_presence && is_scalar(&base) && !key.is_error() {
+        if optional && !self.act.strict_presence && is_scalar(&base) && !key.is_error() {
             return Ok(Value::Optional(None));
         }
         Ok(super::access::index(&base, &key, optional))

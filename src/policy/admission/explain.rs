@@ -46,6 +46,39 @@ pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Vec<Explained>) {
     (result, traces)
 }
 
+/// Runs `f`; inside a [`capture`], also returns the traces of what `f` evaluated (kept apart
+/// from the enclosing capture's), otherwise none and `f` runs untraced.
+pub(crate) fn traced<T>(f: impl FnOnce() -> T) -> (T, Vec<Explained>) {
+    if enabled() {
+        capture(f)
+    } else {
+        (f(), Vec::new())
+    }
+}
+
+/// The traces as text, each line after `indent`: `explain LABEL:`, then the expression's
+/// subexpressions with their values.
+pub fn render_text(traces: &[Explained], indent: &str) -> String {
+    let mut out = String::new();
+    for t in traces {
+        out.push_str(&format!("{indent}explain {}:\n", t.label));
+        out.push_str(&trace_view::render_text(&t.lines, &format!("{indent}  ")));
+    }
+    out
+}
+
+/// The traces as JSON: one entry per expression, with its label, text and trace.
+pub fn to_json(traces: &[Explained]) -> serde_json::Value {
+    let all = traces.iter().map(|t| {
+        serde_json::json!({
+            "label": t.label,
+            "expression": t.text,
+            "trace": trace_view::to_json(&t.lines),
+        })
+    });
+    serde_json::Value::Array(all.collect())
+}
+
 /// Whether a [`capture`] is running on this thread.
 pub(crate) fn enabled() -> bool {
     SINK.with(|s| s.borrow().is_some())

@@ -144,8 +144,8 @@ impl Scope {
     fn activation(&self, upto: usize) -> Activation<'static> {
         let mut activation = Activation::new();
         if self.data.or_value_compat {
-            // Kyverno's environment: its orValue and cel-go's lenient presence tests.
-            activation.with_or_value_compat().with_lenient_presence();
+            // Kyverno's environment: its orValue.
+            activation.with_or_value_compat();
         }
         if let Some(functions) = &self.data.functions {
             activation.with_functions(functions.clone());

@@ -50,6 +50,9 @@ pub struct FamilyOutcome {
     pub patch: Option<Vec<Json>>,
     /// The resources a generating policy generated, when it ran to the end.
     pub generated: Option<Vec<Json>>,
+    /// The trace of every expression evaluated, when the evaluation ran inside
+    /// `admission::explain::capture` (`eval --explain`, `test -v`); empty otherwise.
+    pub explained: Vec<crate::policy::admission::explain::Explained>,
 }
 
 impl FamilyOutcome {

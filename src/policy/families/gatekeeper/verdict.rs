@@ -11,6 +11,7 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use crate::policy::PolicyKind;
+use crate::policy::admission::explain::Explained;
 use crate::policy::admission::json::documents;
 use crate::policy::admission::view::{self, Document};
 use crate::policy::admission::{Decision, Input, Outcome, Request, TriState, evaluate};
@@ -94,10 +95,17 @@ pub fn judge(
         authorizer: None,
         ignore_matching: true,
     };
-    match conditions(&policy, &input) {
-        Gate::Skip => return Ok(skipped()),
-        Gate::Fail(message) if fail => return Ok(denied(&policy, vec![message], Decision::Error)),
-        Gate::Fail(_) => return Ok(skipped()),
+    let (gate, gate_traces) = conditions(&policy, &input);
+    let with_gate = |mut verdict: Verdict| {
+        verdict.outcome.explained.splice(0..0, gate_traces.clone());
+        verdict
+    };
+    match gate {
+        Gate::Skip => return Ok(with_gate(skipped())),
+        Gate::Fail(message) if fail => {
+            return Ok(with_gate(denied(&policy, vec![message], Decision::Error)));
+        }
+        Gate::Fail(_) => return Ok(with_gate(skipped())),
         Gate::Run => {}
     }
     let policy = view::Policy {
@@ -120,14 +128,14 @@ pub fn judge(
     } else {
         Decision::Deny
     };
-    Ok(Verdict {
+    Ok(with_gate(Verdict {
         outcome: Outcome {
             decision,
             messages: violations.clone(),
             ..outcome
         },
         violations,
-    })
+    }))
 }
 
 fn denied(policy: &view::Policy, violations: Vec<String>, decision: Decision) -> Verdict {
@@ -151,10 +159,11 @@ enum Gate {
 /// The template's match conditions, which the driver compiles with the template's variables
 /// (`AddTemplate`: `filterCompiler.CompileCondition` on the composited compiler), unlike a
 /// policy's: each is evaluated as a validation of the policy without match conditions. One that
-/// is false skips the policy; otherwise an error fails it (`matchconditions/matcher.go`).
-fn conditions(policy: &view::Policy, input: &Input) -> Gate {
+/// is false skips the policy; otherwise an error fails it (`matchconditions/matcher.go`). Under
+/// `eval --explain` the conditions' traces come back labelled with their names.
+fn conditions(policy: &view::Policy, input: &Input) -> (Gate, Vec<Explained>) {
     if policy.match_conditions.is_empty() {
-        return Gate::Run;
+        return (Gate::Run, Vec::new());
     }
     let validations = policy
         .match_conditions
@@ -170,12 +179,13 @@ fn conditions(policy: &view::Policy, input: &Input) -> Gate {
         ..policy.clone()
     };
     let outcome = evaluate(&gate, None, input);
+    let traces = condition_traces(outcome.explained, &policy.match_conditions);
     if outcome
         .validations
         .iter()
         .any(|v| v.result == TriState::False)
     {
-        return Gate::Skip;
+        return (Gate::Skip, traces);
     }
     let error = outcome
         .validations
@@ -183,9 +193,24 @@ fn conditions(policy: &view::Policy, input: &Input) -> Gate {
         .find(|v| v.result == TriState::Error)
         .and_then(|v| v.message.clone());
     match error {
-        Some(message) => Gate::Fail(message),
-        None => Gate::Run,
+        Some(message) => (Gate::Fail(message), traces),
+        None => (Gate::Run, traces),
     }
+}
+
+/// The traces of the conditions run as validations, `validation[i]` renamed after condition `i`.
+fn condition_traces(mut traces: Vec<Explained>, conditions: &[view::Named]) -> Vec<Explained> {
+    for trace in &mut traces {
+        let index = trace
+            .label
+            .strip_prefix("validation[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .and_then(|i| i.parse::<usize>().ok());
+        if let Some(condition) = index.and_then(|i| conditions.get(i)) {
+            trace.label = format!("matchCondition {}", condition.name);
+        }
+    }
+    traces
 }
 
 /// The generated policy as evaluation reads it.

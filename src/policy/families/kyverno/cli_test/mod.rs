@@ -658,9 +658,16 @@ fn mismatch(expected: &Expected, what: &str, response: &Response, status: Status
         .as_deref()
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
-    format!(
+    let mut out = format!(
         "{what}{variant}: want {}, got {}{message}",
         expected.result,
         status.as_str()
-    )
+    );
+    // Under `test -v` the response keeps its expressions' traces: they say why.
+    let why = crate::policy::admission::explain::render_text(&response.outcome.explained, "");
+    if !why.is_empty() {
+        out.push('\n');
+        out.push_str(why.trim_end());
+    }
+    out
 }

@@ -22,7 +22,7 @@ use crate::cel::eval::Value;
 use crate::cel::types::Type;
 use crate::policy::admission::mutate::{check_type_names, json_patch};
 use crate::policy::admission::view::{self, Document, Mutation, Policy};
-use crate::policy::admission::{merge, patch};
+use crate::policy::admission::{explain, merge, patch};
 use crate::policy::{ApiVersion, PolicyKind, read_kinds};
 use crate::schema::{Gvk, KubeVersion, SchemaTypes};
 use crate::yaml::Node;
@@ -92,7 +92,9 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
             patched: None,
         };
     }
-    let (status, message, patched) = match run(policy, settings, input) {
+    let (ran, explained) = explain::traced(|| run(policy, settings, input));
+    outcome.explained = explained;
+    let (status, message, patched) = match ran {
         Ran::Skipped => (Status::Skip, "skip".to_string(), None),
         Ran::Exempted(status, message) => (status, message, None),
         Ran::Failed(e) => (
@@ -185,7 +187,8 @@ pub(super) fn conditions_hold(
 ) -> Result<bool, String> {
     let mut errors = Vec::new();
     for condition in &policy.match_conditions {
-        match evaluate_bool(scope, &condition.expression) {
+        let label = || format!("matchCondition {}", condition.name);
+        match explain::labelled(label, || evaluate_bool(scope, &condition.expression)) {
             Ok(false) => return Ok(false),
             Ok(true) => {}
             Err(e) => errors.push(e),
@@ -231,11 +234,13 @@ pub(super) fn mutate(
 ) -> Result<Json, String> {
     match mutation.patch_type.as_str() {
         "ApplyConfiguration" => {
-            let value = evaluate_text(scope, &mutation.apply_configuration)?;
+            let run = || evaluate_text(scope, &mutation.apply_configuration);
+            let value = explain::labelled(|| "applyConfiguration".into(), run)?;
             apply_configuration(schemas, input, object, &value)
         }
         "JSONPatch" => {
-            let value = evaluate_text(scope, &mutation.json_patch)?;
+            let run = || evaluate_text(scope, &mutation.json_patch);
+            let value = explain::labelled(|| "jsonPatch".into(), run)?;
             json_patch(object, &value)
         }
         other => Err(format!("unsupported patch type: {other}")),

@@ -14,6 +14,7 @@ use super::exceptions;
 use super::library::{ContextData, Library};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at, texts_at, value_of};
 use crate::cel::eval::Value;
+use crate::policy::admission::explain;
 use crate::policy::admission::expr::{Compiled, Failure, POLICY_BUDGET, Scope};
 use crate::policy::admission::matching;
 use crate::policy::admission::view::{self, Document, Policy, Resources, Rule};
@@ -204,7 +205,9 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
             patched: None,
         };
     }
-    let (status, message, annotations) = run(&variant.policy, settings, input);
+    let ((status, message, annotations), explained) =
+        explain::traced(|| run(&variant.policy, settings, input));
+    outcome.explained = explained;
     outcome.result = status.as_str().into();
     outcome.message = Some(message.clone());
     outcome.audit_annotations = annotations;
@@ -325,7 +328,8 @@ fn run(
         }
     }
     for (index, validation) in policy.validations.iter().enumerate() {
-        match evaluate_bool(&scope, &validation.expression) {
+        let label = || format!("validation[{index}]");
+        match explain::labelled(label, || evaluate_bool(&scope, &validation.expression)) {
             Err(e) => return (Status::Error, format!("error: {e}"), Vec::new()),
             Ok(true) => {}
             Ok(false) => {
@@ -374,7 +378,8 @@ pub(super) fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
 pub(super) fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
     let mut errors = Vec::new();
     for condition in &policy.match_conditions {
-        match evaluate_bool(scope, &condition.expression) {
+        let label = || format!("matchCondition {}", condition.name);
+        match explain::labelled(label, || evaluate_bool(scope, &condition.expression)) {
             Ok(false) => return Ok(false),
             Ok(true) => {}
             Err(e) => errors.push(e),
@@ -397,7 +402,9 @@ pub(super) fn failure_message(
 ) -> String {
     let mut message = validation.message.clone();
     if !validation.message_expression.is_empty() {
-        message = match evaluate_text(scope, &validation.message_expression) {
+        let label = || format!("messageExpression[{index}]");
+        let text = &validation.message_expression;
+        message = match explain::labelled(label, || evaluate_text(scope, text)) {
             Err(e) => format!("failed to evaluate message expression: {e}"),
             Ok(Value::String(s)) => s.to_string(),
             Ok(other) => format!(
@@ -420,7 +427,8 @@ pub(super) fn audit_annotations(
     let mut out = Vec::new();
     for annotation in &policy.audit_annotations {
         let key = &annotation.key;
-        match evaluate_text(scope, &annotation.value_expression) {
+        let label = || format!("auditAnnotation {key}");
+        match explain::labelled(label, || evaluate_text(scope, &annotation.value_expression)) {
             Err(e) => return Err(format!("failed to evaluate auditAnnotation '{key}': {e}")),
             Ok(Value::String(s)) if !s.is_empty() => out.push((key.clone(), s.to_string())),
             Ok(Value::String(_)) => {}
