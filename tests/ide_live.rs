@@ -300,7 +300,7 @@ fn an_expression_over_the_cost_budget_shows_where_it_stopped() {
 }
 
 #[test]
-fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline() {
+fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline_and_each_validation() {
     let policy = REPLICAS
         .replace(
             "admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy",
@@ -315,7 +315,42 @@ fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline() {
         &format!("{policy}{SMALL}{BIG}{pod}"),
         false,
         expect![[r#"
-        1:# admission-ls: object=small.yaml object=big.yaml object=pod.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas  ·  pod.yaml: skip: no match
+            1:# admission-ls: object=small.yaml object=big.yaml object=pod.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas  ·  pod.yaml: skip: no match
+            10:  - expression: object.spec.replicas <= 5| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas
+            12:  - expression: object.metadata.name.startsWith('web')| small.yaml: ✓ allow
+        "#]],
+    );
+}
+
+/// The trace of a Kyverno validation is its hint's tooltip; Kyverno stops at the first false
+/// validation (kyverno/kyverno pkg/cel/policies/vpol/compiler/policy.go `evaluateWithData`), so
+/// the second has no hint.
+#[test]
+fn a_kyverno_validation_shows_its_trace() {
+    let policy = REPLICAS
+        .replace(
+            "admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy",
+            "policies.kyverno.io/v1\nkind: ValidatingPolicy",
+        )
+        .replace("object=small.yaml object=big.yaml", "object=big.yaml");
+    check(
+        &format!("{policy}{BIG}"),
+        true,
+        expect![[r#"
+        1:# admission-ls: object=big.yaml| big.yaml: ✗ deny: at most 5 replicas
+            **big.yaml**: ValidatingPolicy `replicas`: ✗ deny: at most 5 replicas
+
+            message: at most 5 replicas
+        10:  - expression: object.spec.replicas <= 5| ✗ deny: at most 5 replicas
+            **big.yaml**: ✗ deny: at most 5 replicas
+
+            message: at most 5 replicas
+
+            `validation[0]`:
+            ```
+            object.spec.replicas <= 5  →  7 <= 5  →  false
+              object.spec.replicas  →  7
+            ```
     "#]],
     );
 }

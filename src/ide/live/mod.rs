@@ -6,6 +6,7 @@
 //! asks for the verdicts ([`Analysis::modeline_verdicts`]) and their hints
 //! ([`Analysis::live_hints`]); nothing here reads the disk.
 
+mod family_sites;
 mod modeline;
 mod render;
 mod suites;
@@ -158,9 +159,33 @@ impl Analysis {
                 out.extend(render::site_hints(&parsed.text, model.sites(), &mine));
             }
         }
+        out.extend(family_hints(&parsed.text, &parsed.yaml, verdicts));
         out.sort_by_key(|h| h.offset);
         out
     }
+}
+
+/// The hints after the validations of the file's family policies (a Kyverno ValidatingPolicy),
+/// from the traces of their verdicts.
+fn family_hints(text: &str, file: &crate::yaml::YamlFile, verdicts: &[Verdict]) -> Vec<LiveHint> {
+    let mut out = Vec::new();
+    for root in file.documents.iter().filter_map(|d| d.root.as_ref()) {
+        let Some(policy) = owned(root).filter(|p| p.family) else {
+            continue;
+        };
+        let Some(family) = crate::policy::families::claiming(root) else {
+            continue;
+        };
+        let mine: Vec<&Verdict> = verdicts
+            .iter()
+            .filter(|v| v.policy == policy.name)
+            .collect();
+        if !mine.is_empty() {
+            let sites = family.expression_sites(root);
+            out.extend(family_sites::site_hints(text, &sites, &mine));
+        }
+    }
+    out
 }
 
 /// A policy of the file a modeline can name.
@@ -279,7 +304,9 @@ fn check_sample(text: &str, single: bool) -> Result<(), String> {
 /// trace kept.
 fn evaluate(request: &EvalRequest, family: bool) -> Result<Evaluated, String> {
     if family {
-        let outcomes = super::run::evaluate_family(request);
+        // Traced: each verdict keeps the traces of its expressions (its validations' hints).
+        let outcomes =
+            crate::policy::admission::explain::capture(|| super::run::evaluate_family(request)).0;
         let outcomes = outcomes.unwrap_or_else(|| Err("no family evaluates this policy".into()));
         return outcomes.map(Evaluated::Family);
     }

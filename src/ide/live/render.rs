@@ -1,7 +1,7 @@
 //! The labels and tooltips of live verdicts: `✓ allow`, `✗ deny: MESSAGE`, `⚠ error: MESSAGE`
 //! after a validation; the fields a mutation changed after it; the decision (or why there is
-//! none: a file missing, unparsable, not matched) after a modeline; a family's policy (Kyverno's
-//! ValidatingPolicy) gets its decision after the modeline only. A label names its sample when
+//! none: a file missing, unparsable, not matched) after a modeline; a family's policy gets its
+//! decision after the modeline (its validations' hints are `family_sites.rs`'s). A label names its sample when
 //! the policy has several. The tooltip is Markdown with each sample's result and the trace of the
 //! expression (`eval --explain`'s lines).
 
@@ -20,9 +20,9 @@ const MAX_LABEL_MESSAGE: usize = 80;
 const MAX_LABEL_OPERATIONS: usize = 4;
 
 /// One sample's part of a hint: its label and its tooltip section.
-struct Part {
-    label: String,
-    detail: String,
+pub(super) struct Part {
+    pub(super) label: String,
+    pub(super) detail: String,
 }
 
 /// The summary after each modeline: each of its samples' decision or problem.
@@ -206,7 +206,7 @@ fn is_mutation(role: SiteRole) -> bool {
 }
 
 /// `i` of `spec.validations[i].expression`.
-fn validation_index(path: &str) -> Option<usize> {
+pub(super) fn validation_index(path: &str) -> Option<usize> {
     let rest = path.strip_prefix("spec.validations[")?;
     let (index, tail) = rest.split_once(']')?;
     (tail == ".expression").then_some(())?;
@@ -322,13 +322,13 @@ fn first_message(outcome: &Outcome) -> String {
 }
 
 /// A trace as a fenced block under the expression's label.
-fn trace_block(explained: &Explained) -> String {
+pub(super) fn trace_block(explained: &Explained) -> String {
     let lines = trace_view::render_text(&explained.lines, "");
     format!("\n\n`{}`:\n```\n{}```", explained.label, lines)
 }
 
 /// `text` cut to one line of at most [`MAX_LABEL_MESSAGE`] characters.
-fn short(text: &str) -> String {
+pub(super) fn short(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
     if line.chars().count() <= MAX_LABEL_MESSAGE && line.len() == text.len() {
         return line.to_string();
@@ -339,7 +339,11 @@ fn short(text: &str) -> String {
 
 /// One hint from each sample's part: the labels joined (each named after its sample when
 /// `named`), the details one section each.
-fn join(offset: crate::text::TextSize, parts: Vec<(String, Part)>, named: bool) -> LiveHint {
+pub(super) fn join(
+    offset: crate::text::TextSize,
+    parts: Vec<(String, Part)>,
+    named: bool,
+) -> LiveHint {
     let labels: Vec<String> = parts
         .iter()
         .map(|(sample, part)| match named {
