@@ -508,38 +508,38 @@ fn test_verbose_explains_a_failing_kyverno_row() {
         &args,
         1,
         expect![[r#"
-        tests/suites/kyverno_flipped/kyverno-test.yaml (flipped)
-          FAIL  require-team Pod/good-pod: fail (…ms)
-                Pod/good-pod: want fail, got pass: success
-                explain matchCondition not-system:
-                  object.metadata.?namespace.orValue('') != 'kube-system'  →  "default" != "kube-system"  →  true
-                    object.metadata.?namespace.orValue('')  →  "default"
-                      object.metadata.?namespace  →  optional.of("default")
-                explain variables.labels:
-                  object.metadata.?labels.orValue({})  →  {"team": "payments"}
-                    object.metadata.?labels  →  optional.of({"team": "payments"})
-                    {}  →  {}
-                explain validation[0]:
-                  object.spec.containers.orValue([]).size() > 0 && 'team' in variables.labels  →  true && true  →  true
-                    object.spec.containers.orValue([]).size() > 0  →  1 > 0  →  true
-                      object.spec.containers.orValue([]).size()  →  1
-                        object.spec.containers.orValue([])  →  [{"image": "nginx", "name": "app"}]
-                          object.spec.containers  →  [{"image": "nginx", "name": "app"}]
-                          []  →  []
-                    'team' in variables.labels  →  "team" in {"team": "payments"}  →  true
-                      variables.labels  →  {"team": "payments"}
-                explain validation[1]:
-                  variables.labels.team != 'nobody'  →  "payments" != "nobody"  →  true
-                    variables.labels.team  →  "payments"
-          ERROR require-team Pod/no-such-pod: pass (…ms)
-                resource 'no-such-pod' is not among the suite's resources
-          ERROR no-such-policy Pod/good-pod: pass (…ms)
-                policy 'no-such-policy' is not among the suite's policies
-          ok    require-team ConfigMap/settings: skip (…ms)
-          ERROR require-team Pod/bad-pod: fail (…ms)
-                the suite uses generatedResource, which admission-ls does not run yet
-        1 passed, 1 failed, 3 errored in …ms
-    "#]],
+            tests/suites/kyverno_flipped/kyverno-test.yaml (flipped)
+              FAIL  require-team Pod/good-pod: fail (…ms)
+                    Pod/good-pod: want fail, got pass: success
+                    explain matchCondition not-system:
+                      object.metadata.?namespace.orValue('') != 'kube-system'  →  "default" != "kube-system"  →  true
+                        object.metadata.?namespace.orValue('')  →  "default"
+                          object.metadata.?namespace  →  optional.of("default")
+                    explain variables.labels:
+                      object.metadata.?labels.orValue({})  →  {"team": "payments"}
+                        object.metadata.?labels  →  optional.of({"team": "payments"})
+                        {}  →  {}
+                    explain validation[0]:
+                      object.spec.containers.orValue([]).size() > 0 && 'team' in variables.labels  →  true && true  →  true
+                        object.spec.containers.orValue([]).size() > 0  →  1 > 0  →  true
+                          object.spec.containers.orValue([]).size()  →  1
+                            object.spec.containers.orValue([])  →  [{"image": "nginx", "name": "app"}]
+                              object.spec.containers  →  [{"image": "nginx", "name": "app"}]
+                              []  →  []
+                        'team' in variables.labels  →  "team" in {"team": "payments"}  →  true
+                          variables.labels  →  {"team": "payments"}
+                    explain validation[1]:
+                      variables.labels.team != 'nobody'  →  "payments" != "nobody"  →  true
+                        variables.labels.team  →  "payments"
+              ERROR require-team Pod/no-such-pod: pass (…ms)
+                    resource 'no-such-pod' is not among the suite's resources
+              ERROR no-such-policy Pod/good-pod: pass (…ms)
+                    policy 'no-such-policy' is not among the suite's policies
+              ok    require-team ConfigMap/settings: skip (…ms)
+              ERROR require-team Pod/bad-pod: fail (…ms)
+                    the suite uses cloneSourceResource, which admission-ls does not run yet
+            1 passed, 1 failed, 3 errored in …ms
+        "#]],
     );
 }
 
