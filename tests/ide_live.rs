@@ -498,8 +498,9 @@ fn a_gatekeeper_template_shows_its_violations_with_the_constraint_as_params() {
         READ_ONLY_ROOT,
         false,
         expect![[r#"
-        1:# admission-ls: object=disallowed.yaml object=exempt.yaml params=constraint.yaml| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
-    "#]],
+            1:# admission-ls: object=disallowed.yaml object=exempt.yaml params=constraint.yaml| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+            36:          - expression: 'size(variables.badContainers) == 0'| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+        "#]],
     );
 }
 
@@ -527,7 +528,8 @@ fn a_gatekeeper_template_takes_the_constraint_of_its_file() {
         &fixture,
         false,
         expect![[r#"
-        1:# admission-ls: object=disallowed.yaml object=exempt.yaml| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
-    "#]],
+            1:# admission-ls: object=disallowed.yaml object=exempt.yaml| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+            36:          - expression: 'size(variables.badContainers) == 0'| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+        "#]],
     );
 }

@@ -165,12 +165,13 @@ impl Analysis {
     }
 }
 
-/// The hints after the validations of the file's family policies (a Kyverno ValidatingPolicy),
-/// from the traces of their verdicts.
+/// The hints after the validations of the file's family policies: a Kyverno ValidatingPolicy's
+/// from the traces of its verdicts, a Gatekeeper ConstraintTemplate's from its outcome.
 fn family_hints(text: &str, file: &crate::yaml::YamlFile, verdicts: &[Verdict]) -> Vec<LiveHint> {
     let mut out = Vec::new();
     for root in file.documents.iter().filter_map(|d| d.root.as_ref()) {
-        let Some(policy) = owned(root).filter(|p| p.family) else {
+        let template = crate::policy::families::gatekeeper::is_template(root);
+        let Some(policy) = owned(root).filter(|p| p.family || template) else {
             continue;
         };
         let Some(family) = crate::policy::families::claiming(root) else {
@@ -180,8 +181,14 @@ fn family_hints(text: &str, file: &crate::yaml::YamlFile, verdicts: &[Verdict]) 
             .iter()
             .filter(|v| v.policy == policy.name)
             .collect();
-        if !mine.is_empty() {
-            let sites = family.expression_sites(root);
+        if mine.is_empty() {
+            continue;
+        }
+        let sites = family.expression_sites(root);
+        if template {
+            // Evaluated as its generated admission policy: its outcome has the validations.
+            out.extend(render::site_hints(text, &sites, &mine));
+        } else {
             out.extend(family_sites::site_hints(text, &sites, &mine));
         }
     }

@@ -205,9 +205,12 @@ fn is_mutation(role: SiteRole) -> bool {
     matches!(role, SiteRole::ApplyConfiguration | SiteRole::JsonPatch)
 }
 
-/// `i` of `spec.validations[i].expression`.
+/// `i` of `spec.validations[i].expression`, or of a Gatekeeper template's
+/// `spec.targets[t].code[c].source.validations[i].expression`.
 pub(super) fn validation_index(path: &str) -> Option<usize> {
-    let rest = path.strip_prefix("spec.validations[")?;
+    let (before, rest) = path.rsplit_once("validations[")?;
+    let parent = before.strip_suffix('.').unwrap_or(before);
+    (parent == "spec" || parent.ends_with(".source")).then_some(())?;
     let (index, tail) = rest.split_once(']')?;
     (tail == ".expression").then_some(())?;
     index.parse().ok()
