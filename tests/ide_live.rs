@@ -165,6 +165,30 @@ fn a_mutation_shows_the_fields_it_changed() {
     );
 }
 
+/// Each mutation names what it changed itself: the labels of the first, the replicas of a JSON
+/// patch, nothing for one that sets what is already there (`mutating/dispatcher.go` runs them in
+/// order, each on the object the one before produced).
+#[test]
+fn each_of_several_mutations_shows_the_fields_it_changed() {
+    let more = "  - patchType: JSONPatch
+    jsonPatch:
+      expression: \"[JSONPatch{op: 'replace', path: '/spec/replicas', value: 1}]\"
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: \"Object{metadata: Object.metadata{labels: {'team': 'web'}}}\"
+";
+    check(
+        &format!("{MUTATING}{more}{SMALL}"),
+        false,
+        expect![[r#"
+            1:# admission-ls: object=small.yaml| small.yaml: ✓ allow, mutates add /metadata/labels, replace /spec/replicas
+            14:        Object{metadata: Object.metadata{labels: {'team': 'web'}}}| ✓ mutates add /metadata/labels
+            17:      expression: "[JSONPatch{op: 'replace', path: '/spec/replicas', value: 1}]"| ✓ mutates replace /spec/replicas
+            20:      expression: "Object{metadata: Object.metadata{labels: {'team': 'web'}}}"| ✓ no change
+        "#]],
+    );
+}
+
 #[test]
 fn bad_samples_are_named_at_the_modeline() {
     let fixture = format!(
@@ -276,7 +300,7 @@ fn an_expression_over_the_cost_budget_shows_where_it_stopped() {
 }
 
 #[test]
-fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline() {
+fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline_and_each_validation() {
     let policy = REPLICAS
         .replace(
             "admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy",
@@ -291,7 +315,221 @@ fn a_kyverno_validating_policy_shows_its_decision_at_the_modeline() {
         &format!("{policy}{SMALL}{BIG}{pod}"),
         false,
         expect![[r#"
-        1:# admission-ls: object=small.yaml object=big.yaml object=pod.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas  ·  pod.yaml: skip: no match
+            1:# admission-ls: object=small.yaml object=big.yaml object=pod.yaml| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas  ·  pod.yaml: skip: no match
+            10:  - expression: object.spec.replicas <= 5| small.yaml: ✓ allow  ·  big.yaml: ✗ deny: at most 5 replicas
+            12:  - expression: object.metadata.name.startsWith('web')| small.yaml: ✓ allow
+        "#]],
+    );
+}
+
+/// The trace of a Kyverno validation is its hint's tooltip; Kyverno stops at the first false
+/// validation (kyverno/kyverno pkg/cel/policies/vpol/compiler/policy.go `evaluateWithData`), so
+/// the second has no hint.
+#[test]
+fn a_kyverno_validation_shows_its_trace() {
+    let policy = REPLICAS
+        .replace(
+            "admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy",
+            "policies.kyverno.io/v1\nkind: ValidatingPolicy",
+        )
+        .replace("object=small.yaml object=big.yaml", "object=big.yaml");
+    check(
+        &format!("{policy}{BIG}"),
+        true,
+        expect![[r#"
+        1:# admission-ls: object=big.yaml| big.yaml: ✗ deny: at most 5 replicas
+            **big.yaml**: ValidatingPolicy `replicas`: ✗ deny: at most 5 replicas
+
+            message: at most 5 replicas
+        10:  - expression: object.spec.replicas <= 5| ✗ deny: at most 5 replicas
+            **big.yaml**: ✗ deny: at most 5 replicas
+
+            message: at most 5 replicas
+
+            `validation[0]`:
+            ```
+            object.spec.replicas <= 5  →  7 <= 5  →  false
+              object.spec.replicas  →  7
+            ```
     "#]],
+    );
+}
+
+/// kyverno/kyverno test/cli/test-mutating-policy/mutating-label: the policy, and its two
+/// Deployments (the one in `dev` gets the label, the other is skipped by the matchCondition).
+const MUTATING_LABEL: &str = r#"
+# admission-ls: object=dev.yaml object=default.yaml
+apiVersion: policies.kyverno.io/v1beta1
+kind: MutatingPolicy
+metadata:
+  name: test-mpol-jsonpatch
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["deployments"]
+  matchConditions:
+  - name: is-dev-namespace
+    expression: request.namespace == 'dev'
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: |
+        has(object.metadata.labels) ?
+        [JSONPatch{op: "add", path: "/metadata/labels/managed", value: "true"}] :
+        [JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}]
+
+#- dev.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: dev-deploy-2, namespace: dev}
+spec: {replicas: 1}
+
+#- default.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: dev-deploy-1, namespace: default}
+spec: {replicas: 1}
+"#;
+
+#[test]
+fn a_kyverno_mutating_policy_shows_the_fields_it_changed_at_the_modeline() {
+    check(
+        MUTATING_LABEL,
+        true,
+        expect![[r#"
+        1:# admission-ls: object=dev.yaml object=default.yaml| dev.yaml: ✓ allow, mutates add /metadata/labels  ·  default.yaml: skip
+            **dev.yaml**: MutatingPolicy `test-mpol-jsonpatch`: ✓ allow, mutates add /metadata/labels
+
+            message: success
+
+            ---
+
+            **default.yaml**: MutatingPolicy `test-mpol-jsonpatch`: skip
+
+            message: skip
+    "#]],
+    );
+}
+
+/// open-policy-agent/gatekeeper-library library/pod-security-policy/read-only-root-filesystem,
+/// its CEL code cut to the containers, with the Constraint and Pods of its samples.
+const READ_ONLY_ROOT: &str = r#"
+# admission-ls: object=disallowed.yaml object=exempt.yaml params=constraint.yaml
+apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata:
+  name: k8spspreadonlyrootfilesystem
+spec:
+  crd:
+    spec:
+      names:
+        kind: K8sPSPReadOnlyRootFilesystem
+      validation:
+        openAPIV3Schema:
+          type: object
+          properties:
+            exemptImages:
+              type: array
+              items:
+                type: string
+  targets:
+    - target: admission.k8s.gatekeeper.sh
+      code:
+      - engine: K8sNativeValidation
+        source:
+          variables:
+          - name: containers
+            expression: 'has(variables.anyObject.spec.containers) ? variables.anyObject.spec.containers : []'
+          - name: badContainers
+            expression: |
+              variables.containers.filter(container,
+                !(has(variables.params.exemptImages) && container.image in variables.params.exemptImages) &&
+                (!has(container.securityContext) ||
+                !has(container.securityContext.readOnlyRootFilesystem) ||
+                container.securityContext.readOnlyRootFilesystem != true)
+              ).map(container, container.name)
+          validations:
+          - expression: 'size(variables.badContainers) == 0'
+            messageExpression: '"only read-only root filesystem container is allowed: " + variables.badContainers.join(", ")'
+
+#- constraint.yaml
+apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sPSPReadOnlyRootFilesystem
+metadata:
+  name: psp-readonlyrootfilesystem
+spec:
+  match:
+    kinds:
+      - apiGroups: [""]
+        kinds: ["Pod"]
+  parameters:
+    exemptImages:
+    - "specialprogram"
+
+#- disallowed.yaml
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-readonlyrootfilesystem-disallowed
+spec:
+  containers:
+  - name: nginx
+    image: nginx
+    securityContext:
+      readOnlyRootFilesystem: false
+
+#- exempt.yaml
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx-readonlyrootfilesystem-exempt
+spec:
+  containers:
+  - name: special
+    image: specialprogram
+"#;
+
+#[test]
+fn a_gatekeeper_template_shows_its_violations_with_the_constraint_as_params() {
+    check(
+        READ_ONLY_ROOT,
+        false,
+        expect![[r#"
+            1:# admission-ls: object=disallowed.yaml object=exempt.yaml params=constraint.yaml| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+            36:          - expression: 'size(variables.badContainers) == 0'| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+        "#]],
+    );
+}
+
+#[test]
+fn a_gatekeeper_template_without_a_constraint_says_so_at_the_modeline() {
+    let fixture = READ_ONLY_ROOT.replace(" params=constraint.yaml", "");
+    check(
+        &fixture,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=disallowed.yaml object=exempt.yaml| disallowed.yaml: ⚠ no K8sPSPReadOnlyRootFilesystem Constraint: give the Constraint of the template …  ·  exempt.yaml: ⚠ no K8sPSPReadOnlyRootFilesystem Constraint: give the Constraint of the template …
+    "#]],
+    );
+}
+
+#[test]
+fn a_gatekeeper_template_takes_the_constraint_of_its_file() {
+    let (template, samples) = READ_ONLY_ROOT
+        .split_once("\n#- constraint.yaml\n")
+        .unwrap_or_default();
+    let (constraint, pods) = samples.split_once("\n#- ").unwrap_or_default();
+    let template = template.replace(" params=constraint.yaml", "");
+    let fixture = format!("{template}---\n{constraint}\n#- {pods}");
+    check(
+        &fixture,
+        false,
+        expect![[r#"
+            1:# admission-ls: object=disallowed.yaml object=exempt.yaml| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+            36:          - expression: 'size(variables.badContainers) == 0'| disallowed.yaml: ✗ deny: only read-only root filesystem container is allowed: nginx  ·  exempt.yaml: ✓ allow
+        "#]],
     );
 }

@@ -3,6 +3,9 @@
 //! to refresh its inlay hints, and answers `textDocument/inlayHint` with the result after each
 //! validation and mutation and at the modeline, the trace as the tooltip. Bad samples (missing,
 //! unparsable, not matched) are named at the modeline; `liveVerdicts: false` turns it off.
+//! An expression error and an exhausted cost budget show as `⚠ error` with the trace of where
+//! they stopped. A sample or a suite edited in the editor or changed on disk runs the verdicts of the open
+//! policies that read it again, and a suite created or deleted on disk joins or leaves them.
 
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
@@ -340,5 +343,169 @@ fn a_policy_without_samples_costs_no_refresh() {
     settle(&mut client);
     assert_eq!(refreshes(&client), 0);
     assert!(verdicts(&mut client, &uri).0.is_empty());
+    assert!(client.shutdown_and_exit().success());
+}
+
+/// Opens the policy with its modeline and waits, after the scan, for its first verdicts.
+fn open_policy(client: &mut Client, dir: &TempDir, uri: &str, text: &str) {
+    client.diagnostics_where(&file_uri(&dir.path().join("policy.yaml")), |_| true);
+    open(client, uri, text);
+    client.diagnostics_at(uri, 1);
+    wait_refresh(client, 0);
+    settle(client);
+}
+
+fn change(client: &mut Client, uri: &str, version: i64, text: &str) {
+    let change = json!({"textDocument": {"uri": uri, "version": version},
+        "contentChanges": [{"text": text}]});
+    client.notify("textDocument/didChange", change);
+}
+
+/// `workspace/didChangeWatchedFiles` for one file (1 created, 2 changed, 3 deleted).
+fn changed_on_disk(client: &mut Client, uri: &str, typ: u8) {
+    let changes = json!({"changes": [{"uri": uri, "type": typ}]});
+    client.notify("workspace/didChangeWatchedFiles", changes);
+}
+
+const BOTH_ALLOW: &str = "samples/small.yaml: ✓ allow  ·  samples/big.yaml: ✓ allow";
+
+#[test]
+fn an_edit_of_an_open_sample_runs_the_verdicts_again() {
+    let dir = TempDir::new("live-sample-edit");
+    let (mut client, uri) = start(&dir, Value::Null);
+    open_policy(&mut client, &dir, &uri, POLICY);
+    let big = file_uri(&dir.path().join("samples/big.yaml"));
+    open(&mut client, &big, BIG);
+    client.diagnostics_at(&big, 1);
+    let seen = refreshes(&client);
+    change(
+        &mut client,
+        &big,
+        2,
+        &BIG.replace("replicas: 9", "replicas: 3"),
+    );
+    client.diagnostics_at(&big, 2);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [format!("0: {BOTH_ALLOW}"), format!("9: {BOTH_ALLOW}")]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn a_sample_changed_on_disk_runs_the_verdicts_again() {
+    let dir = TempDir::new("live-sample-disk");
+    let (mut client, uri) = start(&dir, Value::Null);
+    open_policy(&mut client, &dir, &uri, POLICY);
+    let seen = refreshes(&client);
+    let big = dir.write(
+        "samples/big.yaml",
+        BIG.replace("replicas: 9", "replicas: 3"),
+    );
+    changed_on_disk(&mut client, &file_uri(&big), 2);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [format!("0: {BOTH_ALLOW}"), format!("9: {BOTH_ALLOW}")]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn an_edit_of_an_open_suite_runs_the_verdicts_again() {
+    let dir = TempDir::new("live-suite-edit");
+    let suite = dir.write("tests/replicas.test.yaml", SUITE);
+    let (mut client, uri) = start(&dir, Value::Null);
+    open_policy(&mut client, &dir, &uri, POLICY);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert!(
+        labels[1].ends_with("case two replicas: ✓ allow"),
+        "{labels:?}"
+    );
+    let suite = file_uri(&suite);
+    open(&mut client, &suite, SUITE);
+    client.diagnostics_at(&suite, 1);
+    let seen = refreshes(&client);
+    change(
+        &mut client,
+        &suite,
+        2,
+        &SUITE.replace("replicas: 2", "replicas: 9"),
+    );
+    client.diagnostics_at(&suite, 2);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert!(
+        labels[1].ends_with("case two replicas: ✗ deny: at most 5 replicas"),
+        "{labels:?}"
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn a_suite_created_then_deleted_on_disk_joins_then_leaves_the_verdicts() {
+    let dir = TempDir::new("live-suite-disk");
+    let (mut client, uri) = start(&dir, Value::Null);
+    open_policy(&mut client, &dir, &uri, POLICY);
+    let seen = refreshes(&client);
+    let suite = dir.write("tests/replicas.test.yaml", SUITE);
+    changed_on_disk(&mut client, &file_uri(&suite), 1);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert!(
+        labels[1].ends_with("case two replicas: ✓ allow"),
+        "{labels:?}"
+    );
+    settle(&mut client);
+    let seen = refreshes(&client);
+    std::fs::remove_file(&suite).expect("the suite is removed");
+    changed_on_disk(&mut client, &file_uri(&suite), 3);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert!(!labels[1].contains("case"), "{labels:?}");
+    assert!(client.shutdown_and_exit().success());
+}
+
+#[test]
+fn an_expression_error_and_an_exhausted_budget_show_as_errors_with_where_they_stopped() {
+    let dir = TempDir::new("live-error");
+    let (mut client, uri) = start(&dir, Value::Null);
+    let nested = "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, [1,2,3,4,5,6,7,8,9,10].all(g, a > 0)))))))";
+    let text = POLICY
+        .replace(" object=samples/big.yaml", "")
+        .replace("object.spec.replicas <= 5", "object.spec.replicas / 0 < 5")
+        + &format!("  - expression: '{nested}'\n");
+    open(&mut client, &uri, &text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, tooltips) = verdicts(&mut client, &uri);
+    assert_eq!(labels.len(), 3, "{labels:?}");
+    assert!(
+        labels[0].starts_with("0: samples/small.yaml: ⚠ error: "),
+        "{labels:?}"
+    );
+    assert_eq!(
+        labels[1],
+        "9: ⚠ error: expression 'object.spec.replicas / 0 < 5' resulted in error: division by zero"
+    );
+    assert!(
+        tooltips[1]
+            .contains("object.spec.replicas / 0  →  2 / 0  →  error raised here: division by zero"),
+        "{}",
+        tooltips[1]
+    );
+    assert!(
+        labels[2].starts_with("11: ⚠ error: expression '[1,2,3"),
+        "{labels:?}"
+    );
+    assert!(
+        tooltips[2]
+            .contains("a > 0  →  stopped here: operation cancelled: actual cost limit exceeded"),
+        "{}",
+        tooltips[2]
+    );
     assert!(client.shutdown_and_exit().success());
 }

@@ -1,8 +1,9 @@
 //! The server's side of live verdicts: the verdict hints kept per open document and version, the
 //! reading of the sample files a policy's modelines name (the editor's text of an open document,
-//! else the file on disk, relative to the policy's folder) and of the workspace's suites, and the conversion of a verdict hint
-//! to an LSP inlay hint whose tooltip is the trace. When they are computed is
-//! `server/live.rs`'s business.
+//! else the file on disk, relative to the policy's folder) and of the workspace's suites, which
+//! open policies read a changed file (a sample its modelines name, a suite that names it), and the
+//! conversion of a verdict hint to an LSP inlay hint whose tooltip is the trace. When they are
+//! computed is `server/live.rs`'s business.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -24,11 +25,15 @@ pub struct LiveStore {
     pub disabled: bool,
     /// The client takes `workspace/inlayHint/refresh` (else it sees verdicts at its next request).
     pub refresh: bool,
-    /// The newest version of each document a run was asked for: an older run's wait ends in
-    /// nothing (the debounce), and its result is not kept.
-    pub wanted: HashMap<lsp::Uri, i32>,
-    /// The suite files the workspace scan found (their cases are samples of the policies they
-    /// test).
+    /// The newest run asked for each document, with the version it is for: an older run's wait
+    /// ends in nothing (the debounce), and its result is not kept. A run asked again for the same
+    /// version (a sample or suite changed) supersedes the one already going, which read the old
+    /// sample.
+    wanted: HashMap<lsp::Uri, (i32, u64)>,
+    /// The number of runs asked for so far: each run's id.
+    runs: u64,
+    /// The suite files of the workspace (their cases are samples of the policies they test): the
+    /// scan's, kept current by the files changed on disk and the documents saved.
     pub suites: Vec<std::path::PathBuf>,
     /// The hints of each document, with the version they were computed for.
     hints: HashMap<lsp::Uri, (i32, Arc<Vec<LiveHint>>)>,
@@ -54,6 +59,46 @@ impl LiveStore {
         };
         self.hints.insert(uri, (version, Arc::new(hints)));
         changed
+    }
+
+    /// Asks for a run of `uri` at `version`, superseding any earlier one; the run's id.
+    pub fn want(&mut self, uri: lsp::Uri, version: i32) -> u64 {
+        self.runs += 1;
+        self.wanted.insert(uri, (version, self.runs));
+        self.runs
+    }
+
+    /// Whether the run `run` of `uri` at `version` is the newest asked for.
+    pub fn is_wanted(&self, uri: &lsp::Uri, version: i32, run: u64) -> bool {
+        self.wanted.get(uri) == Some(&(version, run))
+    }
+
+    /// Whether `uri` shows verdicts (some may be a suite's cases).
+    pub fn shows(&self, uri: &lsp::Uri) -> bool {
+        self.hints
+            .get(uri)
+            .is_some_and(|(_, hints)| !hints.is_empty())
+    }
+
+    /// Records whether the file at `path` is a suite now; whether it was one before.
+    pub fn note_suite(&mut self, path: &Path, suite: bool) -> bool {
+        let path = super::origin::normalize(path);
+        let known = |p: &PathBuf| super::origin::normalize(p) == path;
+        let was = self.suites.iter().any(known);
+        if suite && !was {
+            self.suites.push(path);
+        } else if !suite && was {
+            self.suites.retain(|p| !known(p));
+        }
+        was
+    }
+
+    /// Whether the file at `path` is one of the known suites.
+    pub fn is_suite(&self, path: &Path) -> bool {
+        let path = super::origin::normalize(path);
+        self.suites
+            .iter()
+            .any(|p| super::origin::normalize(p) == path)
     }
 
     /// Forgets `uri` (closed).
@@ -87,6 +132,25 @@ pub fn read_samples(policy: &Path, modelines: &[Modeline], open: &OpenTexts) -> 
         loaded.insert(written.clone(), text);
     }
     loaded
+}
+
+/// Whether the verdicts of the policy at `policy`, whose text is `text`, read the file at
+/// `changed`: a sample its modelines name, or (`suite`, the changed file's text when it is a
+/// suite) a suite that names the policy's file.
+pub fn reads(policy: &Path, text: &str, changed: &Path, suite: Option<&str>) -> bool {
+    if let Some(suite) = suite {
+        let name = policy.file_name().and_then(|n| n.to_str());
+        return name.is_some_and(|name| suite.contains(name));
+    }
+    if !text.contains(crate::ide::live::MARKER) {
+        return false;
+    }
+    let folder = policy.parent().unwrap_or(Path::new(""));
+    let changed = super::origin::normalize(changed);
+    let modelines = crate::ide::live::modelines(text);
+    let samples = modelines.iter().flat_map(|m| &m.samples);
+    let mut paths = samples.flat_map(|s| s.paths());
+    paths.any(|written| super::origin::normalize(&folder.join(written)) == changed)
 }
 
 /// Suite files read at most per run.

@@ -6,6 +6,7 @@
 //! asks for the verdicts ([`Analysis::modeline_verdicts`]) and their hints
 //! ([`Analysis::live_hints`]); nothing here reads the disk.
 
+mod family_sites;
 mod modeline;
 mod render;
 mod suites;
@@ -158,9 +159,40 @@ impl Analysis {
                 out.extend(render::site_hints(&parsed.text, model.sites(), &mine));
             }
         }
+        out.extend(family_hints(&parsed.text, &parsed.yaml, verdicts));
         out.sort_by_key(|h| h.offset);
         out
     }
+}
+
+/// The hints after the validations of the file's family policies: a Kyverno ValidatingPolicy's
+/// from the traces of its verdicts, a Gatekeeper ConstraintTemplate's from its outcome.
+fn family_hints(text: &str, file: &crate::yaml::YamlFile, verdicts: &[Verdict]) -> Vec<LiveHint> {
+    let mut out = Vec::new();
+    for root in file.documents.iter().filter_map(|d| d.root.as_ref()) {
+        let template = crate::policy::families::gatekeeper::is_template(root);
+        let Some(policy) = owned(root).filter(|p| p.family || template) else {
+            continue;
+        };
+        let Some(family) = crate::policy::families::claiming(root) else {
+            continue;
+        };
+        let mine: Vec<&Verdict> = verdicts
+            .iter()
+            .filter(|v| v.policy == policy.name)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let sites = family.expression_sites(root);
+        if template {
+            // Evaluated as its generated admission policy: its outcome has the validations.
+            out.extend(render::site_hints(text, &sites, &mine));
+        } else {
+            out.extend(family_sites::site_hints(text, &sites, &mine));
+        }
+    }
+    out
 }
 
 /// A policy of the file a modeline can name.
@@ -172,7 +204,7 @@ struct Owned {
 }
 
 /// The admission policies of the file and the family policies whose evaluation is shown (Kyverno's
-/// ValidatingPolicy and NamespacedValidatingPolicy), in file order.
+/// validating and mutating policies, Gatekeeper's ConstraintTemplates), in file order.
 fn policies(file: &crate::yaml::YamlFile) -> Vec<Owned> {
     let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
     roots.filter_map(owned).collect()
@@ -188,12 +220,22 @@ fn owned(root: &crate::yaml::Node) -> Option<Owned> {
             family: false,
         });
     }
+    let name = || text_of(root.get("metadata").and_then(|m| m.get("name")));
+    if crate::policy::families::gatekeeper::is_template(root) {
+        // `eval` runs a ConstraintTemplate as the API server runs its generated policy, with the
+        // Constraint (`params=`, else the one in its file) as params: the admission path.
+        return Some(Owned {
+            name: name()?.to_string(),
+            range,
+            family: false,
+        });
+    }
     let kind = text_of(root.get("kind"))?;
     let api_version = text_of(root.get("apiVersion"))?;
     let shown = api_version.starts_with("policies.kyverno.io/")
         && FAMILY_KINDS.contains(&kind)
         && crate::policy::families::claiming(root).is_some();
-    let name = text_of(root.get("metadata").and_then(|m| m.get("name")))?;
+    let name = name()?;
     shown.then(|| Owned {
         name: name.to_string(),
         range,
@@ -205,8 +247,14 @@ fn text_of(node: Option<&crate::yaml::Node>) -> Option<&str> {
     node.and_then(crate::yaml::Node::as_str)
 }
 
-/// The family kinds whose live verdict is shown (their decision at the modeline).
-const FAMILY_KINDS: &[&str] = &["ValidatingPolicy", "NamespacedValidatingPolicy"];
+/// The family kinds whose live verdict is shown (their decision at the modeline, and the fields a
+/// mutating policy changed).
+const FAMILY_KINDS: &[&str] = &[
+    "ValidatingPolicy",
+    "NamespacedValidatingPolicy",
+    "MutatingPolicy",
+    "NamespacedMutatingPolicy",
+];
 
 /// The policy a modeline at `at` is for: the first that ends after it, else the last.
 fn owner(policies: &[Owned], at: TextSize) -> Option<&Owned> {
@@ -263,7 +311,9 @@ fn check_sample(text: &str, single: bool) -> Result<(), String> {
 /// trace kept.
 fn evaluate(request: &EvalRequest, family: bool) -> Result<Evaluated, String> {
     if family {
-        let outcomes = super::run::evaluate_family(request);
+        // Traced: each verdict keeps the traces of its expressions (its validations' hints).
+        let outcomes =
+            crate::policy::admission::explain::capture(|| super::run::evaluate_family(request)).0;
         let outcomes = outcomes.unwrap_or_else(|| Err("no family evaluates this policy".into()));
         return outcomes.map(Evaluated::Family);
     }

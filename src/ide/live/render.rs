@@ -1,7 +1,7 @@
 //! The labels and tooltips of live verdicts: `✓ allow`, `✗ deny: MESSAGE`, `⚠ error: MESSAGE`
 //! after a validation; the fields a mutation changed after it; the decision (or why there is
-//! none: a file missing, unparsable, not matched) after a modeline; a family's policy (Kyverno's
-//! ValidatingPolicy) gets its decision after the modeline only. A label names its sample when
+//! none: a file missing, unparsable, not matched) after a modeline; a family's policy gets its
+//! decision after the modeline (its validations' hints are `family_sites.rs`'s). A label names its sample when
 //! the policy has several. The tooltip is Markdown with each sample's result and the trace of the
 //! expression (`eval --explain`'s lines).
 
@@ -20,9 +20,9 @@ const MAX_LABEL_MESSAGE: usize = 80;
 const MAX_LABEL_OPERATIONS: usize = 4;
 
 /// One sample's part of a hint: its label and its tooltip section.
-struct Part {
-    label: String,
-    detail: String,
+pub(super) struct Part {
+    pub(super) label: String,
+    pub(super) detail: String,
 }
 
 /// The summary after each modeline: each of its samples' decision or problem.
@@ -106,13 +106,43 @@ fn family_label(outcome: &FamilyOutcome) -> String {
         "allow" => "✓ allow".to_string(),
         "deny" => format!("✗ deny: {message}"),
         "error" => format!("⚠ error: {message}"),
-        _ if message.is_empty() => format!("skip: {}", outcome.result),
-        _ => format!("skip: {message}"),
+        _ => skip_label(outcome, &message),
+    };
+    let label = match family_patch_summary(outcome) {
+        Some(operations) => format!("{label}, {operations}"),
+        None => label,
     };
     match &outcome.variant {
         Some(variant) => format!("{variant} {label}"),
         None => label,
     }
+}
+
+/// `skip: WHY`, or `skip` alone when the engine says no more (Kyverno's message for a false
+/// matchCondition of a MutatingPolicy is `skip`).
+fn skip_label(outcome: &FamilyOutcome, message: &str) -> String {
+    let why = if message.is_empty() || message == outcome.result {
+        outcome.result.as_str()
+    } else {
+        message
+    };
+    match why {
+        "skip" | "" => "skip".to_string(),
+        why => format!("skip: {why}"),
+    }
+}
+
+/// `mutates op path, …` of what mutation `index` changed, every time it ran (a later mutation
+/// may undo it: the policy's patch is in the tooltip).
+fn changed_by(outcome: &Outcome, index: usize) -> Option<String> {
+    let mine = outcome.mutation_patches.iter().filter(|(i, _)| *i == index);
+    let operations: Vec<Json> = mine.flat_map(|(_, ops)| ops.iter().cloned()).collect();
+    operations_summary(&operations)
+}
+
+/// `mutates op path, …` of a mutating family policy's patch, when it changed something.
+fn family_patch_summary(outcome: &FamilyOutcome) -> Option<String> {
+    operations_summary(outcome.patch.as_deref()?)
 }
 
 /// Why a policy did not apply: a false matchCondition, else the match rules.
@@ -137,7 +167,6 @@ pub(super) fn site_hints(
     sites: &[ExpressionSite],
     verdicts: &[&Verdict],
 ) -> Vec<LiveHint> {
-    let mutations = sites.iter().filter(|s| is_mutation(s.role)).count();
     let mut out = Vec::new();
     let mut mutation_index = 0;
     for site in sites {
@@ -159,7 +188,7 @@ pub(super) fn site_hints(
                 let part = if site.role == SiteRole::Validation {
                     validation_part(outcome, index)
                 } else {
-                    mutation_part(outcome, index, mutations)
+                    mutation_part(outcome, index)
                 };
                 Some((v.sample.clone(), part?))
             })
@@ -176,9 +205,12 @@ fn is_mutation(role: SiteRole) -> bool {
     matches!(role, SiteRole::ApplyConfiguration | SiteRole::JsonPatch)
 }
 
-/// `i` of `spec.validations[i].expression`.
-fn validation_index(path: &str) -> Option<usize> {
-    let rest = path.strip_prefix("spec.validations[")?;
+/// `i` of `spec.validations[i].expression`, or of a Gatekeeper template's
+/// `spec.targets[t].code[c].source.validations[i].expression`.
+pub(super) fn validation_index(path: &str) -> Option<usize> {
+    let (before, rest) = path.rsplit_once("validations[")?;
+    let parent = before.strip_suffix('.').unwrap_or(before);
+    (parent == "spec" || parent.ends_with(".source")).then_some(())?;
     let (index, tail) = rest.split_once(']')?;
     (tail == ".expression").then_some(())?;
     index.parse().ok()
@@ -214,9 +246,8 @@ fn validation_part(outcome: &Outcome, index: usize) -> Option<Part> {
     Some(Part { label, detail })
 }
 
-/// One sample's result of mutation `index` of `count`: its error, else the fields the policy
-/// changed (named on the mutation itself when it is the only one).
-fn mutation_part(outcome: &Outcome, index: usize, count: usize) -> Option<Part> {
+/// One sample's result of mutation `index`: its error, else the fields it changed.
+fn mutation_part(outcome: &Outcome, index: usize) -> Option<Part> {
     let traces: Vec<&Explained> = outcome
         .explained
         .iter()
@@ -224,14 +255,13 @@ fn mutation_part(outcome: &Outcome, index: usize, count: usize) -> Option<Part> 
         .collect();
     let trace = traces.get(index).copied();
     let error = trace.and_then(root_error);
-    let label = match (&error, patch_summary(outcome)) {
+    let label = match (&error, changed_by(outcome, index)) {
         (Some(error), _) => format!("⚠ error: {}", short(error)),
         (None, _) if trace.is_none() && outcome.decision == Decision::Error => {
             format!("⚠ error: {}", short(&first_message(outcome)))
         }
         (None, _) if trace.is_none() => return None,
-        (None, Some(operations)) if count == 1 => format!("✓ {operations}"),
-        (None, Some(_)) => "✓ applied".to_string(),
+        (None, Some(operations)) => format!("✓ {operations}"),
         (None, None) => "✓ no change".to_string(),
     };
     let mut detail = label.clone();
@@ -256,7 +286,14 @@ fn root_error(explained: &Explained) -> Option<String> {
 
 /// `mutates replace /spec/replicas, add /metadata/labels/x` for a policy that changed the object.
 fn patch_summary(outcome: &Outcome) -> Option<String> {
-    let patch = outcome.patch.as_ref().filter(|p| !p.is_empty())?;
+    operations_summary(outcome.patch.as_deref()?)
+}
+
+/// `mutates op path, …` of a non-empty RFC 6902 patch, the first few operations named.
+fn operations_summary(patch: &[Json]) -> Option<String> {
+    if patch.is_empty() {
+        return None;
+    }
     let mut named: Vec<String> = patch
         .iter()
         .take(MAX_LABEL_OPERATIONS)
@@ -288,13 +325,13 @@ fn first_message(outcome: &Outcome) -> String {
 }
 
 /// A trace as a fenced block under the expression's label.
-fn trace_block(explained: &Explained) -> String {
+pub(super) fn trace_block(explained: &Explained) -> String {
     let lines = trace_view::render_text(&explained.lines, "");
     format!("\n\n`{}`:\n```\n{}```", explained.label, lines)
 }
 
 /// `text` cut to one line of at most [`MAX_LABEL_MESSAGE`] characters.
-fn short(text: &str) -> String {
+pub(super) fn short(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
     if line.chars().count() <= MAX_LABEL_MESSAGE && line.len() == text.len() {
         return line.to_string();
@@ -305,7 +342,11 @@ fn short(text: &str) -> String {
 
 /// One hint from each sample's part: the labels joined (each named after its sample when
 /// `named`), the details one section each.
-fn join(offset: crate::text::TextSize, parts: Vec<(String, Part)>, named: bool) -> LiveHint {
+pub(super) fn join(
+    offset: crate::text::TextSize,
+    parts: Vec<(String, Part)>,
+    named: bool,
+) -> LiveHint {
     let labels: Vec<String> = parts
         .iter()
         .map(|(sample, part)| match named {

@@ -6,6 +6,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::Server;
 use crate::ide::Contribution;
+use crate::ide::live::looks_like_suite;
 use crate::lsp::commands::OpenTexts;
 use crate::lsp::diagnostics::{Guard, Publish};
 use crate::lsp::documents::Document;
@@ -60,9 +61,21 @@ impl Server {
     }
 
     /// `textDocument/didSave`.
+    /// A saved suite joins the suite list (a client that does not watch files sends no event).
     pub(super) fn save_document(&self, params: DidSaveTextDocumentParams) {
         let uri = params.text_document.uri;
-        if self.state().documents.contains_key(&uri) {
+        let open = {
+            let mut state = self.state();
+            let suite = state
+                .documents
+                .get(&uri)
+                .map(|d| looks_like_suite(&d.text()));
+            if let (Some(suite), Some(path)) = (suite, crate::lsp::disk::local_path(&uri)) {
+                state.live.note_suite(&path, suite);
+            }
+            suite.is_some()
+        };
+        if open {
             self.schedule(uri);
         }
     }

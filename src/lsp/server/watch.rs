@@ -5,7 +5,8 @@
 //! supports it), re-reads each changed file as the workspace scan does (admission and CRD files,
 //! and files holding objects of a paramKind), and checks the open documents again. An open document's text is the editor's, so its file events are ignored.
 //! The project configuration file is read again as settings (`project.rs`), also while it is open:
-//! its settings apply when saved.
+//! its settings apply when saved. A changed file that is a sample or a suite of an open policy
+//! re-runs its live verdicts (`live.rs`).
 
 use std::path::PathBuf;
 
@@ -97,18 +98,33 @@ impl Server {
                         .filter(|path| !project.as_ref().is_some_and(|p| p.excludes(path)))
                         .and_then(|path: PathBuf| workspace::read_bounded(&path, &roots))
                         .map(|file| file.text);
-                    let input = text.and_then(|text| {
-                        let role = workspace::role_of(&text, &kinds)?;
-                        Some((text, role))
-                    });
-                    (event.uri, input)
+                    let role = text.as_deref().and_then(|t| workspace::role_of(t, &kinds));
+                    (event.uri, text, role)
                 })
                 .collect::<Vec<_>>()
         };
         let Ok(read) = tokio::task::spawn_blocking(read).await else {
             return;
         };
-        self.apply_file_changes(read);
+        self.live_files_changed(&read);
+        let inputs = read.into_iter().map(|(uri, text, role)| {
+            let input = text.zip(role);
+            (uri, input)
+        });
+        self.apply_file_changes(inputs.collect());
+    }
+
+    /// The live verdicts that read the changed files which are not open (a sample, a suite).
+    fn live_files_changed(&self, read: &[(Uri, Option<String>, Option<FileRole>)]) {
+        let changed: Vec<(PathBuf, Option<String>)> = {
+            let state = self.state();
+            let closed = read
+                .iter()
+                .filter(|(uri, ..)| !state.documents.contains_key(uri));
+            let local = closed.filter_map(|(uri, text, _)| Some((local_path(uri)?, text.clone())));
+            local.collect()
+        };
+        self.shared.live_files_changed(&changed);
     }
 
     /// Puts the new texts into the analysis in their role; a file that is gone, unreadable or no

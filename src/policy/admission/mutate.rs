@@ -129,9 +129,11 @@ fn pass(
 ) -> (Json, bool) {
     let mut current = object.clone();
     let mut applied = false;
-    for mutation in &context.policy.mutations {
+    for (index, mutation) in context.policy.mutations.iter().enumerate() {
         match mutate(context, param, &current, mutation) {
             Ok(next) => {
+                let changed = patch::diff(&current, &next);
+                out.mutation_patches.push((index, changed));
                 current = next;
                 applied = true;
             }

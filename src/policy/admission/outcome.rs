@@ -116,6 +116,10 @@ pub struct Outcome {
     pub object: Option<Json>,
     /// RFC 6902 operations from the input object to `object` (MAP).
     pub patch: Option<Vec<Json>>,
+    /// What each applied mutation changed (MAP), in the order the mutations ran (reinvocations
+    /// and several params run a mutation again): its index in `spec.mutations` and the RFC 6902
+    /// operations from the object it was given to the object it produced.
+    pub mutation_patches: Vec<(usize, Vec<Json>)>,
     /// What the API server filled in before admission: defaults and server-set fields of the
     /// object (`oldObject.`-prefixed for the old object); see `policy::apiserver`.
     pub defaulted: Vec<String>,
@@ -153,6 +157,7 @@ impl Outcome {
             messages: Vec::new(),
             object: None,
             patch: None,
+            mutation_patches: Vec::new(),
             defaulted: Vec::new(),
             pruned: Vec::new(),
             params_note: None,
