@@ -385,6 +385,48 @@ spec:
     );
 }
 
+/// A ValidatingPolicy in the `Envoy` or `HTTP` evaluation mode is run by kyverno-authz (the CLI
+/// hands it to `kyverno-authz/pkg/engine/compiler`: kyverno/kyverno
+/// `cmd/cli/kubectl-kyverno/policy/load.go`, `processor/authz_processor.go`), where `object` is the
+/// request and `envoy`, `jwt` and `http` are its own libraries: no Kubernetes typed check, no
+/// resource rule required; a CEL syntax error is still refused by its compiler.
+#[test]
+fn envoy_and_http_modes_are_checked_for_syntax_only() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: envoy-jwt
+spec:
+  evaluation:
+    mode: Envoy
+  variables:
+    - name: token
+      expression: jwt.Decode(object.attributes.request.http.headers[?"authorization"].orValue(""), "secret")
+  validations:
+    - expression: "!variables.token.Valid ? envoy.Denied(401).Response() : null"
+    - expression: "envoy.Allowed().Response("
+---
+apiVersion: policies.kyverno.io/v1alpha1
+kind: ValidatingPolicy
+metadata:
+  name: http-deny
+spec:
+  evaluation:
+    mode: HTTP
+  validations:
+    - expression: http.Denied("not allowed").Response()
+"#,
+        expect![[r#"
+            policy.yaml:13:45: error[cel-syntax] (refused on create): spec.validations[1].expression: Syntax error: missing ')' at '<EOF>'
+               |
+            13 |     - expression: "envoy.Allowed().Response("
+               |                                             ^
+        "#]],
+    );
+}
+
 /// What Kyverno's policy webhook refuses besides schema and compiler, in its wording
 /// (`pkg/cel/policies/*/validate.go`): no resource rule, a DeletingPolicy without schedule, a
 /// MutatingPolicy with both evaluation modes off, `http` in a namespaced policy.

@@ -427,10 +427,5 @@ fn matched_types(
 
 /// Whether the policy evaluates JSON documents (`spec.evaluation.mode: JSON`).
 fn json_mode(root: &Node) -> bool {
-    let mode = root
-        .get("spec")
-        .and_then(|spec| spec.get("evaluation"))
-        .and_then(|evaluation| evaluation.get("mode"))
-        .and_then(Node::as_str);
-    mode == Some("JSON")
+    super::mode::Mode::of(root) == super::mode::Mode::Json
 }
