@@ -427,6 +427,59 @@ spec:
     );
 }
 
+/// The `generator` library takes the policy's namespace (kyverno/kyverno
+/// `pkg/cel/policies/gpol/compiler/compiler.go`; kyverno/sdk `extensions/cel/libs/generator/lib.go`):
+/// a GeneratingPolicy calls `generator.Apply(namespace, objects)`, a NamespacedGeneratingPolicy
+/// `generator.Apply(objects)` only, and its compiler refuses the two-argument form (kyverno/kyverno
+/// `test/conformance/chainsaw/namespaced-generating-policies/data/cross-namespace-denied`).
+#[test]
+fn namespaced_generating_policies_apply_into_their_own_namespace() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedGeneratingPolicy
+metadata:
+  name: generate-cm
+  namespace: team
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [configmaps]
+  generate:
+    - expression: 'generator.apply([{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": "copy"})}])'
+    - expression: 'generator.apply("kube-system", [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+---
+apiVersion: policies.kyverno.io/v1
+kind: GeneratingPolicy
+metadata:
+  name: generate-cm
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [namespaces]
+  generate:
+    - expression: 'generator.Apply(object.metadata.name, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+    - expression: 'generator.Apply([{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+"#,
+        expect![[r#"
+    policy.yaml:15:30: error[cel-no-overload] (fails at admission): spec.generate[1].expression: found no matching overload for 'apply' applied to 'generator.Context.(string, list(map(string, dyn)))'
+       |
+    15 |     - expression: 'generator.apply("kube-system", [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+       |                              ^^^^^
+    policy.yaml:30:30: error[cel-no-overload] (fails at admission): spec.generate[1].expression: found no matching overload for 'Apply' applied to 'generator.Context.(list(map(string, dyn)))'
+       |
+    30 |     - expression: 'generator.Apply([{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+       |                              ^^^^^
+"#]],
+    );
+}
+
 /// What Kyverno's policy webhook refuses besides schema and compiler, in its wording
 /// (`pkg/cel/policies/*/validate.go`): no resource rule, a DeletingPolicy without schedule, a
 /// MutatingPolicy with both evaluation modes off, `http` in a namespaced policy.

@@ -369,7 +369,7 @@ fn base_env(kind: &str) -> Env {
     let mut env = Env::kubernetes(NEWEST_MINOR, true);
     env.target = None;
     env.bindings = true;
-    library::declare(&mut env, kind.ends_with("GeneratingPolicy"));
+    library::declare(&mut env, library::Generating::of(kind));
     env.declare("exceptions", Type::Dyn, None);
     if kind.ends_with("ImageValidatingPolicy") {
         library::declare_image_verification(&mut env);
