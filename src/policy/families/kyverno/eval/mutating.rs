@@ -90,6 +90,7 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
             status: None,
             has_selector,
             patched: None,
+            unavailable: None,
         };
     }
     let (status, message, patched) = match run(policy, settings, input) {
@@ -122,6 +123,7 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
         status: Some(status),
         has_selector,
         patched,
+        unavailable: None,
     }
 }
 
