@@ -480,6 +480,57 @@ spec:
     );
 }
 
+/// `metadata` is decoded as `ObjectMeta` (apiextensions-apiserver
+/// `pkg/apiserver/schema/objectmeta/coerce.go`): a misspelled key is unknown there and dropped,
+/// and without `name` or `generateName` the API server refuses the object (apimachinery
+/// `ValidateObjectMetaAccessor`, from `pkg/registry/customresource/validator.go`).
+#[test]
+fn metadata_is_object_meta_with_a_name() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  nam: require-team
+  labels:
+    team: a
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "true"
+---
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  generateName: require-team-
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "true"
+"#,
+        expect![[r#"
+            policy.yaml:3:1: error[required] (refused on create): metadata.name: Required value: name or generateName is required
+              |
+            3 | metadata:
+              | ^^^^^^^^
+            policy.yaml:4:3: warning[unknown-field] (accepted): unknown field "metadata.nam"
+              |
+            4 |   nam: require-team
+              |   ^^^
+        "#]],
+    );
+}
+
 /// What Kyverno's policy webhook refuses besides schema and compiler, in its wording
 /// (`pkg/cel/policies/*/validate.go`): no resource rule, a DeletingPolicy without schedule, a
 /// MutatingPolicy with both evaluation modes off, `http` in a namespaced policy.
