@@ -287,7 +287,9 @@ fn test_rows_without_lookup_data_are_errors_not_failures() {
                     not evaluated offline: resource.Get('v1', 'configmaps', 'kyverno', 'registries'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
               ERROR allowed-registries Pod/untrusted: fail (…ms)
                     not evaluated offline: resource.Get('v1', 'configmaps', 'kyverno', 'registries'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
-            0 passed, 0 failed, 2 errored in …ms
+              ERROR copy-tier Pod/trusted: pass (…ms)
+                    not evaluated offline: resource.Get('v1', 'configmaps', 'kyverno', 'tiers'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
+            0 passed, 0 failed, 3 errored in …ms
         "#]],
     );
 }
