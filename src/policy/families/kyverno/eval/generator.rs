@@ -223,7 +223,10 @@ mod tests {
         let list = json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}]);
         let objects = Value::from_json(&list).unwrap_or(Value::Null);
         let sink = Sink::new("team");
-        assert!(matches!(sink.apply(std::slice::from_ref(&objects)), Value::Bool(true)));
+        assert!(matches!(
+            sink.apply(std::slice::from_ref(&objects)),
+            Value::Bool(true)
+        ));
         let generated = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "c", "namespace": "team"}});
         assert_eq!(sink.resources(), vec![generated]);
