@@ -273,6 +273,27 @@ fn test_supplies_context_values_and_userinfo() {
     );
 }
 
+/// A row whose policy calls a lookup the suite gives no data for is an ERROR case (admission-ls
+/// could not evaluate it), not a FAIL: the evaluation records the call that found no data, and the
+/// judge reads that record, whatever the row expected besides an error.
+#[test]
+fn test_rows_without_lookup_data_are_errors_not_failures() {
+    check(
+        &["test", "tests/suites/kyverno_no_data"],
+        1,
+        expect![[r#"
+            tests/suites/kyverno_no_data/kyverno-test.yaml (no-data)
+              ERROR allowed-registries Pod/trusted: pass (…ms)
+                    not evaluated offline: resource.Get('v1', 'configmaps', 'kyverno', 'registries'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
+              ERROR allowed-registries Pod/untrusted: fail (…ms)
+                    not evaluated offline: resource.Get('v1', 'configmaps', 'kyverno', 'registries'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
+              ERROR copy-tier Pod/trusted: pass (…ms)
+                    not evaluated offline: resource.Get('v1', 'configmaps', 'kyverno', 'tiers'): no data; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)
+            0 passed, 0 failed, 3 errored in …ms
+        "#]],
+    );
+}
+
 #[test]
 fn eval_reads_lookups_from_context_and_names_the_flag_without_it() {
     let policy = "tests/suites/kyverno_context/policy.yaml";

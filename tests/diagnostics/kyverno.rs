@@ -385,6 +385,152 @@ spec:
     );
 }
 
+/// A ValidatingPolicy in the `Envoy` or `HTTP` evaluation mode is run by kyverno-authz (the CLI
+/// hands it to `kyverno-authz/pkg/engine/compiler`: kyverno/kyverno
+/// `cmd/cli/kubectl-kyverno/policy/load.go`, `processor/authz_processor.go`), where `object` is the
+/// request and `envoy`, `jwt` and `http` are its own libraries: no Kubernetes typed check, no
+/// resource rule required; a CEL syntax error is still refused by its compiler.
+#[test]
+fn envoy_and_http_modes_are_checked_for_syntax_only() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: envoy-jwt
+spec:
+  evaluation:
+    mode: Envoy
+  variables:
+    - name: token
+      expression: jwt.Decode(object.attributes.request.http.headers[?"authorization"].orValue(""), "secret")
+  validations:
+    - expression: "!variables.token.Valid ? envoy.Denied(401).Response() : null"
+    - expression: "envoy.Allowed().Response("
+---
+apiVersion: policies.kyverno.io/v1alpha1
+kind: ValidatingPolicy
+metadata:
+  name: http-deny
+spec:
+  evaluation:
+    mode: HTTP
+  validations:
+    - expression: http.Denied("not allowed").Response()
+"#,
+        expect![[r#"
+            policy.yaml:13:45: error[cel-syntax] (refused on create): spec.validations[1].expression: Syntax error: missing ')' at '<EOF>'
+               |
+            13 |     - expression: "envoy.Allowed().Response("
+               |                                             ^
+        "#]],
+    );
+}
+
+/// The `generator` library takes the policy's namespace (kyverno/kyverno
+/// `pkg/cel/policies/gpol/compiler/compiler.go`; kyverno/sdk `extensions/cel/libs/generator/lib.go`):
+/// a GeneratingPolicy calls `generator.Apply(namespace, objects)`, a NamespacedGeneratingPolicy
+/// `generator.Apply(objects)` only, and its compiler refuses the two-argument form (kyverno/kyverno
+/// `test/conformance/chainsaw/namespaced-generating-policies/data/cross-namespace-denied`).
+#[test]
+fn namespaced_generating_policies_apply_into_their_own_namespace() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: NamespacedGeneratingPolicy
+metadata:
+  name: generate-cm
+  namespace: team
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [configmaps]
+  generate:
+    - expression: 'generator.apply([{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": "copy"})}])'
+    - expression: 'generator.apply("kube-system", [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+---
+apiVersion: policies.kyverno.io/v1
+kind: GeneratingPolicy
+metadata:
+  name: generate-cm
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [namespaces]
+  generate:
+    - expression: 'generator.Apply(object.metadata.name, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+    - expression: 'generator.Apply([{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+"#,
+        expect![[r#"
+    policy.yaml:15:30: error[cel-no-overload] (fails at admission): spec.generate[1].expression: found no matching overload for 'apply' applied to 'generator.Context.(string, list(map(string, dyn)))'
+       |
+    15 |     - expression: 'generator.apply("kube-system", [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+       |                              ^^^^^
+    policy.yaml:30:30: error[cel-no-overload] (fails at admission): spec.generate[1].expression: found no matching overload for 'Apply' applied to 'generator.Context.(list(map(string, dyn)))'
+       |
+    30 |     - expression: 'generator.Apply([{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap")}])'
+       |                              ^^^^^
+"#]],
+    );
+}
+
+/// `metadata` is decoded as `ObjectMeta` (apiextensions-apiserver
+/// `pkg/apiserver/schema/objectmeta/coerce.go`): a misspelled key is unknown there and dropped,
+/// and without `name` or `generateName` the API server refuses the object (apimachinery
+/// `ValidateObjectMetaAccessor`, from `pkg/registry/customresource/validator.go`).
+#[test]
+fn metadata_is_object_meta_with_a_name() {
+    check_diagnostics(
+        r#"
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  nam: require-team
+  labels:
+    team: a
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "true"
+---
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  generateName: require-team-
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [pods]
+  validations:
+    - expression: "true"
+"#,
+        expect![[r#"
+            policy.yaml:3:1: error[required] (refused on create): metadata.name: Required value: name or generateName is required
+              |
+            3 | metadata:
+              | ^^^^^^^^
+            policy.yaml:4:3: warning[unknown-field] (accepted): unknown field "metadata.nam"
+              |
+            4 |   nam: require-team
+              |   ^^^
+        "#]],
+    );
+}
+
 /// What Kyverno's policy webhook refuses besides schema and compiler, in its wording
 /// (`pkg/cel/policies/*/validate.go`): no resource rule, a DeletingPolicy without schedule, a
 /// MutatingPolicy with both evaluation modes off, `http` in a namespaced policy.

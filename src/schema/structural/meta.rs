@@ -52,6 +52,11 @@ const OBJECT_META: &[(&str, Field)] = &[
     ("managedFields", Field::ManagedFields),
 ];
 
+/// Whether `name` is a field of `ObjectMeta` (the decoder drops any other).
+pub fn is_object_meta_field(name: &str) -> bool {
+    OBJECT_META.iter().any(|(field, _)| *field == name)
+}
+
 /// `OwnerReference`: the four strings are required (no `omitempty`), the flags are `*bool`.
 const OWNER_REFERENCE_STRINGS: &[&str] = &["apiVersion", "kind", "name", "uid"];
 const OWNER_REFERENCE_FLAGS: &[&str] = &["controller", "blockOwnerDeletion"];

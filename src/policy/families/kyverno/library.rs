@@ -26,8 +26,32 @@ fn any_map() -> Type {
     Type::map(S, D)
 }
 
+/// Which `generator` library a policy kind compiles with (kyverno/sdk
+/// `extensions/cel/libs/generator/lib.go`, given the policy's namespace by
+/// `pkg/cel/policies/gpol/compiler/compiler.go`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Generating {
+    /// Not a GeneratingPolicy: no `generator`.
+    No,
+    /// A GeneratingPolicy: `generator.Apply(namespace, objects)`.
+    ClusterWide,
+    /// A NamespacedGeneratingPolicy: `generator.Apply(objects)`, into its own namespace only.
+    Namespaced,
+}
+
+impl Generating {
+    /// The library of the policy `kind`.
+    pub(super) fn of(kind: &str) -> Generating {
+        match kind {
+            "GeneratingPolicy" => Generating::ClusterWide,
+            "NamespacedGeneratingPolicy" => Generating::Namespaced,
+            _ => Generating::No,
+        }
+    }
+}
+
 /// Declares Kyverno's variables and functions in `env`; `generator` only where `generating`.
-pub(super) fn declare(env: &mut Env, generating: bool) {
+pub(super) fn declare(env: &mut Env, generating: Generating) {
     let contexts = [
         (
             "resource",
@@ -59,8 +83,8 @@ pub(super) fn declare(env: &mut Env, generating: bool) {
     for (name, ty, doc) in contexts {
         env.declare(name, opaque(ty), Some(doc));
     }
-    if generating {
-        let doc = "Creates resources: `generator.Apply(namespace, [objects])`.";
+    if generating != Generating::No {
+        let doc = "Creates resources: `generator.Apply(namespace, [objects])`, `generator.Apply([objects])` in a namespaced policy.";
         env.declare("generator", opaque("generator.Context"), Some(doc));
     }
     for function in functions(generating) {
@@ -234,7 +258,7 @@ fn both(out: &mut Vec<CustomFunction>, pascal: &str, overloads: Vec<Overload>) {
     out.push(function(pascal, overloads));
 }
 
-fn functions(generating: bool) -> Vec<CustomFunction> {
+fn functions(generating: Generating) -> Vec<CustomFunction> {
     let mut out = Vec::new();
     cel_go_extensions(&mut out);
     resource(&mut out);
@@ -345,7 +369,7 @@ fn http(out: &mut Vec<CustomFunction>) {
 }
 
 /// `globalContext.Get`, `image.GetMetadata`, `generator.Apply`, `json.*`, `yaml.parse`.
-fn contexts(out: &mut Vec<CustomFunction>, generating: bool) {
+fn contexts(out: &mut Vec<CustomFunction>, generating: Generating) {
     let gctx = || opaque("globalcontext.Context");
     both(
         out,
@@ -366,20 +390,26 @@ fn contexts(out: &mut Vec<CustomFunction>, generating: bool) {
         "GetMetadata",
         vec![overload("imagedata_get_string", true, vec![ictx, S], D)],
     );
-    if generating {
-        let gen_ctx = opaque("generator.Context");
-        let objects = Type::list(any_map());
-        let params = vec![gen_ctx, S, objects];
-        both(
-            out,
-            "Apply",
-            vec![overload(
-                "generator_apply_string_list",
-                true,
-                params,
-                Type::Bool,
-            )],
-        );
+    let gen_ctx = opaque("generator.Context");
+    let objects = Type::list(any_map());
+    let apply = match generating {
+        Generating::No => None,
+        Generating::ClusterWide => Some(overload(
+            "generator_apply_string_list",
+            true,
+            vec![gen_ctx, S, objects],
+            Type::Bool,
+        )),
+        // The namespaced library generates into the policy's namespace, which it is not given.
+        Generating::Namespaced => Some(overload(
+            "generator_apply_list",
+            true,
+            vec![gen_ctx, objects],
+            Type::Bool,
+        )),
+    };
+    if let Some(apply) = apply {
+        both(out, "Apply", vec![apply]);
     }
     let json = || opaque("json.Json");
     out.push(function(
@@ -661,7 +691,7 @@ mod tests {
 
     #[test]
     fn every_declared_function_has_a_description() {
-        let undocumented: Vec<String> = functions(true)
+        let undocumented: Vec<String> = functions(Generating::ClusterWide)
             .into_iter()
             .filter(|function| function.doc.is_none())
             .map(|function| function.name)
@@ -680,7 +710,7 @@ mod tests {
     #[test]
     fn a_function_added_after_the_first_cel_release_says_which_release() {
         let described = |name: &str| {
-            let all = functions(true);
+            let all = functions(Generating::ClusterWide);
             let function = all.into_iter().find(|f| f.name == name);
             function.and_then(|f| f.doc).map(|doc| doc.to_string())
         };

@@ -13,13 +13,15 @@
 //! - a CEL syntax error, or a result of the wrong concrete type: an error (Kyverno's compiler
 //!   refuses the policy);
 //! - what Kyverno's policy webhook refuses besides (`rules.rs`): errors in its wording;
-//! - a typed-CEL disagreement: a warning (see `typed.rs`).
+//! - a typed-CEL disagreement: a warning (see `typed.rs`);
+//! - a policy in the `Envoy` or `HTTP` evaluation mode (`mode.rs`): its syntax and schema only.
 
 mod autogen;
 pub mod cli_test;
 mod cron;
 pub mod eval;
 mod library;
+mod mode;
 mod result_type;
 mod rules;
 mod schema;
@@ -144,7 +146,11 @@ impl Family for Kyverno {
         if kind != "PolicyException" {
             rules::check(root, kind, &sites, &parsed, out);
         }
-        typed::check(root, kind, &sites, &parsed, minor, workspace, out);
+        // kyverno-authz compiles an Envoy or HTTP policy in its own environment, which this
+        // checker does not declare: its syntax is checked, not its types.
+        if mode::Mode::of(root) != mode::Mode::Authz {
+            typed::check(root, kind, &sites, &parsed, minor, workspace, out);
+        }
     }
 
     fn sites(&self, root: &Node) -> Vec<FamilySite> {

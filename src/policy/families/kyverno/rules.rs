@@ -2,7 +2,8 @@
 //! own wording (kyverno/kyverno `pkg/cel/policies/{vpol,mpol,gpol,dpol}/validate.go`, called by the
 //! policy validation webhook `pkg/webhooks/policy/handlers.go`):
 //! - match constraints with at least one resource rule (every kind but ImageValidatingPolicy;
-//!   not in JSON mode, whose policies the CLI runs on JSON documents);
+//!   not in JSON mode, whose policies the CLI runs on JSON documents, nor in the Envoy and HTTP
+//!   modes, whose policies kyverno-authz runs on authorization requests: `mode.rs`);
 //! - a DeletingPolicy's `schedule`, required and in the cron format of its cleanup controller
 //!   (`cron.rs`);
 //! - a MutatingPolicy must not disable both admission and mutate-existing evaluation;
@@ -28,12 +29,10 @@ pub(super) fn check(
     };
     let base = kind.strip_prefix("Namespaced").unwrap_or(kind);
     let mut report = Report::new(out);
-    // A JSON-mode policy is run by the CLI on JSON documents, never through the webhook.
-    let json = spec
-        .get("evaluation")
-        .and_then(|e| e.get("mode"))
-        .and_then(Node::as_str);
-    if base != "ImageValidatingPolicy" && json != Some("JSON") && !has_resource_rules(spec) {
+    // A JSON-mode policy is run by the CLI on JSON documents, an Envoy or HTTP one by
+    // kyverno-authz on authorization requests: neither matches Kubernetes resources.
+    let on_resources = super::mode::Mode::of(root) == super::mode::Mode::Kubernetes;
+    if base != "ImageValidatingPolicy" && on_resources && !has_resource_rules(spec) {
         let at = spec_key(root, spec, "matchConstraints");
         let detail = "a matchConstraints with at least one resource rule is required";
         report.required(at, "spec.matchConstraints", detail);

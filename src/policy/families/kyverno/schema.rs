@@ -1,6 +1,7 @@
 //! Structural validation of a Kyverno policy against its CRD schema, as the API server validates a
 //! custom resource: the field sets and value kinds through the shared decoder (`policy/decode.rs`),
-//! then the schema's `enum` and `required` rules. The schemas are the `openAPIV3Schema` of each
+//! then the schema's `enum` and `required` rules, and `metadata` as the `ObjectMeta` the API server
+//! decodes it into (its fields, a name). The schemas are the `openAPIV3Schema` of each
 //! served version in kyverno/kyverno `config/crds/policies.kyverno.io` (descriptions left out,
 //! `status` kept as a free-form object), keyed `version/Kind`.
 
@@ -8,9 +9,10 @@ use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
-use crate::policy::Diagnostic;
 use crate::policy::fields::TypeDef;
 use crate::policy::report::Report;
+use crate::policy::{Code, Diagnostic};
+use crate::schema::structural::meta::is_object_meta_field;
 use crate::text::TextRange;
 use crate::yaml::{Node, NodeKind};
 
@@ -35,10 +37,43 @@ pub(super) fn check(root: &Node, kind: &str, version: &str, out: &mut Vec<Diagno
     // created: only its fields are checked. A misspelled `spec` is still an unknown field.
     let fragment = root.get("spec").is_none();
     if crate::policy::decode::decode(root, &def, &mut report) && !fragment {
+        metadata(root, &mut report);
         let mut rules = Rules {
             report: &mut report,
         };
         rules.value(root, schema, "", root.range);
+    }
+}
+
+/// `metadata`, which the CRD schema leaves open: the API server decodes it as `ObjectMeta`
+/// (apiextensions-apiserver `pkg/apiserver/schema/objectmeta/coerce.go`), dropping any other
+/// key (a warning, as for any unknown field), and refuses an object with neither `name` nor
+/// `generateName` (apimachinery `ValidateObjectMetaAccessor`, called by
+/// `pkg/registry/customresource/validator.go`).
+fn metadata(root: &Node, report: &mut Report<'_>) {
+    let entry = root.entry("metadata");
+    let meta = entry.map(|e| &e.value);
+    if let Some(NodeKind::Mapping(entries)) = meta.map(|m| &m.kind) {
+        for entry in entries {
+            let Some(key) = entry.key.as_str() else {
+                continue;
+            };
+            if !is_object_meta_field(key) {
+                let message = format!("unknown field \"metadata.{key}\"");
+                report.other(Code::UnknownField, entry.key.range, message);
+            }
+        }
+    }
+    let named = |key: &str| {
+        meta.and_then(|m| m.get(key))
+            .and_then(Node::as_str)
+            .is_some_and(|text| !text.is_empty())
+    };
+    if !named("name") && !named("generateName") {
+        let anchor = entry
+            .or_else(|| root.entry("kind"))
+            .map_or(root.range, |e| e.key.range);
+        report.required(anchor, "metadata.name", "name or generateName is required");
     }
 }
 

@@ -369,7 +369,7 @@ fn base_env(kind: &str) -> Env {
     let mut env = Env::kubernetes(NEWEST_MINOR, true);
     env.target = None;
     env.bindings = true;
-    library::declare(&mut env, kind.ends_with("GeneratingPolicy"));
+    library::declare(&mut env, library::Generating::of(kind));
     env.declare("exceptions", Type::Dyn, None);
     if kind.ends_with("ImageValidatingPolicy") {
         library::declare_image_verification(&mut env);
@@ -427,10 +427,5 @@ fn matched_types(
 
 /// Whether the policy evaluates JSON documents (`spec.evaluation.mode: JSON`).
 fn json_mode(root: &Node) -> bool {
-    let mode = root
-        .get("spec")
-        .and_then(|spec| spec.get("evaluation"))
-        .and_then(|evaluation| evaluation.get("mode"))
-        .and_then(Node::as_str);
-    mode == Some("JSON")
+    super::mode::Mode::of(root) == super::mode::Mode::Json
 }

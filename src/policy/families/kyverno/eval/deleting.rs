@@ -124,9 +124,16 @@ fn respond(
             status: None,
             has_selector: true,
             patched: None,
+            unavailable: None,
         };
     }
-    let (status, message, decision) = match run(policy, &current, object, conditions) {
+    let data = Arc::new(ContextData::new(
+        &input.context,
+        input.context_source.clone(),
+        input.now,
+    ));
+    let ran = run(policy, &current, object, conditions, data.clone());
+    let (status, message, decision) = match ran {
         Ok(None) => (Status::Pass, "resource matched".to_string(), "delete"),
         Ok(Some(kept_by)) => (
             Status::Fail,
@@ -145,6 +152,10 @@ fn respond(
         status: Some(status),
         has_selector: true,
         patched: None,
+        // An error a lookup without data caused is this tool's, not the policy's.
+        unavailable: (status == Status::Error)
+            .then(|| data.unavailable())
+            .flatten(),
     }
 }
 
@@ -154,14 +165,14 @@ fn run(
     input: &EvalInput,
     object: Option<&Json>,
     conditions: &[Condition],
+    data: Arc<ContextData>,
 ) -> Result<Option<String>, String> {
     let variables: Vec<(String, String)> = policy
         .variables
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
-    let functions = Library::shared(Arc::new(data));
+    let functions = Library::shared(data);
     let activation = vec![
         ("object", value_of(object)),
         (

@@ -143,11 +143,25 @@ fn respond(
         status: None,
         has_selector: true,
         patched: None,
+        unavailable: None,
     };
     if !matches_policy(policy, settings, input) {
         return dropped;
     }
-    let (status, message, generated) = match run(policy, settings, input, generations, namespace) {
+    let data = Arc::new(ContextData::new(
+        &input.context,
+        input.context_source.clone(),
+        input.now,
+    ));
+    let ran = run(
+        policy,
+        settings,
+        input,
+        generations,
+        namespace,
+        data.clone(),
+    );
+    let (status, message, generated) = match ran {
         Ran::Skipped => {
             let mut response = dropped;
             response.outcome.result = "skip".into();
@@ -180,6 +194,10 @@ fn respond(
         status: Some(status),
         has_selector: true,
         patched: None,
+        // An error a lookup without data caused is this tool's, not the policy's.
+        unavailable: (status == Status::Error)
+            .then(|| data.unavailable())
+            .flatten(),
     }
 }
 
@@ -199,15 +217,15 @@ fn run(
     input: &EvalInput,
     generations: &[Generation],
     namespace: &str,
+    data: Arc<ContextData>,
 ) -> Ran {
     let variables: Vec<(String, String)> = policy
         .variables
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
     let sink = Arc::new(Sink::new(namespace));
-    let functions = Library::generating(Arc::new(data), sink.clone());
+    let functions = Library::generating(data, sink.clone());
     let scope = Scope::kyverno(activation(settings, input), &variables, functions);
     match conditions_hold(policy, &scope) {
         Ok(true) => {}

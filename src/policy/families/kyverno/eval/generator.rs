@@ -1,4 +1,5 @@
-//! `generator.Apply(namespace, [objects])` (and `generator.apply` from Kyverno 1.18), as Kyverno's
+//! `generator.Apply(namespace, [objects])`, in a namespaced policy `generator.Apply([objects])` (and
+//! `generator.apply` from Kyverno 1.18), as Kyverno's
 //! CLI runs it: kyverno/sdk `extensions/cel/libs/generator/impl.go` hands the objects to the
 //! context's `GenerateResources` (kyverno/kyverno `pkg/cel/libs/context.go`), which in CLI
 //! evaluation records each resource instead of creating it: a `…List` object stands for its
@@ -42,14 +43,22 @@ impl Sink {
         }
     }
 
-    /// `apply_generator_string_list`: the call's arguments are the namespace and the objects.
+    /// `apply_generator_string_list` (a cluster-wide policy: the namespace and the objects) or
+    /// `apply_generator_list` (a namespaced policy: the objects, generated into its namespace).
     pub fn apply(&self, args: &[Value]) -> Value {
-        let [Value::String(namespace), objects @ Value::List(_)] = args else {
-            return Value::no_overload();
+        let (namespace, objects) = match args {
+            [Value::String(namespace), objects @ Value::List(_)] => {
+                (namespace.to_string(), objects)
+            }
+            [objects @ Value::List(_)] if !self.policy_namespace.is_empty() => {
+                (self.policy_namespace.clone(), objects)
+            }
+            _ => return Value::no_overload(),
         };
+        let namespace = namespace.as_str();
         // A namespaced policy's library generates into its own namespace only (kyverno/sdk
         // `libs/generator` `namespacedImpl`, the version Kyverno pins).
-        if !self.policy_namespace.is_empty() && **namespace != *self.policy_namespace {
+        if !self.policy_namespace.is_empty() && namespace != self.policy_namespace {
             return Value::error(
                 ErrorKind::InvalidArgument,
                 format!(
@@ -206,6 +215,24 @@ mod tests {
             "{error}"
         );
         let wrong = sink.apply(&[Value::Int(1)]);
+        assert!(wrong.to_string().contains("no such overload"), "{wrong}");
+    }
+
+    #[test]
+    fn a_namespaced_policy_generates_into_its_own_namespace_from_the_objects_alone() {
+        let list = json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}]);
+        let objects = Value::from_json(&list).unwrap_or(Value::Null);
+        let sink = Sink::new("team");
+        assert!(matches!(
+            sink.apply(std::slice::from_ref(&objects)),
+            Value::Bool(true)
+        ));
+        let generated = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "namespace": "team"}});
+        assert_eq!(sink.resources(), vec![generated]);
+        // A cluster-wide policy has no namespace to generate into: it must name one.
+        let cluster = Sink::new("");
+        let wrong = cluster.apply(&[objects]);
         assert!(wrong.to_string().contains("no such overload"), "{wrong}");
     }
 }

@@ -54,12 +54,21 @@ fn respond(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput)
         ..FamilyOutcome::default()
     };
     let has_selector = validating::has_selector(policy.match_constraints.as_ref());
+    let data = Arc::new(ContextData::new(
+        &input.context,
+        input.context_source.clone(),
+        input.now,
+    ));
     let result = if validating::matches_policy(policy, settings, input) {
-        run(root, policy, settings, input)
+        run(root, policy, settings, input, data.clone())
     } else {
         None
     };
-    let status = result.as_ref().map(|r| r.0);
+    // An error a lookup or verification without data caused is this tool's, not the policy's.
+    let unavailable = (status_of(&result) == Some(Status::Error))
+        .then(|| data.unavailable())
+        .flatten();
+    let status = status_of(&result);
     match result {
         None => {
             outcome.result = "no match".into();
@@ -77,10 +86,15 @@ fn respond(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput)
         status,
         has_selector,
         patched: None,
+        unavailable,
     }
 }
 
 type Outcome = (Status, String, Vec<(String, String)>);
+
+fn status_of(result: &Option<Outcome>) -> Option<Status> {
+    result.as_ref().map(|r| r.0)
+}
 
 fn error(message: impl std::fmt::Display) -> Option<Outcome> {
     Some((
@@ -176,7 +190,13 @@ fn default_extractors(input: &EvalInput) -> Vec<(String, String)> {
         .collect()
 }
 
-fn run(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput) -> Option<Outcome> {
+fn run(
+    root: &Node,
+    policy: &Policy,
+    settings: &Settings,
+    input: &EvalInput,
+    data: Arc<ContextData>,
+) -> Option<Outcome> {
     let spec = match ImageSpec::read(root) {
         Ok(spec) => spec,
         Err(e) => {
@@ -192,11 +212,6 @@ fn run(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput) -> 
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let data = Arc::new(ContextData::new(
-        &input.context,
-        input.context_source.clone(),
-        input.now,
-    ));
     let verifier = Arc::new(Verifier::new(
         data,
         spec.references,

@@ -6,11 +6,12 @@
 //! given) and `image.GetMetadata` (the `images` entry of that reference), `http.Get`,
 //! `http.Post`, `http.Client` and `globalContext.Get` (the recorded answers of `external`), and
 //! `generator.Apply`, which records into the evaluation's `generator::Sink`. A lookup without
-//! context data is an error naming the call and where its data comes from. The pure functions
+//! context data is an error naming the call and where its data comes from, and is recorded
+//! (`ContextData::unavailable`) so that a suite reports the row as not evaluated. The pure functions
 //! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
 //! `transform`, `time_ext`, `x509`).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Value as Json, json};
 
@@ -38,6 +39,9 @@ pub struct ContextData {
     now: Option<Timestamp>,
     /// Recorded HTTP responses and global context entries.
     external: External,
+    /// The calls that found no data, in order: an error they cause is this tool's lack of data,
+    /// not the policy's (`unavailable`).
+    missed: Mutex<Vec<String>>,
 }
 
 impl ContextData {
@@ -87,10 +91,9 @@ impl ContextData {
             Some(source) => format!("the image has no entry in the spec.verifications of {source}"),
             None => "give the outcome of its signature checks in a context file's spec.verifications (an admission-ls field: image, signatures, attestations, payloads): `eval --context FILE`, or the `context` field of a kyverno-test.yaml".to_string(),
         };
-        Value::error(
-            ErrorKind::InvalidArgument,
-            format!("{call}: signatures cannot be verified offline; {hint}"),
-        )
+        let message = format!("{call}: signatures cannot be verified offline; {hint}");
+        self.record(&message);
+        Value::error(ErrorKind::InvalidArgument, message)
     }
 
     /// What a lookup says when it has no data.
@@ -99,7 +102,25 @@ impl ContextData {
             Some(source) => format!("; it is not in {source}"),
             None => "; give it in a context file: `eval --context FILE`, or the `context` field of a kyverno-test.yaml (a cli.kyverno.io/v1alpha1 Context with spec.resources and spec.images)".to_string(),
         };
-        Value::error(ErrorKind::InvalidArgument, format!("{call}: no data{hint}"))
+        let message = format!("{call}: no data{hint}");
+        self.record(&message);
+        Value::error(ErrorKind::InvalidArgument, message)
+    }
+
+    fn record(&self, message: &str) {
+        match self.missed.lock() {
+            Ok(mut list) => list.push(message.to_string()),
+            Err(poisoned) => poisoned.into_inner().push(message.to_string()),
+        }
+    }
+
+    /// The first call that found no data, when one did: a result that is an error then says
+    /// that this tool could not evaluate the policy offline, not what Kyverno would decide.
+    pub fn unavailable(&self) -> Option<String> {
+        match self.missed.lock() {
+            Ok(list) => list.first().cloned(),
+            Err(poisoned) => poisoned.into_inner().first().cloned(),
+        }
     }
 }
 

@@ -77,6 +77,9 @@ pub struct Response {
     /// The object after a MutatingPolicy's mutations (`None` for the other kinds, and when the
     /// policy did not run to the end).
     pub patched: Option<Json>,
+    /// When the result is an error because a lookup had no data (the first such call, worded):
+    /// this tool could not evaluate the policy, so the error is not Kyverno's verdict.
+    pub unavailable: Option<String>,
 }
 
 /// The responses of every variant of the policy at `root` (of `kind`) to `input`, in the order
@@ -143,6 +146,7 @@ fn existing_targets(root: &Node, kind: &str, input: &EvalInput, responses: &mut 
                 status: Some(Status::Error),
                 has_selector: true,
                 patched: None,
+                unavailable: None,
             });
         }
     }

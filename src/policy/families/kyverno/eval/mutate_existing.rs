@@ -233,6 +233,7 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput, target: &Jso
         status: Some(status),
         has_selector: true,
         patched,
+        unavailable: None,
     }
 }
 

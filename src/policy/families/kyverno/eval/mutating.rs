@@ -90,9 +90,15 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
             status: None,
             has_selector,
             patched: None,
+            unavailable: None,
         };
     }
-    let (ran, explained) = explain::traced(|| run(policy, settings, input));
+    let data = Arc::new(ContextData::new(
+        &input.context,
+        input.context_source.clone(),
+        input.now,
+    ));
+    let (ran, explained) = explain::traced(|| run(policy, settings, input, &data));
     outcome.explained = explained;
     let (status, message, patched) = match ran {
         Ran::Skipped => (Status::Skip, "skip".to_string(), None),
@@ -124,6 +130,10 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
         status: Some(status),
         has_selector,
         patched,
+        // An error a lookup without data caused is this tool's, not the policy's.
+        unavailable: (status == Status::Error)
+            .then(|| data.unavailable())
+            .flatten(),
     }
 }
 
@@ -139,12 +149,12 @@ enum Ran {
     Mutated(Json, Vec<(String, String)>),
 }
 
-fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
+fn run(policy: &Policy, settings: &Settings, input: &EvalInput, data: &Arc<ContextData>) -> Ran {
     let Some(mut object) = input.request.object.clone() else {
         // No object (a DELETE): nothing to mutate; Kyverno's matchConditions see a null object.
         return Ran::Skipped;
     };
-    let scope = scope_on(policy, settings, input, &object);
+    let scope = scope_on(policy, settings, input, &object, data);
     // `mpol/compiler/policy.go`: the exceptions first, as for a ValidatingPolicy.
     let applicable = super::exceptions::applicable(&input.context, &policy.name, &settings.kind);
     if !applicable.is_empty() {
@@ -165,13 +175,13 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput) -> Ran {
     let schemas = SchemaTypes::new(KubeVersion::newest().minor());
     for mutation in &policy.mutations {
         // Each mutation sees the object the previous one produced (`data[ObjectKey]` updated).
-        let scope = scope_on(policy, settings, input, &object);
+        let scope = scope_on(policy, settings, input, &object, data);
         match mutate(&scope, &schemas, input, &object, mutation) {
             Ok(next) => object = next,
             Err(e) => return Ran::Failed(e),
         }
     }
-    let scope = scope_on(policy, settings, input, &object);
+    let scope = scope_on(policy, settings, input, &object, data);
     match audit_annotations(policy, &scope) {
         Ok(annotations) => Ran::Mutated(object, annotations),
         Err(e) => Ran::Failed(e),
@@ -207,6 +217,7 @@ fn scope_on(
     settings: &Settings,
     input: &EvalInput,
     object: &Json,
+    data: &Arc<ContextData>,
 ) -> crate::policy::admission::expr::Scope {
     let mut current = input.clone();
     current.request.object = Some(object.clone());
@@ -215,8 +226,7 @@ fn scope_on(
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
-    let functions = Library::shared(Arc::new(data));
+    let functions = Library::shared(data.clone());
     crate::policy::admission::expr::Scope::kyverno(
         activation(settings, &current),
         &variables,

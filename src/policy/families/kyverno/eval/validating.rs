@@ -203,11 +203,21 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
             status: None,
             has_selector,
             patched: None,
+            unavailable: None,
         };
     }
+    let data = std::sync::Arc::new(ContextData::new(
+        &input.context,
+        input.context_source.clone(),
+        input.now,
+    ));
     let ((status, message, annotations), explained) =
-        explain::traced(|| run(&variant.policy, settings, input));
+        explain::traced(|| run(&variant.policy, settings, input, data.clone()));
     outcome.explained = explained;
+    // An error a lookup without data caused is this tool's, not the policy's.
+    let unavailable = (status == Status::Error)
+        .then(|| data.unavailable())
+        .flatten();
     outcome.result = status.as_str().into();
     outcome.message = Some(message.clone());
     outcome.audit_annotations = annotations;
@@ -217,6 +227,7 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
         status: Some(status),
         has_selector,
         patched: None,
+        unavailable,
     }
 }
 
@@ -277,14 +288,14 @@ fn run(
     policy: &Policy,
     settings: &Settings,
     input: &EvalInput,
+    data: std::sync::Arc<ContextData>,
 ) -> (Status, String, Vec<(String, String)>) {
     let variables: Vec<(String, String)> = policy
         .variables
         .iter()
         .map(|v| (v.name.clone(), v.expression.clone()))
         .collect();
-    let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
-    let functions = Library::shared(std::sync::Arc::new(data));
+    let functions = Library::shared(data);
     let mut base = activation(settings, input);
     let applicable = exceptions::applicable(&input.context, &policy.name, &settings.kind);
     if !applicable.is_empty() {
