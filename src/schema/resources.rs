@@ -249,6 +249,41 @@ fn matches(pattern: &str, value: &str) -> bool {
     pattern == "*" || pattern == value
 }
 
+/// The part of `table` (sorted by group, version, plural) that can match the patterns: the rows
+/// of the group, version and plural named without a wildcard, as far as they go from the left.
+/// Every policy document resolves its rules, and a scan of the whole table per rule was a
+/// noticeable share of checking many policies.
+fn candidates<'t>(
+    table: &'t [(Gvk, String)],
+    group: &str,
+    version: &str,
+    resource: &str,
+) -> &'t [(Gvk, String)] {
+    if group == "*" {
+        return table;
+    }
+    let rows = equal_range(table, group, |row| &row.0.group);
+    if version == "*" {
+        return rows;
+    }
+    let rows = equal_range(rows, version, |row| &row.0.version);
+    if resource == "*" {
+        return rows;
+    }
+    equal_range(rows, resource, |row| &row.1)
+}
+
+/// The rows of `rows` (sorted by `key`) whose key is `value`.
+fn equal_range<'t>(
+    rows: &'t [(Gvk, String)],
+    value: &str,
+    key: fn(&(Gvk, String)) -> &String,
+) -> &'t [(Gvk, String)] {
+    let start = rows.partition_point(|row| key(row).as_str() < value);
+    let len = rows[start..].partition_point(|row| key(row) == value);
+    &rows[start..start + len]
+}
+
 /// Every (sub)resource of `minor` that the rule entry `group`/`version`/`resource` matches, with
 /// the admitted kind, sorted. `resource` may be `name`, `name/sub`, `*`, `*/*`, `name/*` or
 /// `*/sub`; group and version may be `*`.
@@ -258,7 +293,7 @@ pub fn resolve_resources(minor: u32, group: &str, version: &str, resource: &str)
         None => (resource, None),
     };
     let mut out = Vec::new();
-    for (gvk, plural) in resource_table(minor) {
+    for (gvk, plural) in candidates(resource_table(minor), group, version, res_pattern) {
         if !matches(group, &gvk.group) || !matches(version, &gvk.version) {
             continue;
         }
@@ -307,4 +342,50 @@ pub fn equivalent_resources(minor: u32, group: &str, resource: &str) -> Vec<(Gvk
         .collect();
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{candidates, resource_table};
+    use crate::schema::bundled;
+
+    /// The narrowed rows are exactly the rows of the whole table the patterns match, for names
+    /// with and without wildcards, present and absent.
+    #[test]
+    fn candidates_are_the_matching_rows_of_the_table() {
+        let minor = bundled::versions().last().copied().unwrap_or(31);
+        let table = resource_table(minor);
+        assert!(!table.is_empty());
+        let patterns = [
+            ("apps", "v1", "deployments"),
+            ("", "v1", "pods"),
+            ("", "v1", "*"),
+            ("apps", "*", "*"),
+            ("*", "v1", "deployments"),
+            ("*", "*", "*"),
+            ("apps", "v1", "nothing"),
+            ("no.such.group", "v1", "widgets"),
+            ("batch", "v1", "cronjobs"),
+        ];
+        let fits = |pattern: &str, value: &str| pattern == "*" || pattern == value;
+        for (group, version, resource) in patterns {
+            let narrowed = candidates(table, group, version, resource);
+            let expected: Vec<_> = table
+                .iter()
+                .filter(|(gvk, plural)| {
+                    fits(group, &gvk.group) && fits(version, &gvk.version) && fits(resource, plural)
+                })
+                .collect();
+            let kept: Vec<_> = narrowed
+                .iter()
+                .filter(|(gvk, plural)| {
+                    fits(group, &gvk.group) && fits(version, &gvk.version) && fits(resource, plural)
+                })
+                .collect();
+            assert_eq!(kept, expected, "{group}/{version}/{resource}");
+            assert!(narrowed.len() <= table.len());
+        }
+        let deployments = candidates(table, "apps", "v1", "deployments");
+        assert_eq!(deployments.len(), 1, "one row for an exact name");
+    }
 }
