@@ -882,3 +882,23 @@ fn test_kyverno_version_makes_later_functions_errors() {
         "{stdout}"
     );
 }
+
+/// cel-go's regex extension in Kyverno's environment (kyverno/kyverno
+/// `pkg/cel/compiler/env.go`, `ext.Regex`; cel-go `ext/regex.go`): `regex.replace` with group
+/// references in a mutation, `regex.extract` and `regex.extractAll` in a validation, and
+/// cel-go's error for a replacement naming a group the pattern lacks.
+#[test]
+fn test_evaluates_cel_go_regex_extension() {
+    check(
+        &["test", "tests/suites/kyverno_regex"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_regex/kyverno-test.yaml (regex-extension)
+              ok    mirror-registry Pod/web-1: pass (…ms)
+              ok    numbered-ports Pod/web-1: pass (…ms)
+              ok    numbered-ports Pod/web: fail (…ms)
+              ok    numbered-ports Pod/box-2: error (…ms)
+            4 passed, 0 failed in …ms
+        "#]],
+    );
+}

@@ -6,7 +6,7 @@
 //! given) and `image.GetMetadata` (the `images` entry of that reference), and
 //! `generator.Apply`, which records into the evaluation's `generator::Sink`. A lookup without
 //! context data is an error naming the call and where its data comes from. The pure functions
-//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
+//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `regex_ext`, `gzip`,
 //! `transform`, `time_ext`, `x509`).
 
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use serde_json::{Value as Json, json};
 
 use super::generator::Sink;
 use super::value_of;
-use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform, x509};
+use super::{encoding, gzip, hash, image_ref, math_ext, regex_ext, time_ext, transform, x509};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -307,6 +307,7 @@ impl ExternalFunctions for Library {
             .or_else(|| encoding::call(name, args))
             .or_else(|| hash::call(name, args))
             .or_else(|| math_ext::call(name, args))
+            .or_else(|| regex_ext::call(name, args))
             .or_else(|| gzip::call(name, args))
             .or_else(|| transform::call(name, args))
             .or_else(|| time_ext::call(name, args))
@@ -346,6 +347,7 @@ impl ExternalFunctions for Library {
             "resource.Get" | "resource.List" | "image.GetMetadata" | "time.now" | "generator.Apply"
         ) || encoding::is_function(&name)
             || math_ext::is_function(&name)
+            || regex_ext::is_function(&name)
             || gzip::is_function(&name)
             || transform::is_function(&name)
             || time_ext::is_function(&name)
