@@ -902,3 +902,22 @@ fn test_evaluates_cel_go_regex_extension() {
         "#]],
     );
 }
+
+/// A suite whose values file maps a kind to a subresource (`subresources`) requests those
+/// objects as the parent's subresource, as the CLI's processor does
+/// (kyverno/kyverno `cmd/cli/kubectl-kyverno/processor/policy_processor.go`): policies on
+/// `pods/binding` match a Binding, and see the parent's kind and resource.
+#[test]
+fn test_requests_values_subresources_as_the_parent_s() {
+    check(
+        &["test", "tests/suites/kyverno_subresource"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_subresource/kyverno-test.yaml (subresource)
+              ok    zone-on-binding Binding/default/to-node: pass (…ms)
+              ok    nodes-only Binding/to-node: pass (…ms)
+              ok    nodes-only Binding/to-other: fail (…ms)
+            3 passed, 0 failed in …ms
+        "#]],
+    );
+}

@@ -77,7 +77,9 @@ fn node(out: &mut String, n: &Node, place: Place, captures: bool) {
             }
         }),
         Node::Concat(items) => grouped(out, place == Place::Operand, |out| {
-            items.iter().for_each(|item| node(out, item, Place::Item, captures));
+            items
+                .iter()
+                .for_each(|item| node(out, item, Place::Item, captures));
         }),
         Node::Alternate(branches) => grouped(out, place != Place::Branch, |out| {
             for (i, branch) in branches.iter().enumerate() {

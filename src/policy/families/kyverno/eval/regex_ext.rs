@@ -15,9 +15,15 @@ pub fn call(name: &str, args: &[Value]) -> Option<Value> {
         ("replace", [Value::String(s), Value::String(re), Value::String(with)]) => {
             replace(s, re, with, -1)
         }
-        ("replace", [Value::String(s), Value::String(re), Value::String(with), Value::Int(n)]) => {
-            replace(s, re, with, *n)
-        }
+        (
+            "replace",
+            [
+                Value::String(s),
+                Value::String(re),
+                Value::String(with),
+                Value::Int(n),
+            ],
+        ) => replace(s, re, with, *n),
         ("extract", [Value::String(s), Value::String(re)]) => extract(s, re),
         ("extractAll", [Value::String(s), Value::String(re)]) => extract_all(s, re),
         ("replace" | "extract" | "extractAll", _) => Value::no_overload(),
@@ -27,10 +33,7 @@ pub fn call(name: &str, args: &[Value]) -> Option<Value> {
 
 /// Whether `name` is one of the extension's functions (`regex` is a namespace).
 pub fn is_function(name: &str) -> bool {
-    matches!(
-        name,
-        "regex.replace" | "regex.extract" | "regex.extractAll"
-    )
+    matches!(name, "regex.replace" | "regex.extract" | "regex.extractAll")
 }
 
 fn invalid(message: String) -> Value {
