@@ -921,3 +921,21 @@ fn test_requests_values_subresources_as_the_parent_s() {
         "#]],
     );
 }
+
+/// PolicyExceptions on a GeneratingPolicy run before its conditions; a full exemption gives a
+/// skip, or a pass with `reportResult: pass`, and generates nothing (kyverno/kyverno
+/// `pkg/cel/policies/gpol/compiler/policy.go` `Evaluate`, `gpol/engine/engine.go`).
+#[test]
+fn test_applies_exceptions_to_generating_policies() {
+    check(
+        &["test", "tests/suites/kyverno_generate_exceptions"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_generate_exceptions/kyverno-test.yaml (generate-exceptions)
+              ok    quota-per-namespace Namespace/team-b: pass (…ms)
+              ok    quota-per-namespace Namespace/sandbox: skip (…ms)
+              ok    quota-per-namespace Namespace/kube-extra: pass (…ms)
+            3 passed, 0 failed in …ms
+        "#]],
+    );
+}
