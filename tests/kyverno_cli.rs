@@ -983,3 +983,60 @@ fn test_reports_recorded_data_the_cli_refuses() {
         "#]],
     );
 }
+
+/// cel-go's regex extension in Kyverno's environment (kyverno/kyverno
+/// `pkg/cel/compiler/env.go`, `ext.Regex`; cel-go `ext/regex.go`): `regex.replace` with group
+/// references in a mutation, `regex.extract` and `regex.extractAll` in a validation, and
+/// cel-go's error for a replacement naming a group the pattern lacks.
+#[test]
+fn test_evaluates_cel_go_regex_extension() {
+    check(
+        &["test", "tests/suites/kyverno_regex"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_regex/kyverno-test.yaml (regex-extension)
+              ok    mirror-registry Pod/web-1: pass (…ms)
+              ok    numbered-ports Pod/web-1: pass (…ms)
+              ok    numbered-ports Pod/web: fail (…ms)
+              ok    numbered-ports Pod/box-2: error (…ms)
+            4 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// A suite whose values file maps a kind to a subresource (`subresources`) requests those
+/// objects as the parent's subresource, as the CLI's processor does
+/// (kyverno/kyverno `cmd/cli/kubectl-kyverno/processor/policy_processor.go`): policies on
+/// `pods/binding` match a Binding, and see the parent's kind and resource.
+#[test]
+fn test_requests_values_subresources_as_the_parent_s() {
+    check(
+        &["test", "tests/suites/kyverno_subresource"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_subresource/kyverno-test.yaml (subresource)
+              ok    zone-on-binding Binding/default/to-node: pass (…ms)
+              ok    nodes-only Binding/to-node: pass (…ms)
+              ok    nodes-only Binding/to-other: fail (…ms)
+            3 passed, 0 failed in …ms
+        "#]],
+    );
+}
+
+/// PolicyExceptions on a GeneratingPolicy run before its conditions; a full exemption gives a
+/// skip, or a pass with `reportResult: pass`, and generates nothing (kyverno/kyverno
+/// `pkg/cel/policies/gpol/compiler/policy.go` `Evaluate`, `gpol/engine/engine.go`).
+#[test]
+fn test_applies_exceptions_to_generating_policies() {
+    check(
+        &["test", "tests/suites/kyverno_generate_exceptions"],
+        0,
+        expect![[r#"
+            tests/suites/kyverno_generate_exceptions/kyverno-test.yaml (generate-exceptions)
+              ok    quota-per-namespace Namespace/team-b: pass (…ms)
+              ok    quota-per-namespace Namespace/sandbox: skip (…ms)
+              ok    quota-per-namespace Namespace/kube-extra: pass (…ms)
+            3 passed, 0 failed in …ms
+        "#]],
+    );
+}

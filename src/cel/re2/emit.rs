@@ -11,12 +11,20 @@ use super::parse::{ClassItem, Node};
 /// The `regex` crate pattern that matches what Go's `regexp` matches for `tree`.
 pub(super) fn emit(tree: &Node) -> String {
     let mut out = String::new();
-    node(&mut out, tree, Place::Branch);
+    node(&mut out, tree, Place::Branch, false);
     out
 }
 
-/// Where a node is written, which decides whether it needs a group around it. Only whole
-/// matches are ever asked for, so captures are written as plain groups or not at all, and
+/// `emit`, with Go's capturing groups kept as the crate's, numbered alike (for the functions
+/// that read submatches).
+pub(super) fn emit_with_captures(tree: &Node) -> String {
+    let mut out = String::new();
+    node(&mut out, tree, Place::Branch, true);
+    out
+}
+
+/// Where a node is written, which decides whether it needs a group around it. Unless asked for
+/// (`emit_with_captures`), captures are written as plain groups or not at all, and
 /// sequences and alternatives flatten as Go's own parser flattens them: the crate's nesting
 /// (and recursion) then grows only where precedence needs a group.
 #[derive(Clone, Copy, PartialEq)]
@@ -29,7 +37,7 @@ enum Place {
     Operand,
 }
 
-fn node(out: &mut String, n: &Node, place: Place) {
+fn node(out: &mut String, n: &Node, place: Place, captures: bool) {
     match n {
         Node::Empty => out.push_str("(?:)"),
         Node::Literal(c, fold) => folded(out, *fold, |out| character(out, *c)),
@@ -46,7 +54,12 @@ fn node(out: &mut String, n: &Node, place: Place) {
         Node::EndText => out.push_str("\\z"),
         Node::WordBoundary => out.push_str("(?-u:\\b)"),
         Node::NoWordBoundary => out.push_str("(?-u:\\B)"),
-        Node::Capture(sub) => node(out, sub, place),
+        Node::Capture(sub) if captures => {
+            out.push('(');
+            node(out, sub, Place::Branch, captures);
+            out.push(')');
+        }
+        Node::Capture(sub) => node(out, sub, place, captures),
         Node::Repeat {
             min,
             max,
@@ -54,7 +67,7 @@ fn node(out: &mut String, n: &Node, place: Place) {
             sub,
             ..
         } => grouped(out, place == Place::Operand, |out| {
-            node(out, sub, Place::Operand);
+            node(out, sub, Place::Operand, captures);
             let _ = match max {
                 None => write!(out, "{{{min},}}"),
                 Some(max) => write!(out, "{{{min},{max}}}"),
@@ -64,14 +77,16 @@ fn node(out: &mut String, n: &Node, place: Place) {
             }
         }),
         Node::Concat(items) => grouped(out, place == Place::Operand, |out| {
-            items.iter().for_each(|item| node(out, item, Place::Item));
+            items
+                .iter()
+                .for_each(|item| node(out, item, Place::Item, captures));
         }),
         Node::Alternate(branches) => grouped(out, place != Place::Branch, |out| {
             for (i, branch) in branches.iter().enumerate() {
                 if i > 0 {
                     out.push('|');
                 }
-                node(out, branch, Place::Branch);
+                node(out, branch, Place::Branch, captures);
             }
         }),
     }

@@ -109,6 +109,22 @@ pub fn compile(pattern: &str) -> Result<Arc<Regex>, Error> {
     Ok(compiled)
 }
 
+/// Compiles `pattern` as `compile` does, keeping its capturing groups (numbered as Go numbers
+/// them) for the functions that read submatches; not cached, as only cel-go's regex extension
+/// asks for it.
+pub fn compile_with_captures(pattern: &str) -> Result<Regex, Error> {
+    let tree = parse::parse(pattern)?;
+    regex::RegexBuilder::new(&emit::emit_with_captures(&tree))
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(SIZE_LIMIT)
+        .nest_limit(NEST_LIMIT)
+        .build()
+        .map_err(|e| match e {
+            regex::Error::CompiledTooBig(_) => Error::too_large(pattern),
+            _ => Error::too_deep(pattern),
+        })
+}
+
 /// Go's `FindAllString(s, n)`: non-overlapping matches left to right, where an empty match right
 /// after the previous match is skipped (`regexp.go` `allMatches`); `None` means all of them.
 pub fn find_all<'s>(re: &Regex, s: &'s str, limit: Option<usize>) -> Vec<&'s str> {

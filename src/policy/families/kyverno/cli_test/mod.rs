@@ -633,7 +633,8 @@ fn responses(
 
 /// The evaluation input of a request for `resource`: a CREATE unless the values set the
 /// operation (`AdmissionRequestShape`: UPDATE has the resource as both objects, DELETE as the
-/// old one), with the values' user, namespace and context.
+/// old one), with the values' user, namespace and context, and as a subresource request when
+/// the values say the resource's kind is a subresource's.
 fn input_for(resource: &Json, values: &values::Values) -> EvalInput {
     let operation = values.operation.as_deref().unwrap_or("CREATE");
     let (object, old_object) = match operation {
@@ -642,6 +643,7 @@ fn input_for(resource: &Json, values: &values::Values) -> EvalInput {
         _ => (Some(resource.clone()), None),
     };
     let mut request = Request::new(object, old_object, Some(operation));
+    values.as_subresource(&mut request);
     request.namespace_object = values.namespace(&request.namespace).cloned();
     request.user = values.user.clone();
     request.groups = values.groups.clone();

@@ -3,12 +3,27 @@
 //! Namespace objects a request's namespace resolves to (`namespaces`, then `namespaceSelector`
 //! names with their labels; `Namespace`), the operation of every request (`globalValues`
 //! `request.operation`; `GlobalOperation`), and the requesting user (`userInfo.username`,
-//! `userInfo.groups`). Per-resource `policies[].resources[].values` feed only Kyverno's older
+//! `userInfo.groups`), and the subresources a resource's kind stands for (`subresources`: the
+//! CLI then requests it as its parent's subresource, `processor/policy_processor.go`). Per-resource `policies[].resources[].values` feed only Kyverno's older
 //! policies' variables, not CEL policies.
 
 use serde_json::{Value as Json, json};
 
 use crate::policy::admission::json::str_at;
+use crate::policy::admission::request::Request;
+use crate::schema::resources::plural;
+
+/// One `subresources` entry: its `subresource`'s group, version and kind, and its
+/// `parentResource`'s with the part of the subresource's `name` after the slash.
+fn subresource(entry: &Json) -> ([String; 3], [String; 4]) {
+    let gvk = |key: &str| {
+        ["group", "version", "kind"].map(|field| str_at(entry, &[key, field]).to_string())
+    };
+    let [group, version, kind] = gvk("parentResource");
+    let name = str_at(entry, &["subresource", "name"]);
+    let sub = name.split_once('/').map_or("", |(_, s)| s).to_string();
+    (gvk("subresource"), [group, version, kind, sub])
+}
 
 /// What the values and user info files give the requests.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +42,9 @@ pub struct Values {
     pub context_source: Option<String>,
     /// The wall-clock time `time.now()` returns.
     pub now: Option<crate::cel::eval::Timestamp>,
+    /// `subresources`: the (group, version, kind) of a subresource's objects, and the
+    /// (group, version, kind, subresource) the request names instead.
+    subresources: Vec<([String; 3], [String; 4])>,
 }
 
 impl Values {
@@ -45,6 +63,9 @@ impl Values {
                     "metadata": {"name": name, "labels": labels}}));
             }
         }
+        if let Some(Json::Array(items)) = doc.get("subresources") {
+            self.subresources.extend(items.iter().map(subresource));
+        }
         if let Some(op) = doc
             .get("globalValues")
             .and_then(|g| g.get("request.operation"))
@@ -58,6 +79,26 @@ impl Values {
             self.operation = (!op.is_empty()).then(|| op.to_string());
         }
         Ok(())
+    }
+
+    /// A request for an object of a subresource's kind names the parent's kind and resource
+    /// and the subresource, as the CLI's processor does when not run against a cluster (the
+    /// last matching entry wins, as its loop has no break).
+    pub fn as_subresource(&self, request: &mut Request) {
+        let own = [&request.group, &request.version, &request.kind];
+        let Some((_, [group, version, kind, sub])) = self
+            .subresources
+            .iter()
+            .rev()
+            .find(|(gvk, _)| gvk.iter().zip(own).all(|(a, b)| a == b))
+        else {
+            return;
+        };
+        request.resource = plural(kind);
+        request.group = group.clone();
+        request.version = version.clone();
+        request.kind = kind.clone();
+        request.sub_resource = sub.clone();
     }
 
     /// Reads a `UserInfo` document.

@@ -2,7 +2,8 @@
 //! decides it: `pkg/cel/policies/gpol/engine/engine.go` `generate` (match constraints, then the
 //! compiled policy; a pass "policy evaluated successfully" with the generated resources, or an
 //! error "failed to evaluate policy") and `pkg/cel/policies/gpol/compiler/policy.go` `Evaluate`
-//! (matchConditions, all run, a false one ending the evaluation with no result at all; variables;
+//! (the PolicyExceptions naming it first, a full exemption ending it with a pass or skip;
+//! matchConditions, all run, a false one ending the evaluation with no result at all; variables;
 //! each `generate` expression in order, the first error ending it; audit annotations). The
 //! resources come from `generator.Apply` (`generator.rs`). There are no autogen variants.
 //!
@@ -173,6 +174,7 @@ fn respond(
             format!("failed to evaluate policy: {e}"),
             Vec::new(),
         ),
+        Ran::Exempted(status, message) => (status, message, Vec::new()),
         Ran::Generated(resources, annotations) => {
             outcome.audit_annotations = annotations;
             let message = "policy evaluated successfully".to_string();
@@ -207,6 +209,9 @@ enum Ran {
     Skipped,
     /// A condition, generation or audit annotation failed.
     Failed(String),
+    /// A PolicyException exempted the trigger: the status and message it gives
+    /// (`gpol/engine/engine.go`, by the exception of the highest priority).
+    Exempted(Status, String),
     /// Every generation ran: the resources and the audit annotations.
     Generated(Vec<Json>, Vec<(String, String)>),
 }
@@ -227,6 +232,18 @@ fn run(
     let sink = Arc::new(Sink::new(namespace));
     let functions = Library::generating(data, sink.clone());
     let scope = Scope::kyverno(activation(settings, input), &variables, functions);
+    // `gpol/compiler/policy.go` `Evaluate`: the exceptions first, a full exemption ending it.
+    let applicable = super::exceptions::applicable(&input.context, &policy.name, &settings.kind);
+    if !applicable.is_empty() {
+        match super::exceptions::for_validating(&applicable, &scope, false) {
+            Ok(exempted) => {
+                if let Some((status, message)) = exempted.result {
+                    return Ran::Exempted(status, message);
+                }
+            }
+            Err(e) => return Ran::Failed(e),
+        }
+    }
     match conditions_hold(policy, &scope) {
         Ok(true) => {}
         Ok(false) => return Ran::Skipped,

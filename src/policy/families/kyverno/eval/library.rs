@@ -8,7 +8,7 @@
 //! `generator.Apply`, which records into the evaluation's `generator::Sink`. A lookup without
 //! context data is an error naming the call and where its data comes from, and is recorded
 //! (`ContextData::unavailable`) so that a suite reports the row as not evaluated. The pure functions
-//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `gzip`,
+//! live in their own modules (`image_ref`, `encoding`, `hash`, `math_ext`, `regex_ext`, `gzip`,
 //! `transform`, `time_ext`, `x509`).
 
 use std::sync::{Arc, Mutex};
@@ -18,7 +18,7 @@ use serde_json::{Value as Json, json};
 use super::external::External;
 use super::generator::Sink;
 use super::value_of;
-use super::{encoding, gzip, hash, image_ref, math_ext, time_ext, transform, x509};
+use super::{encoding, gzip, hash, image_ref, math_ext, regex_ext, time_ext, transform, x509};
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Opaque, Timestamp, Value};
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::request::split_api_version;
@@ -409,6 +409,7 @@ impl ExternalFunctions for Library {
             .or_else(|| encoding::call(name, args))
             .or_else(|| hash::call(name, args))
             .or_else(|| math_ext::call(name, args))
+            .or_else(|| regex_ext::call(name, args))
             .or_else(|| gzip::call(name, args))
             .or_else(|| transform::call(name, args))
             .or_else(|| time_ext::call(name, args))
@@ -463,6 +464,7 @@ impl ExternalFunctions for Library {
                 | "globalContext.Get"
         ) || encoding::is_function(&name)
             || math_ext::is_function(&name)
+            || regex_ext::is_function(&name)
             || gzip::is_function(&name)
             || transform::is_function(&name)
             || time_ext::is_function(&name)

@@ -29,6 +29,7 @@ mod math_ext;
 mod mutate_existing;
 mod mutating;
 mod mutating_autogen;
+mod regex_ext;
 mod time_ext;
 mod transform;
 mod validating;
