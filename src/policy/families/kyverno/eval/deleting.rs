@@ -18,8 +18,7 @@ use super::validating::{Settings, evaluate_bool, matches_policy};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at, value_of};
 use crate::policy::admission::expr::Scope;
 use crate::policy::admission::json::str_at;
-use crate::policy::admission::view::{self, Document, Policy};
-use crate::policy::{ApiVersion, PolicyKind, read_kinds};
+use crate::policy::admission::view::Policy;
 use crate::yaml::{Node, NodeKind};
 
 /// A named condition.
@@ -30,7 +29,7 @@ struct Condition {
 
 /// The policy's one response.
 pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Response> {
-    let Some(mut policy) = read_view(root) else {
+    let Some(mut policy) = super::validating::read_view(root) else {
         return Vec::new();
     };
     // `matchPolicy` allows every operation: the object exists, no request made it.
@@ -44,16 +43,6 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
     let mut response = respond(&policy, &settings, input, &conditions(root));
     response.outcome.notes.extend(schedule_notes(root));
     vec![response]
-}
-
-/// The policy's view: its spec read as a ValidatingAdmissionPolicy's (match constraints and
-/// variables).
-fn read_view(root: &Node) -> Option<Policy> {
-    let document = read_kinds::document(root, PolicyKind::ValidatingPolicy, ApiVersion::V1);
-    match view::from_model(&document) {
-        Document::Policy(policy) => Some(policy),
-        Document::Binding(_) => None,
-    }
 }
 
 /// `spec.conditions`, in order.

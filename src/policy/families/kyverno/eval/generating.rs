@@ -21,8 +21,7 @@ use super::mutating::conditions_hold;
 use super::validating::{Settings, activation, audit_annotations, evaluate_text, matches_policy};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at};
 use crate::policy::admission::expr::Scope;
-use crate::policy::admission::view::{self, Document, Policy};
-use crate::policy::{ApiVersion, PolicyKind, read_kinds};
+use crate::policy::admission::view::Policy;
 use crate::yaml::{Node, NodeKind};
 
 /// One `generate` entry.
@@ -50,7 +49,7 @@ pub(super) fn evaluate(
             text_at(root, &["metadata", "name"])
         ));
     }
-    let Some(policy) = read_view(root) else {
+    let Some(policy) = super::validating::read_view(root) else {
         return Ok(Vec::new());
     };
     let mut settings = Settings::read(root, kind);
@@ -64,16 +63,6 @@ pub(super) fn evaluate(
     let mut response = respond(&policy, &settings, input, &generations, namespace);
     response.outcome.notes.extend(offline_notes(root));
     Ok(vec![response])
-}
-
-/// The policy's view: its spec read as a ValidatingAdmissionPolicy's (match constraints and
-/// conditions, variables, audit annotations).
-fn read_view(root: &Node) -> Option<Policy> {
-    let document = read_kinds::document(root, PolicyKind::ValidatingPolicy, ApiVersion::V1);
-    match view::from_model(&document) {
-        Document::Policy(policy) => Some(policy),
-        Document::Binding(_) => None,
-    }
 }
 
 /// `spec.generate`, in order.
