@@ -197,6 +197,11 @@ export function fakeVscode(state: FakeState): unknown {
     },
     CancellationTokenSource: class {
       readonly token = { isCancellationRequested: false };
+      // The language client cancels its workspace diagnostic pull with this when it stops; without
+      // it the stop throws before `shutdown`, and the server outlives the test.
+      cancel() {
+        this.token.isCancellationRequested = true;
+      }
       dispose() {}
     },
     tests: {
