@@ -387,21 +387,9 @@ pub(super) fn evaluate_bool(scope: &Scope, text: &str) -> Result<bool, String> {
 /// `match`: every condition runs; a `false` one skips; errors fail unless the failurePolicy is
 /// `Ignore`, which skips.
 pub(super) fn match_conditions(policy: &Policy, scope: &Scope) -> Result<bool, String> {
-    let mut errors = Vec::new();
-    for condition in &policy.match_conditions {
-        let label = || format!("matchCondition {}", condition.name);
-        match explain::labelled(label, || evaluate_bool(scope, &condition.expression)) {
-            Ok(false) => return Ok(false),
-            Ok(true) => {}
-            Err(e) => errors.push(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(true)
-    } else if policy.failure_policy == "Ignore" {
-        Ok(false)
-    } else {
-        Err(errors.join("; "))
+    match super::mutating::conditions_hold(policy, scope) {
+        Err(_) if policy.failure_policy == "Ignore" => Ok(false),
+        held => held,
     }
 }
 
