@@ -80,6 +80,28 @@ impl<'a> Interp<'a> {
 
     /// Evaluates node `id`.
     pub(crate) fn eval(&mut self, id: ExprId) -> Step {
+        if self.trace.is_some() {
+            return self.eval_recorded(id);
+        }
+        self.eval_nested(id)
+    }
+
+    /// [`Self::eval`] that records the node's value. Out of line and cold, and a separate path
+    /// rather than a test after the untraced one: keeping the untraced result flowing straight to
+    /// the caller (nothing borrows it) is what keeps untraced evaluation at its former speed.
+    #[cold]
+    #[inline(never)]
+    fn eval_recorded(&mut self, id: ExprId) -> Step {
+        let result = self.eval_nested(id);
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.record(id, &result);
+        }
+        result
+    }
+
+    /// Evaluates node `id` one level deeper, refusing past [`MAX_DEPTH`].
+    #[inline(always)]
+    fn eval_nested(&mut self, id: ExprId) -> Step {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
@@ -90,19 +112,7 @@ impl<'a> Interp<'a> {
         }
         let result = self.eval_kind(id);
         self.depth -= 1;
-        if self.trace.is_some() {
-            self.record(id, &result);
-        }
         result
-    }
-
-    /// Out of line and cold: the untraced path keeps only the `is_some` test.
-    #[cold]
-    #[inline(never)]
-    fn record(&mut self, id: ExprId, result: &Step) {
-        if let Some(trace) = self.trace.as_deref_mut() {
-            trace.record(id, result);
-        }
     }
 
     fn eval_kind(&mut self, id: ExprId) -> Step {
