@@ -76,6 +76,20 @@ impl Analysis {
         Some(index.clone())
     }
 
+    /// The parse of every file whose text contains `needle`, in file order. Workspace-wide
+    /// searches (references, rename, navigation) look for a name few files mention: the text test
+    /// spares parsing the others.
+    pub(crate) fn parsed_mentioning<'s>(
+        &'s self,
+        needle: &'s str,
+    ) -> impl Iterator<Item = (FileId, Arc<Parsed>)> + 's {
+        let files = self
+            .files
+            .iter()
+            .filter(move |(_, text)| text.contains(needle));
+        files.filter_map(|(&file, _)| Some((file, self.parsed(file)?)))
+    }
+
     /// The parse of `file` in this snapshot; `None` for a file the snapshot does not have.
     pub(crate) fn parsed(&self, file: FileId) -> Option<Arc<Parsed>> {
         let text = self.files.get(&file)?;
