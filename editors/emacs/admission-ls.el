@@ -219,10 +219,13 @@ Defined once eglot is loaded, since it derives from eglot's class."
           ((_server admission-ls-eglot-server) (_method (eql textDocument/publishDiagnostics))
            &key uri &allow-other-keys)
           (admission-ls--hints-after-diagnostics uri))
+        ;; An eglot with inlay hints handles the refresh itself (the next method).
         (cl-defmethod eglot-handle-request
           ((server admission-ls-eglot-server) (_method (eql workspace/inlayHint/refresh)) &rest _)
-          (admission-ls--refresh-hints (eglot--managed-buffers server))
-          nil))
+          (if (not (admission-ls--own-hints-p))
+              (cl-call-next-method)
+            (admission-ls--refresh-hints (eglot--managed-buffers server))
+            nil)))
      t)))
 
 (defun admission-ls--with-hint-capabilities (capabilities)

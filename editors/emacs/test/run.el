@@ -223,7 +223,22 @@ name `:liveVerdicts' themselves."
       (admission-ls-test--check (equal (admission-ls--settings-object) '(:liveVerdicts t))
                                 "but not over the settings' own liveVerdicts"))
     (admission-ls-test--check (not (admission-ls--own-hints-p))
-                              "and no overlay is drawn")))
+                              "and no overlay is drawn"))
+  ;; An eglot with inlay hints of its own (1.14+) shows them: the package declares nothing more.
+  (cl-letf (((symbol-function 'eglot-inlay-hints-mode) #'ignore))
+    (let ((capabilities (list :workspace (list :applyEdit t) :textDocument (list :hover nil))))
+      (admission-ls-test--check (and (not (admission-ls--own-hints-p))
+                                     (equal (admission-ls--with-hint-capabilities (copy-tree capabilities))
+                                            capabilities))
+                                "with eglot-inlay-hints-mode, the package leaves the hints to eglot")))
+  (let ((capabilities (admission-ls--with-hint-capabilities
+                       (list :workspace (list :applyEdit t) :textDocument (list :hover nil)))))
+    (admission-ls-test--check (and (equal (plist-get (plist-get capabilities :workspace) :inlayHint)
+                                          '(:refreshSupport t))
+                                   (plist-get (plist-get capabilities :textDocument) :inlayHint)
+                                   (plist-get (plist-get capabilities :workspace) :applyEdit))
+                              "without it, the client declares inlay hints and their refresh"
+                              capabilities)))
 
 ;; A policy with a variable used twice, for the rename.
 (defvar admission-ls-test--rename-policy
