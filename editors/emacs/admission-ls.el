@@ -278,8 +278,10 @@ itself and `admission-ls-live-verdicts' is non-nil."
       (jsonrpc-async-request
        server :textDocument/inlayHint
        (list :textDocument (eglot--TextDocumentIdentifier)
-             :range (list :start (eglot--pos-to-lsp-position (point-min))
-                          :end (eglot--pos-to-lsp-position (point-max))))
+             :range (save-restriction
+                      (widen)
+                      (list :start (eglot--pos-to-lsp-position (point-min))
+                            :end (eglot--pos-to-lsp-position (point-max)))))
        :success-fn (lambda (hints)
                      (when (buffer-live-p buffer)
                        (with-current-buffer buffer
@@ -305,22 +307,28 @@ itself and `admission-ls-live-verdicts' is non-nil."
 Type hints (kind 1) belong inside their line, which an overlay at its end cannot show."
   (null (plist-get hint :kind)))
 
+(defun admission-ls--hints-by-line (hints)
+  "The verdicts of HINTS by line: (END-OF-LINE TEXT...) lists, each line's texts newest first."
+  (let ((lines nil))
+    ;; The whole buffer: a narrowed one keeps the verdicts of the lines it hides.
+    (save-excursion
+      (save-restriction
+        (widen)
+        (seq-doseq (hint (or hints []))
+          (when (admission-ls--verdict-hint-p hint)
+            (goto-char (eglot--lsp-position-to-point (plist-get hint :position)))
+            (let ((line (assq (line-end-position) lines)))
+              (if line
+                  (push (admission-ls--hint-text hint) (cdr line))
+                (push (list (line-end-position) (admission-ls--hint-text hint)) lines)))))))
+    lines))
+
 (defun admission-ls--show-hints (hints)
   "Replace the overlays of the current buffer with those of HINTS, at the end of their lines.
 The hints of one line share one overlay, in the server's order."
-  (let ((lines nil))
-    (save-excursion
-      (seq-doseq (hint (or hints []))
-        (when (admission-ls--verdict-hint-p hint)
-          (goto-char (eglot--lsp-position-to-point (plist-get hint :position)))
-          (let* ((end (line-end-position))
-                 (line (assq end lines)))
-            (if line
-                (push (admission-ls--hint-text hint) (cdr line))
-              (push (list end (admission-ls--hint-text hint)) lines))))))
-    (let ((overlays (mapcar #'admission-ls--line-overlay lines)))
-      (mapc #'delete-overlay admission-ls--verdict-overlays)
-      (setq admission-ls--verdict-overlays overlays))))
+  (let ((overlays (mapcar #'admission-ls--line-overlay (admission-ls--hints-by-line hints))))
+    (mapc #'delete-overlay admission-ls--verdict-overlays)
+    (setq admission-ls--verdict-overlays overlays)))
 
 (defun admission-ls--line-overlay (line)
   "An overlay at the end of LINE (its end position and its hints' texts, newest first)."

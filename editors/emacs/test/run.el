@@ -181,6 +181,14 @@ mode is turned off."
              (string-match-p "3 <= 2" (or (get-text-property (string-match "✗" deny) 'help-echo deny) ""))
              "its help-echo is the trace (3 <= 2)"
              (get-text-property (string-match "✗" deny) 'help-echo deny))))
+        ;; Hints shown while the buffer is narrowed to its first line land on their own lines.
+        (save-restriction
+          (goto-char (point-min))
+          (narrow-to-region (point-min) (line-end-position))
+          (admission-ls--show-hints (vector (list :position (list :line 9 :character 4) :label "narrowed"))))
+        (admission-ls-test--check (string-match-p "narrowed" (admission-ls-test--verdicts-on-line 10))
+                                  "a hint shown in a narrowed buffer sits at the end of its line"
+                                  (admission-ls-test--all-verdicts))
         ;; The edit that makes it allow: at most 5 replicas.
         (goto-char (point-min))
         (search-forward "<= 2")
