@@ -100,6 +100,8 @@
              "and the cel-syntax diagnostic on line 19"))
           (eglot-shutdown server))))
     (admission-ls-test--helm-template)
+    (admission-ls-test--live-setting)
+    (admission-ls-test--live-verdicts)
     (admission-ls-test--rename)
     (admission-ls-test--kyverno)
     (mapc #'admission-ls-test--family admission-ls-test--families)))
@@ -120,6 +122,131 @@
                                 major-mode)
       (kill-buffer))
     (delete-directory chart t)))
+
+;; A policy whose modeline names a Deployment of 3 replicas, and one whose modeline names a file
+;; that is not there.
+(defvar admission-ls-test--live-policy
+  (concat "# admission-ls: object=deploy.yaml\n"
+          "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\n"
+          "metadata: {name: live}\nspec:\n  matchConstraints:\n    resourceRules:\n"
+          "    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}\n"
+          "  validations:\n  - expression: object.spec.replicas <= 2\n    message: at most 2 replicas\n"))
+
+(defun admission-ls-test--verdicts-on-line (line)
+  "The text of the verdict overlays at the end of LINE (1-based) of the current buffer."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line (1- line))
+    (mapconcat (lambda (o) (or (overlay-get o 'after-string) ""))
+               (cl-remove-if-not (lambda (o) (overlay-get o 'admission-ls-verdict))
+                                 (overlays-in (line-end-position) (line-end-position)))
+               "")))
+
+(defun admission-ls-test--wait-verdict (line regexp)
+  "Wait for a verdict overlay on LINE matching REGEXP; the overlay text, or nil."
+  (admission-ls-test--wait
+   (lambda ()
+     (let ((text (admission-ls-test--verdicts-on-line line)))
+       (and (let ((case-fold-search nil)) (string-match-p regexp text)) text)))
+   30))
+
+(defun admission-ls-test--all-verdicts ()
+  "Every verdict overlay of the buffer as LINE: TEXT, for failure messages."
+  (mapconcat (lambda (o) (format "%d: %s" (line-number-at-pos (overlay-start o))
+                                 (overlay-get o 'after-string)))
+             admission-ls--verdict-overlays " | "))
+
+(defun admission-ls-test--live-verdicts ()
+  "Eglot 1.9 shows no inlay hints: the package's overlays show the live verdicts, with the
+trace as help-echo, follow an edit, report a missing sample at the modeline, and go away when the
+mode is turned off."
+  (let* ((dir (make-temp-file "admission-ls-live" t))
+         (file (expand-file-name "policy.yaml" dir)))
+    (with-temp-file (expand-file-name "deploy.yaml" dir)
+      (insert "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"))
+    (with-temp-file file (insert admission-ls-test--live-policy))
+    (find-file file)
+    (run-hooks 'post-command-hook)
+    (let ((server (admission-ls-test--wait (lambda () (eglot-current-server)) 20)))
+      (admission-ls-test--check server "eglot connected admission-ls to the policy with a modeline")
+      (when server
+        (admission-ls-test--check (eq (admission-ls--eglot-shows-hints-p) nil)
+                                  "this eglot has no inlay hints of its own (eglot 1.9)")
+        (admission-ls-test--check admission-ls-verdicts-mode "admission-ls-verdicts-mode is on")
+        (let ((deny (admission-ls-test--wait-verdict 10 "✗ deny: at most 2 replicas")))
+          (admission-ls-test--check deny "the validation's line shows ✗ deny: at most 2 replicas"
+                                    (admission-ls-test--all-verdicts))
+          (when deny
+            (admission-ls-test--check
+             (string-match-p "3 <= 2" (or (get-text-property (string-match "✗" deny) 'help-echo deny) ""))
+             "its help-echo is the trace (3 <= 2)"
+             (get-text-property (string-match "✗" deny) 'help-echo deny))))
+        ;; Hints shown while the buffer is narrowed to its first line land on their own lines.
+        (save-restriction
+          (goto-char (point-min))
+          (narrow-to-region (point-min) (line-end-position))
+          (admission-ls--show-hints (vector (list :position (list :line 9 :character 4) :label "narrowed"))))
+        (admission-ls-test--check (string-match-p "narrowed" (admission-ls-test--verdicts-on-line 10))
+                                  "a hint shown in a narrowed buffer sits at the end of its line"
+                                  (admission-ls-test--all-verdicts))
+        ;; The edit that makes it allow: at most 5 replicas.
+        (goto-char (point-min))
+        (search-forward "<= 2")
+        (replace-match "<= 5")
+        ;; Eglot sends the change from an idle timer, which a batch Emacs never runs.
+        (eglot--signal-textDocument/didChange)
+        (let ((allow (admission-ls-test--wait-verdict 10 "✓ allow")))
+          (admission-ls-test--check allow "after the edit to <= 5, the line shows ✓ allow"
+                                    (admission-ls-test--all-verdicts))
+          (admission-ls-test--check (and allow (not (string-match-p "deny" allow)))
+                                    "and the deny overlay is gone" allow))
+        ;; The modeline names a file that is not there.
+        (goto-char (point-min))
+        (search-forward "deploy.yaml")
+        (replace-match "missing.yaml")
+        (eglot--signal-textDocument/didChange)
+        (let ((missing (admission-ls-test--wait-verdict 1 "⚠ object=missing.yaml: no such file or directory")))
+          (admission-ls-test--check missing "a missing sample is reported at the modeline"
+                                    (admission-ls-test--all-verdicts)))
+        (admission-ls-verdicts-mode -1)
+        (admission-ls-test--check (and (null admission-ls--verdict-overlays)
+                                       (null (cl-find-if (lambda (o) (overlay-get o 'admission-ls-verdict))
+                                                         (overlays-in (point-min) (point-max)))))
+                                  "turning admission-ls-verdicts-mode off removes the overlays")
+        (eglot-shutdown server)))
+    (set-buffer-modified-p nil)
+    (kill-buffer)
+    (delete-directory dir t)))
+
+(defun admission-ls-test--live-setting ()
+  "`admission-ls-live-verdicts' nil turns the server's live verdicts off, unless the settings
+name `:liveVerdicts' themselves."
+  (let ((admission-ls-live-verdicts nil)
+        (admission-ls-settings '(:kubernetesVersion "1.31")))
+    (admission-ls-test--check (equal (admission-ls--settings-object)
+                                     '(:kubernetesVersion "1.31" :liveVerdicts :json-false))
+                              "admission-ls-live-verdicts nil sends liveVerdicts false"
+                              (admission-ls--settings-object))
+    (let ((admission-ls-settings '(:liveVerdicts t)))
+      (admission-ls-test--check (equal (admission-ls--settings-object) '(:liveVerdicts t))
+                                "but not over the settings' own liveVerdicts"))
+    (admission-ls-test--check (not (admission-ls--own-hints-p))
+                              "and no overlay is drawn"))
+  ;; An eglot with inlay hints of its own (1.14+) shows them: the package declares nothing more.
+  (cl-letf (((symbol-function 'eglot-inlay-hints-mode) #'ignore))
+    (let ((capabilities (list :workspace (list :applyEdit t) :textDocument (list :hover nil))))
+      (admission-ls-test--check (and (not (admission-ls--own-hints-p))
+                                     (equal (admission-ls--with-hint-capabilities (copy-tree capabilities))
+                                            capabilities))
+                                "with eglot-inlay-hints-mode, the package leaves the hints to eglot")))
+  (let ((capabilities (admission-ls--with-hint-capabilities
+                       (list :workspace (list :applyEdit t) :textDocument (list :hover nil)))))
+    (admission-ls-test--check (and (equal (plist-get (plist-get capabilities :workspace) :inlayHint)
+                                          '(:refreshSupport t))
+                                   (plist-get (plist-get capabilities :textDocument) :inlayHint)
+                                   (plist-get (plist-get capabilities :workspace) :applyEdit))
+                              "without it, the client declares inlay hints and their refresh"
+                              capabilities)))
 
 ;; A policy with a variable used twice, for the rename.
 (defvar admission-ls-test--rename-policy

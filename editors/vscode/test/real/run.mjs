@@ -22,13 +22,19 @@
 //  2. Restricted Mode (workspace trust on, the folder not trusted): the extension still checks
 //     policies with the bundled binary, and the workspace's schemaPaths is ignored (the paramKind is
 //     reported unresolved).
+// Beside it in both runs, a stand-in for the Red Hat YAML extension (redhat-yaml/: the real
+// yaml-language-server from npm through vscode-languageclient, with vscode-yaml's schema API; the
+// real extension cannot be downloaded here), packed into a .vsix when the test starts. The trusted
+// workspace associates a schema with every `*.yaml` file (`yaml.schemas`) and sets what the README
+// says for YAML syntax errors: yaml-language-server's schema diagnostics stay on a plain Deployment,
+// none reach the policies, and a policy's YAML syntax error shows once.
 // Prints one line per check and closes with "vscode-real: N passed, N failed"; exits 1 on a failure.
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as net from "net";
 import * as os from "os";
 import * as path from "path";
-import { fileURLToPath } from "url";
+import { fileURLToPath, pathToFileURL } from "url";
 import puppeteer from "puppeteer-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,6 +42,7 @@ const extensionDir = path.resolve(here, "..", "..");
 const testdata = path.resolve(extensionDir, "..", "testdata");
 const repo = path.resolve(extensionDir, "..", "..");
 const codeServer = path.join(here, "node_modules", ".bin", "code-server");
+const vsce = path.join(extensionDir, "node_modules", ".bin", "vsce");
 const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 const args = process.argv.slice(2);
@@ -141,17 +148,50 @@ function writeScript(file, marker) {
   fs.writeFileSync(file, `#!/bin/sh\ntouch '${marker}'\nexit 1\n`, { mode: 0o755 });
 }
 
-/** A workspace folder with the editor test files and hostile workspace settings. */
+/**
+ * A workspace folder with the editor test files and hostile workspace settings, and for the Red Hat
+ * YAML stand-in: a schema associated with every `*.yaml` file, which wants `kind: Deployment` and an
+ * integer `spec.replicas` (a policy given it would be told its kind is not accepted), a plain
+ * Deployment breaking both rules, a policy with a YAML syntax error, and the README's setting for
+ * those errors (ours off, Red Hat YAML's kept).
+ */
 function makeWorkspace(box, name) {
   const ws = path.join(box.root, name);
   fs.mkdirSync(path.join(ws, ".vscode"), { recursive: true });
   for (const file of fs.readdirSync(testdata)) {
     fs.copyFileSync(path.join(testdata, file), path.join(ws, file));
   }
-  const settings = { "admissionLs.path": box.evil, "admissionLs.schemaPaths": [box.crd] };
+  const schema = path.join(ws, "deployment.schema.json");
+  fs.writeFileSync(schema, JSON.stringify(DEPLOYMENT_SCHEMA, null, 2));
+  fs.writeFileSync(path.join(ws, "plain-deployment.yaml"), PLAIN_DEPLOYMENT);
+  fs.writeFileSync(path.join(ws, "broken-policy.yaml"), BROKEN_POLICY);
+  const settings = {
+    "admissionLs.path": box.evil,
+    "admissionLs.schemaPaths": [box.crd],
+    "yaml.schemas": { [pathToFileURL(schema).href]: "*.yaml" },
+    "yaml.schemaStore.enable": false,
+    "admissionLs.diagnostics.disabled": ["yaml-syntax"],
+  };
   fs.writeFileSync(path.join(ws, ".vscode", "settings.json"), JSON.stringify(settings, null, 2));
   return ws;
 }
+
+const DEPLOYMENT_SCHEMA = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  type: "object",
+  properties: {
+    kind: { enum: ["Deployment"] },
+    spec: { type: "object", properties: { replicas: { type: "integer" } } },
+  },
+};
+
+const PLAIN_DEPLOYMENT = "apiVersion: apps/v1\nkind: Deploymnt\nmetadata: {name: web}\nspec:\n  replicas: many\n";
+
+// Line 7: a second `: ` in a plain scalar, a syntax error for go-yaml and for yaml-language-server
+// (each reports it once).
+const BROKEN_POLICY =
+  "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: broken\n" +
+  "spec:\n  validations:\n  - expression: object.spec.replicas: 5\n";
 
 function writeUserSettings(box) {
   const user = path.join(box.data, "User");
@@ -176,14 +216,35 @@ function writeUserSettings(box) {
   fs.writeFileSync(path.join(user, "settings.json"), JSON.stringify(settings, null, 2));
 }
 
-function installExtension(box) {
-  const result = spawnSync(codeServer, ["--install-extension", vsix, "--user-data-dir", box.data, "--extensions-dir", box.extensions], {
+/** Packs the Red Hat YAML stand-in (redhat-yaml/) into a .vsix that loads test/real's node_modules. */
+function packRedHatStandIn(box) {
+  const dir = path.join(box.root, "redhat-yaml");
+  fs.cpSync(path.join(here, "redhat-yaml"), dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "modules.json"), JSON.stringify({ dir: path.join(here, "node_modules") }));
+  const out = path.join(box.root, "redhat-vscode-yaml-stand-in.vsix");
+  const result = spawnSync(vsce, ["package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "--out", out], {
+    cwd: dir,
     env: box.env,
     encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
     timeout: 60_000,
   });
-  const folder = fs.readdirSync(box.extensions).find((f) => f.startsWith("admission-ls.admission-ls-"));
+  if (result.status !== 0) throw new Error(`packing the Red Hat YAML stand-in failed:\n${result.stdout}${result.stderr}`);
+  return out;
+}
+
+function installExtension(box) {
+  const standIn = packRedHatStandIn(box);
+  const result = spawnSync(
+    codeServer,
+    ["--install-extension", vsix, "--install-extension", standIn, "--user-data-dir", box.data, "--extensions-dir", box.extensions],
+    { env: box.env, encoding: "utf8", timeout: 60_000 },
+  );
+  const folders = fs.readdirSync(box.extensions);
+  const folder = folders.find((f) => f.startsWith("admission-ls.admission-ls-"));
   check(result.status === 0 && folder !== undefined, `the .vsix installs (${path.basename(vsix)})`, folder ? "" : result.stdout + result.stderr);
+  const redHat = folders.find((f) => f.startsWith("redhat.vscode-yaml-"));
+  check(redHat !== undefined, "the Red Hat YAML stand-in installs as redhat.vscode-yaml", redHat ? "" : result.stdout + result.stderr);
   return folder && path.join(box.extensions, folder, "server", "admission-ls");
 }
 
@@ -351,6 +412,25 @@ async function problems(page, filter) {
   );
 }
 
+/**
+ * The Problems rows matching `filter`, each with the file it is listed under: { file, label, text }.
+ * The list shows a file's row, then its problems' rows.
+ */
+async function problemsByFile(page, filter) {
+  await problems(page, filter);
+  return page.$$eval(".markers-panel .monaco-list-row", (rows) => {
+    let file = "";
+    const found = [];
+    for (const row of rows) {
+      const label = row.getAttribute("aria-label") ?? "";
+      const text = row.textContent ?? "";
+      if (/^(Error|Warning|Info)/.test(label)) found.push({ file, label, text });
+      else file = row.querySelector(".label-name")?.textContent ?? label;
+    }
+    return found;
+  });
+}
+
 /** Waits for a Problems row of `code` at `line` (1-based) of the current filter set. */
 async function waitProblem(page, filter, code, line, ms) {
   return poll(async () => {
@@ -449,6 +529,7 @@ async function trustedSession(box, bundled) {
 
     await kyverno(page);
     await liveVerdicts(page);
+    await besideRedHatYaml(page);
     await quickFix(page, ws);
     await commands(page, ws);
     await testingView(page);
@@ -486,6 +567,50 @@ async function liveVerdicts(page) {
     await page.screenshot({ path: liveScreenshot });
   }
   await page.mouse.move(700, 60);
+}
+
+/**
+ * Beside the Red Hat YAML stand-in, with a schema associated with every `*.yaml` file: a plain
+ * Deployment keeps yaml-language-server's schema diagnostics; the policies opened so far get none
+ * (our schema contributor answers an empty schema for them); a policy's YAML syntax error shows once,
+ * from yaml-language-server, with `admissionLs.diagnostics.disabled: ["yaml-syntax"]`.
+ */
+async function besideRedHatYaml(page) {
+  await openFromExplorer(page, "plain-deployment.yaml");
+  await showProblems(page);
+  const typed = await poll(async () => {
+    const rows = await problemsByFile(page, "yaml-schema");
+    const mine = rows.filter((r) => r.file === "plain-deployment.yaml");
+    return mine.some((r) => r.text.includes("Incorrect type") && r.text.includes("[Ln 5,")) && mine.some((r) => r.text.includes("[Ln 2,")) ? rows : undefined;
+  }, 60_000, 1000);
+  check(Boolean(typed), "Red Hat YAML stand-in: a plain Deployment keeps yaml-language-server's schema diagnostics (kind at line 2, Incorrect type at line 5)", JSON.stringify(await problemsByFile(page, "yaml-schema")));
+  // A policy opened now, while yaml-language-server validates with the schema it just used: the
+  // plain Deployment's errors show within about 2 s of opening it, so 10 s without one for the
+  // policy (or any other file) means it has none.
+  await openFromExplorer(page, "replica-policy.yaml");
+  await showProblems(page);
+  const others = await poll(async () => {
+    const files = new Set((await problemsByFile(page, "yaml-schema")).map((r) => r.file));
+    files.delete("plain-deployment.yaml");
+    return files.size > 0 ? [...files] : undefined;
+  }, 10_000, 1000);
+  check(Boolean(typed) && !others, "and no policy (replica-policy.yaml, opened after it, nor any opened before) has a diagnostic from yaml-language-server's schema", others?.join(", "));
+
+  await openFromExplorer(page, "broken-policy.yaml");
+  await showProblems(page);
+  const ylsSyntax = await poll(async () => {
+    const rows = (await problemsByFile(page, "broken-policy")).filter((r) => r.file === "broken-policy.yaml");
+    return rows.some((r) => r.text.includes("[Ln 7,")) ? rows : undefined;
+  }, 60_000, 1000);
+  // The server has checked the file by now: its diagnostics come before yaml-language-server's
+  // schema is loaded; give it the same time again before counting.
+  await sleep(2000);
+  const rows = (await problemsByFile(page, "broken-policy")).filter((r) => r.file === "broken-policy.yaml");
+  check(
+    Boolean(ylsSyntax) && rows.length === 1 && !rows[0].text.includes("admission-ls"),
+    "with admissionLs.diagnostics.disabled [yaml-syntax], the policy's YAML syntax error at line 7 shows once (yaml-language-server's)",
+    rows.map((r) => r.label).join(" | "),
+  );
 }
 
 /** A Kyverno ValidatingPolicy: its diagnostic, hover with a library function's description, completion
@@ -625,6 +750,9 @@ async function bundledBinaryStarted(page, box, bundled, where) {
   check(processesOf(bundled).length > 0, `${where}: a process runs the bundled binary ${path.relative(box.root, bundled)}`);
   check(!fs.existsSync(box.evilMarker), `${where}: admissionLs.path from the workspace settings was not run (machine scope)`);
   check(!fs.existsSync(box.pathMarker), `${where}: admission-ls on PATH was not run (the bundled binary comes first)`);
+  if (where === "trusted workspace") {
+    check(text?.includes("redhat.vscode-yaml: admission files get no schema from it"), `${where}: the output channel says the schema contributor is registered with redhat.vscode-yaml`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -664,10 +792,10 @@ async function main() {
 
 // A hung step must not hang CI: the whole run is bounded.
 const watchdog = setTimeout(() => {
-  check(false, "the run finished within 270 s");
+  check(false, "the run finished within 330 s");
   console.log(`vscode-real: ${passed} passed, ${failed} failed`);
   process.exit(1);
-}, 270_000);
+}, 330_000);
 watchdog.unref();
 
 try {

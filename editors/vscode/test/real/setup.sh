@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs code-server 4.100.3 (VS Code 1.100.3) and puppeteer-core here (node_modules/, ~350 MB)
-# from the npm registry alone, with no other download:
+# Installs code-server 4.100.3 (VS Code 1.100.3), puppeteer-core, and yaml-language-server 1.19.2 with
+# vscode-languageclient 7.0.0 for the Red Hat YAML stand-in (redhat-yaml/), here (node_modules/,
+# ~350 MB) from the npm registry alone, with no other download:
 #  - @vscode/ripgrep's postinstall fetches a ripgrep build from the internet unless its cache holds
 #    the archive it wants; an archive of Debian's /usr/bin/rg (package ripgrep) is put there;
 #  - code-server's own postinstall, as root, needs npm_config_unsafe_perm=true;
