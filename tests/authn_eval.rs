@@ -99,3 +99,35 @@ fn claims_are_needed() {
     "#]],
     );
 }
+
+#[test]
+fn every_claim_validation_rule_runs_before_a_result_is_checked() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/rules-evaluated-first.yaml",
+            "--object",
+            "tests/cli_fixtures/authn/claims.json",
+        ],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration: refused: oidc: error evaluating claim validation expression: expression 'claims.email.endsWith("@example.com")' resulted in error: no such key: email
+        "#]],
+    );
+}
+
+#[test]
+fn claim_mappings_run_before_the_validation_rules() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/mappings-first.yaml",
+            "--object",
+            "tests/cli_fixtures/authn/claims.json",
+        ],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration: refused: oidc: error evaluating username claim expression: expression '"oidc:" + claims.login' resulted in error: no such key: login
+        "#]],
+    );
+}

@@ -8,6 +8,7 @@
 use serde_json::{Value as Json, json};
 
 use super::run::{EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json};
+use crate::policy::admission::explain;
 use crate::policy::admission::json::documents;
 use crate::policy::families::apiserver_config::eval::{Authenticated, authenticate};
 use crate::policy::families::dra::eval::{self as dra, SelectorGroup, SelectorRun, Verdict};
@@ -87,8 +88,13 @@ fn group_json(group: &SelectorGroup) -> Json {
                 Verdict::NoMatch(path) => ("no match", Some(path.clone()), None),
                 Verdict::Error(path, message) => ("error", path.clone(), Some(message.clone())),
             };
-            json!({"slice": d.slice, "device": d.device, "result": result,
-                   "selector": selector, "error": error})
+            let mut device = json!({"slice": d.slice, "device": d.device, "result": result,
+                   "selector": selector, "error": error});
+            // Traced runs only (`eval --explain`): the selectors run on the device.
+            if let (false, Some(map)) = (d.explained.is_empty(), device.as_object_mut()) {
+                map.insert("explain".to_string(), explain::to_json(&d.explained));
+            }
+            device
         })
         .collect();
     let class = group.class.as_ref().map(|(name, _)| name);
