@@ -6,7 +6,8 @@
 //! JSON, and a failing row of a `kyverno-test.yaml` suite) and for Gatekeeper's
 //! K8sNativeValidation templates (`eval` with the Constraint as params, a failing gator case).
 //! DRA device selectors keep each device's traces (which selector rejected it, and why), and an
-//! AuthenticationConfiguration's run the traces of its mappings and rules, in text and JSON.
+//! AuthenticationConfiguration's run the traces of its mappings and rules, in text and JSON;
+//! `validate --explain` the traces of the CRD rules (and failed rules' messageExpressions) it ran.
 
 use std::process::Command;
 
@@ -1186,6 +1187,244 @@ fn explain_authentication_json() {
                   ]
                 }
               ]
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn explain_crd_rules_error_and_cost_limit() {
+    check_status(
+        &[
+            "validate",
+            "tests/cli_fixtures/explain/gizmo.yaml",
+            "--crd",
+            "tests/cli_fixtures/explain/gizmos.crd.yaml",
+            "--explain",
+        ],
+        1,
+        expect![[r#"
+            Gizmo/g1 (CREATE): invalid (2 errors)
+              spec: Invalid value: no such key: cpu evaluating rule: self.limits['cpu'] <= 4
+              spec: Invalid value: 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))))))
+              explain spec x-kubernetes-validations[0].rule:
+                self.limits['cpu'] <= 4  →  error: no such key: cpu
+                  self.limits['cpu']  →  error raised here: no such key: cpu
+                    self.limits  →  {"memory": 2}
+              explain spec x-kubernetes-validations[1].rule:
+                !has(self.replicas) || self.replicas >= 1  →  false || true  →  true
+                  !has(self.replicas)  →  false
+                    has(self.replicas)  →  true
+                  self.replicas >= 1  →  3 >= 1  →  true
+                    self.replicas  →  3
+              explain spec x-kubernetes-validations[2].rule:
+                [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 0)
+                  [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                  [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 6: b = 6)
+                    [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                    [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: c = 0)
+                      [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                      [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 4: d = 4)
+                        [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                        [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))  →  stopped here: operation cancelled: actual cost limit exceeded
+                          [0,1,2,3,4,5,6,7,8,9]  →  stopped here: operation cancelled: actual cost limit exceeded
+                          [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)  →  (not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn explain_crd_rules_json_with_message_expression() {
+    check_status(
+        &[
+            "validate",
+            "tests/cli_fixtures/validate/widget.yaml",
+            "--crd",
+            "tests/cli_fixtures/validate/widgets.crd.yaml",
+            "--format",
+            "json",
+            "--explain",
+        ],
+        1,
+        expect![[r#"
+            {
+              "apiVersion": "example.com/v1",
+              "defaulted": [
+                "spec.mode"
+              ],
+              "errors": [
+                {
+                  "field": "spec.tags[2]",
+                  "message": "spec.tags[2]: Duplicate value: \"a\"",
+                  "type": "FieldValueDuplicate"
+                },
+                {
+                  "field": "spec.size",
+                  "message": "spec.size: Invalid value: size 7 needs mode slow",
+                  "type": "FieldValueInvalid"
+                },
+                {
+                  "field": "spec",
+                  "message": "spec: Forbidden: admin is reserved",
+                  "type": "FieldValueForbidden"
+                }
+              ],
+              "explain": [
+                {
+                  "expression": "self.size <= 5 || self.mode == 'slow'",
+                  "label": "spec x-kubernetes-validations[0].rule",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 37,
+                      "operands": "false || false",
+                      "start": 0,
+                      "text": "self.size <= 5 || self.mode == 'slow'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 14,
+                      "operands": "7 <= 5",
+                      "start": 0,
+                      "text": "self.size <= 5",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 9,
+                      "start": 0,
+                      "text": "self.size",
+                      "value": "7"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 37,
+                      "operands": "\"fast\" == \"slow\"",
+                      "start": 18,
+                      "text": "self.mode == 'slow'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 27,
+                      "start": 18,
+                      "text": "self.mode",
+                      "value": "\"fast\""
+                    }
+                  ]
+                },
+                {
+                  "expression": "'size ' + string(self.size) + ' needs mode slow'",
+                  "label": "spec x-kubernetes-validations[0].messageExpression",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 48,
+                      "operands": "\"size 7\" + \" needs mode slow\"",
+                      "start": 0,
+                      "text": "'size ' + string(self.size) + ' needs mode slow'",
+                      "value": "\"size 7 needs mode slow\""
+                    },
+                    {
+                      "depth": 1,
+                      "end": 27,
+                      "operands": "\"size \" + \"7\"",
+                      "start": 0,
+                      "text": "'size ' + string(self.size)",
+                      "value": "\"size 7\""
+                    },
+                    {
+                      "depth": 2,
+                      "end": 27,
+                      "start": 10,
+                      "text": "string(self.size)",
+                      "value": "\"7\""
+                    },
+                    {
+                      "depth": 3,
+                      "end": 26,
+                      "start": 17,
+                      "text": "self.size",
+                      "value": "7"
+                    }
+                  ]
+                },
+                {
+                  "expression": "!has(self.name) || self.name != 'admin'",
+                  "label": "spec x-kubernetes-validations[1].rule",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 39,
+                      "operands": "false || false",
+                      "start": 0,
+                      "text": "!has(self.name) || self.name != 'admin'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 15,
+                      "start": 0,
+                      "text": "!has(self.name)",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 15,
+                      "start": 1,
+                      "text": "has(self.name)",
+                      "value": "true"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 39,
+                      "operands": "\"admin\" != \"admin\"",
+                      "start": 19,
+                      "text": "self.name != 'admin'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 28,
+                      "start": 19,
+                      "text": "self.name",
+                      "value": "\"admin\""
+                    }
+                  ]
+                }
+              ],
+              "kind": "Widget",
+              "name": "w1",
+              "object": {
+                "apiVersion": "example.com/v1",
+                "kind": "Widget",
+                "metadata": {
+                  "creationTimestamp": null,
+                  "name": "w1"
+                },
+                "spec": {
+                  "mode": "fast",
+                  "name": "admin",
+                  "ports": [
+                    {
+                      "name": "http",
+                      "port": 81
+                    }
+                  ],
+                  "size": 7,
+                  "tags": [
+                    "a",
+                    "b",
+                    "a"
+                  ]
+                }
+              },
+              "operation": "CREATE",
+              "pruned": [
+                "spec.extra"
+              ],
+              "valid": false
             }
         "#]],
     );
