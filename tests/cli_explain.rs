@@ -7,7 +7,8 @@
 //! K8sNativeValidation templates (`eval` with the Constraint as params, a failing gator case).
 //! DRA device selectors keep each device's traces (which selector rejected it, and why), and an
 //! AuthenticationConfiguration's run the traces of its mappings and rules, in text and JSON;
-//! `validate --explain` the traces of the CRD rules (and failed rules' messageExpressions) it ran.
+//! `validate --explain` the traces of the CRD rules (and failed rules' messageExpressions) it ran,
+//! and `test -v` those of a failing custom-resource case.
 
 use std::process::Command;
 
@@ -1426,6 +1427,41 @@ fn explain_crd_rules_json_with_message_expression() {
               ],
               "valid": false
             }
+        "#]],
+    );
+}
+
+#[test]
+fn test_verbose_explains_a_failing_custom_resource_case() {
+    check_status(
+        &[
+            "test",
+            "tests/cli_fixtures/explain/widgets-flipped.test.yaml",
+            "-v",
+        ],
+        1,
+        expect![[r#"
+            tests/cli_fixtures/explain/widgets-flipped.test.yaml (widgets-flipped)
+              ok    a valid widget (…ms)
+              FAIL  a big widget is expected valid (…ms)
+                    expected valid, got invalid: spec.size: Invalid value: size 7 needs mode slow
+                    explain spec x-kubernetes-validations[0].rule:
+                      self.size <= 5 || self.mode == 'slow'  →  false || false  →  false
+                        self.size <= 5  →  7 <= 5  →  false
+                          self.size  →  7
+                        self.mode == 'slow'  →  "fast" == "slow"  →  false
+                          self.mode  →  "fast"
+                    explain spec x-kubernetes-validations[0].messageExpression:
+                      'size ' + string(self.size) + ' needs mode slow'  →  "size 7" + " needs mode slow"  →  "size 7 needs mode slow"
+                        'size ' + string(self.size)  →  "size " + "7"  →  "size 7"
+                          string(self.size)  →  "7"
+                            self.size  →  7
+                    explain spec x-kubernetes-validations[1].rule:
+                      !has(self.name) || self.name != 'admin'  →  true
+                        !has(self.name)  →  true
+                          has(self.name)  →  false
+                        self.name != 'admin'  →  (not evaluated)
+            1 passed, 1 failed in …ms
         "#]],
     );
 }
