@@ -131,3 +131,19 @@ fn claim_mappings_run_before_the_validation_rules() {
         "#]],
     );
 }
+
+#[test]
+fn every_extra_mapping_runs_before_a_result_is_converted() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/extra-evaluated-first.yaml",
+            "--object",
+            "tests/cli_fixtures/authn/claims.json",
+        ],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration: refused: expression 'claims.email' resulted in error: no such key: email
+        "#]],
+    );
+}

@@ -277,12 +277,23 @@ impl Run<'_> {
         }
     }
 
+    /// Every extra mapping is evaluated first (a runtime error is returned as the mapper words
+    /// it), then each result converted (a result of the wrong type named with its expression):
+    /// `getExtra`.
     fn extra(&self) -> Result<BTreeMap<String, Vec<String>>, String> {
+        let sites: Vec<&FamilySite> = self
+            .sites
+            .iter()
+            .copied()
+            .filter(|s| s.path.contains(".extra["))
+            .collect();
+        let mut results = Vec::with_capacity(sites.len());
+        for site in sites {
+            results.push((site, eval(site, "claims", &self.claims)?));
+        }
         let mut extra = BTreeMap::new();
-        for site in self.sites.iter().filter(|s| s.path.contains(".extra[")) {
-            // A runtime error is returned as the mapper words it, a result of the wrong type
-            // with the expression (`getExtra`).
-            let value = string_list(&eval(site, "claims", &self.claims)?).map_err(|e| {
+        for (site, result) in results {
+            let value = string_list(&result).map_err(|e| {
                 format!(
                     "oidc: error evaluating extra claim expression: {}: {e}",
                     site.text
