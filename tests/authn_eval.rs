@@ -147,3 +147,31 @@ fn every_extra_mapping_runs_before_a_result_is_converted() {
         "#]],
     );
 }
+
+#[test]
+fn a_jti_claim_gives_the_credential_id_from_1_32() {
+    let claims = "tests/cli_fixtures/authn/claims-jti.json";
+    check(
+        &["eval", CONFIG, "--object", claims],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration (issuer https://issuer.example.com): authenticated
+              username: oidc:jane
+              uid: 119abc
+              groups: [admin, dev]
+              extra authentication.kubernetes.io/credential-id: [JTI=7c1d5e2a]
+              extra example.com/tenant: [blue]
+        "#]],
+    );
+    check(
+        &["eval", CONFIG, "--object", claims, "--kube-version", "1.31"],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration (issuer https://issuer.example.com): authenticated
+              username: oidc:jane
+              uid: 119abc
+              groups: [admin, dev]
+              extra example.com/tenant: [blue]
+        "#]],
+    );
+}

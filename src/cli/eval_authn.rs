@@ -30,7 +30,8 @@ pub fn run(args: &EvalArgs, config_text: &str) -> i32 {
         Ok(claims) => claims,
         Err(message) => return usage_error(&message),
     };
-    let authenticate = || run_authentication(config_text, &claims);
+    let minor = args.kube_version.minor();
+    let authenticate = || run_authentication(config_text, &claims, minor);
     // Traced, the expressions run (in the API server's order) keep their traces.
     let (outcome, traces) = if args.explain {
         explain::capture(authenticate)

@@ -112,10 +112,14 @@ pub fn read_claims(claims_text: &str) -> Result<Json, String> {
     }
 }
 
-/// The user the API server derives from `claims` with the configuration `config_text`, or why it
-/// refuses the token.
-pub fn run_authentication(config_text: &str, claims: &Json) -> Result<Authenticated, String> {
-    authenticate(config_text, claims)
+/// The user the API server of 1.`minor` derives from `claims` with the configuration
+/// `config_text`, or why it refuses the token.
+pub fn run_authentication(
+    config_text: &str,
+    claims: &Json,
+    minor: u32,
+) -> Result<Authenticated, String> {
+    authenticate(config_text, claims, minor)
 }
 
 /// `{"authenticated": true, issuer, username, uid, groups, extra}` or
@@ -159,7 +163,8 @@ pub fn evaluate_json(request: &EvalRequest, object_path: &str) -> Result<Json, S
         }
         EvaluatedAgainst::TokenClaims => {
             let claims = request.object.as_deref().ok_or(NO_CLAIMS)?;
-            let outcome = run_authentication(text, &read_claims(claims)?);
+            let minor = request.kube_version.minor();
+            let outcome = run_authentication(text, &read_claims(claims)?, minor);
             Ok(authentication_json(&outcome))
         }
         EvaluatedAgainst::Request => match evaluate_family(request) {

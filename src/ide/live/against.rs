@@ -42,13 +42,14 @@ pub enum AgainstRun {
     },
 }
 
-/// Runs the document `name` of `text` against the object file of `sample`, traced.
+/// Runs the document `name` of `text` against the object file of `sample`, traced, as the
+/// release 1.`minor` does.
 pub(super) fn evaluate(
     text: &str,
-    name: &str,
-    against: EvaluatedAgainst,
+    (name, against): (&str, EvaluatedAgainst),
     sample: &SampleFiles,
     loaded: &LoadedFiles,
+    minor: u32,
 ) -> Result<Evaluated, String> {
     let file = sample.object.as_deref().ok_or("no object= file")?;
     let object = match loaded.get(file) {
@@ -67,7 +68,8 @@ pub(super) fn evaluate(
         }
         EvaluatedAgainst::TokenClaims => {
             let claims = read_claims(object).map_err(|e| format!("object={file}: {e}"))?;
-            let (outcome, explained) = explain::capture(|| run_authentication(text, &claims));
+            let authenticate = || run_authentication(text, &claims, minor);
+            let (outcome, explained) = explain::capture(authenticate);
             AgainstRun::Authentication { outcome, explained }
         }
         EvaluatedAgainst::Request => return Err("evaluated against a request".to_string()),

@@ -116,8 +116,9 @@ impl Analysis {
                     sample_request(&parsed.text, path, &policy.name, sample, loaded, config)
                         .and_then(run)
                 } else {
-                    let name = &policy.name;
-                    against::evaluate(&parsed.text, name, policy.against, sample, loaded)
+                    let minor = config.kube_version.minor();
+                    let document = (policy.name.as_str(), policy.against);
+                    against::evaluate(&parsed.text, document, sample, loaded, minor)
                 };
                 out.push(Verdict {
                     sample: sample.name().to_string(),

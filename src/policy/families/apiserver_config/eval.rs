@@ -43,8 +43,9 @@ fn config_root(yaml: &crate::yaml::YamlFile) -> Option<&Node> {
         })
 }
 
-/// Authenticates `claims` (a JSON object) with the configuration `config`.
-pub fn authenticate(config: &str, claims: &Json) -> Result<Authenticated, String> {
+/// Authenticates `claims` (a JSON object) with the configuration `config`, as the API server of
+/// Kubernetes 1.`minor` does.
+pub fn authenticate(config: &str, claims: &Json, minor: u32) -> Result<Authenticated, String> {
     let yaml = crate::yaml::parse(config);
     let root = config_root(&yaml).ok_or("no AuthenticationConfiguration in the file")?;
     let Json::Object(map) = claims else {
@@ -70,6 +71,7 @@ pub fn authenticate(config: &str, claims: &Json) -> Result<Authenticated, String
         sites: &own,
         claims: claims_value,
         json: map,
+        minor,
     };
     run.authenticate(issuer)
 }
@@ -83,6 +85,8 @@ struct Run<'a> {
     sites: &'a [&'a FamilySite],
     claims: Value,
     json: &'a serde_json::Map<String, Json>,
+    /// The target minor version (the credential id is given from 1.32).
+    minor: u32,
 }
 
 impl Run<'_> {
@@ -291,7 +295,7 @@ impl Run<'_> {
         for site in sites {
             results.push((site, eval(site, "claims", &self.claims)?));
         }
-        let mut extra = BTreeMap::new();
+        let mut extra = self.credential_id();
         for (site, result) in results {
             let value = string_list(&result).map_err(|e| {
                 format!(
@@ -308,6 +312,25 @@ impl Run<'_> {
         Ok(extra)
     }
 }
+
+impl Run<'_> {
+    /// From 1.32, a string `jti` claim gives the user the extra value
+    /// `authentication.kubernetes.io/credential-id: JTI=<jti>` (oidc.go `getCredentialID`,
+    /// `pkg/authentication/token/jwt` `CredentialIDForJTI`).
+    fn credential_id(&self) -> BTreeMap<String, Vec<String>> {
+        let mut extra = BTreeMap::new();
+        let jti = self.json.get("jti").and_then(Json::as_str).unwrap_or("");
+        if self.minor >= CREDENTIAL_ID_MINOR && !jti.is_empty() {
+            extra.insert(CREDENTIAL_ID_KEY.to_string(), vec![format!("JTI={jti}")]);
+        }
+        extra
+    }
+}
+
+/// The extra key of a token's credential id (`k8s.io/apiserver/pkg/authentication/user`).
+const CREDENTIAL_ID_KEY: &str = "authentication.kubernetes.io/credential-id";
+/// The first release that sets it for JWT authenticators.
+const CREDENTIAL_ID_MINOR: u32 = 32;
 
 /// Evaluates `site` with `var` bound to `value` (traced, labelled with its path, inside an
 /// `explain::capture`).
