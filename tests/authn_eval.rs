@@ -99,3 +99,79 @@ fn claims_are_needed() {
     "#]],
     );
 }
+
+#[test]
+fn every_claim_validation_rule_runs_before_a_result_is_checked() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/rules-evaluated-first.yaml",
+            "--object",
+            "tests/cli_fixtures/authn/claims.json",
+        ],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration: refused: oidc: error evaluating claim validation expression: expression 'claims.email.endsWith("@example.com")' resulted in error: no such key: email
+        "#]],
+    );
+}
+
+#[test]
+fn claim_mappings_run_before_the_validation_rules() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/mappings-first.yaml",
+            "--object",
+            "tests/cli_fixtures/authn/claims.json",
+        ],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration: refused: oidc: error evaluating username claim expression: expression '"oidc:" + claims.login' resulted in error: no such key: login
+        "#]],
+    );
+}
+
+#[test]
+fn every_extra_mapping_runs_before_a_result_is_converted() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/extra-evaluated-first.yaml",
+            "--object",
+            "tests/cli_fixtures/authn/claims.json",
+        ],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration: refused: expression 'claims.email' resulted in error: no such key: email
+        "#]],
+    );
+}
+
+#[test]
+fn a_jti_claim_gives_the_credential_id_from_1_32() {
+    let claims = "tests/cli_fixtures/authn/claims-jti.json";
+    check(
+        &["eval", CONFIG, "--object", claims],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration (issuer https://issuer.example.com): authenticated
+              username: oidc:jane
+              uid: 119abc
+              groups: [admin, dev]
+              extra authentication.kubernetes.io/credential-id: [JTI=7c1d5e2a]
+              extra example.com/tenant: [blue]
+        "#]],
+    );
+    check(
+        &["eval", CONFIG, "--object", claims, "--kube-version", "1.31"],
+        0,
+        expect![[r#"
+            AuthenticationConfiguration (issuer https://issuer.example.com): authenticated
+              username: oidc:jane
+              uid: 119abc
+              groups: [admin, dev]
+              extra example.com/tenant: [blue]
+        "#]],
+    );
+}

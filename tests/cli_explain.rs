@@ -5,6 +5,10 @@
 //! of a failing case. The same for Kyverno's ValidatingPolicy and MutatingPolicy (`eval`, text and
 //! JSON, and a failing row of a `kyverno-test.yaml` suite) and for Gatekeeper's
 //! K8sNativeValidation templates (`eval` with the Constraint as params, a failing gator case).
+//! DRA device selectors keep each device's traces (which selector rejected it, and why), and an
+//! AuthenticationConfiguration's run the traces of its mappings and rules, in text and JSON;
+//! `validate --explain` the traces of the CRD rules (and failed rules' messageExpressions) it ran,
+//! and `test -v` those of a failing custom-resource case.
 
 use std::process::Command;
 
@@ -711,5 +715,753 @@ fn test_verbose_explains_a_failing_gator_case() {
                         entry.key  →  "team"
         0 passed, 1 failed in …ms
     "#]],
+    );
+}
+
+const DRA_CLAIMS: &str = "tests/cli_fixtures/dra/gpu-claims.yaml";
+const DRA_SLICE: &str = "tests/cli_fixtures/explain/dra-slice.yaml";
+const DRA_SLICES: &str = "tests/cli_fixtures/dra/gpu-slices.yaml";
+
+#[test]
+fn explain_dra_selectors_per_device() {
+    check(
+        &[
+            "eval",
+            DRA_CLAIMS,
+            "--object",
+            DRA_SLICES,
+            "--policy",
+            "big-gpu",
+            "--explain",
+        ],
+        expect![[r#"
+            error: tests/cli_fixtures/dra/gpu-slices.yaml:40:3: ResourceSlice node-2-gpu.example.com has no devices (spec.devices is empty): nothing to select from
+            ResourceClaimTemplate big-gpu request gpu/latest (with DeviceClass gpu.example.com): 1 of 4 devices match
+              gpu-0 (slice node-1-gpu.example.com): match
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'  →  "LATEST-GPU-MODEL" == "LATEST-GPU-MODEL"  →  true
+                    device.attributes['gpu.example.com'].model  →  "LATEST-GPU-MODEL"
+                explain spec.spec.devices.requests[0].firstAvailable[0].selectors[1].cel.expression:
+                  device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0  →  1 >= 0  →  true
+                    device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi'))  →  1
+                      device.capacity['gpu.example.com'].memory  →  quantity("80Gi")
+                      quantity('40Gi')  →  quantity("40Gi")
+              gpu-1 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[0].selectors[1].cel.expression is false
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'  →  "LATEST-GPU-MODEL" == "LATEST-GPU-MODEL"  →  true
+                    device.attributes['gpu.example.com'].model  →  "LATEST-GPU-MODEL"
+                explain spec.spec.devices.requests[0].firstAvailable[0].selectors[1].cel.expression:
+                  device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0  →  -1 >= 0  →  false
+                    device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi'))  →  -1
+                      device.capacity['gpu.example.com'].memory  →  quantity("16Gi")
+                      quantity('40Gi')  →  quantity("40Gi")
+              gpu-2 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression is false
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'  →  "OLD-GPU-MODEL" == "LATEST-GPU-MODEL"  →  false
+                    device.attributes['gpu.example.com'].model  →  "OLD-GPU-MODEL"
+              gpu-3 (slice node-1-gpu.example.com): error: spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression: no such key: model
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'  →  error: no such key: model
+                    device.attributes['gpu.example.com'].model  →  error raised here: no such key: model
+                      device.attributes['gpu.example.com']  →  {"driverVersion": semver("1.3.0")}
+                        device.attributes  →  {"gpu.example.com": {"driverVersion": semver("1.3.0")}}
+            ResourceClaimTemplate big-gpu request gpu/any-new-driver (with DeviceClass gpu.example.com): 2 of 4 devices match
+              gpu-0 (slice node-1-gpu.example.com): match
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.1.0'))  →  true
+                    device.attributes['gpu.example.com'].driverVersion  →  semver("1.2.0")
+                    semver('1.1.0')  →  semver("1.1.0")
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression:
+                  !has(device.attributes['vendor.example.com'].legacy) || !device.attributes['vendor.example.com'].legacy  →  true
+                    !has(device.attributes['vendor.example.com'].legacy)  →  true
+                      has(device.attributes['vendor.example.com'].legacy)  →  false
+                    !device.attributes['vendor.example.com'].legacy  →  (not evaluated)
+              gpu-1 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression is false
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.1.0'))  →  false
+                    device.attributes['gpu.example.com'].driverVersion  →  semver("1.0.0")
+                    semver('1.1.0')  →  semver("1.1.0")
+              gpu-2 (slice node-1-gpu.example.com): no match: spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression is false
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.1.0'))  →  true
+                    device.attributes['gpu.example.com'].driverVersion  →  semver("1.3.0")
+                    semver('1.1.0')  →  semver("1.1.0")
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression:
+                  !has(device.attributes['vendor.example.com'].legacy) || !device.attributes['vendor.example.com'].legacy  →  false || false  →  false
+                    !has(device.attributes['vendor.example.com'].legacy)  →  false
+                      has(device.attributes['vendor.example.com'].legacy)  →  true
+                    !device.attributes['vendor.example.com'].legacy  →  false
+                      device.attributes['vendor.example.com'].legacy  →  true
+              gpu-3 (slice node-1-gpu.example.com): match
+                explain DeviceClass gpu.example.com spec.selectors[0].cel.expression:
+                  device.driver == 'gpu.example.com'  →  "gpu.example.com" == "gpu.example.com"  →  true
+                    device.driver  →  "gpu.example.com"
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression:
+                  device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.1.0'))  →  true
+                    device.attributes['gpu.example.com'].driverVersion  →  semver("1.3.0")
+                    semver('1.1.0')  →  semver("1.1.0")
+                explain spec.spec.devices.requests[0].firstAvailable[1].selectors[1].cel.expression:
+                  !has(device.attributes['vendor.example.com'].legacy) || !device.attributes['vendor.example.com'].legacy  →  true
+                    !has(device.attributes['vendor.example.com'].legacy)  →  true
+                      has(device.attributes['vendor.example.com'].legacy)  →  false
+                    !device.attributes['vendor.example.com'].legacy  →  (not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn explain_dra_selector_stopped_by_the_cost_limit() {
+    check_status(
+        &[
+            "eval",
+            "tests/cli_fixtures/explain/dra-costly.yaml",
+            "--object",
+            DRA_SLICE,
+            "--explain",
+            "--exit-code",
+        ],
+        1,
+        expect![[r#"
+            DeviceClass costly.example.com: 0 of 1 devices match
+              gpu-0 (slice node-1-gpu.example.com): error: spec.selectors[0].cel.expression: operation cancelled: actual cost limit exceeded
+                explain spec.selectors[0].cel.expression:
+                  [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 0)
+                    [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                    [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 6: b = 6)
+                      [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                      [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: c = 0)
+                        [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                        [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 4: d = 4)
+                          [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                          [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))  →  stopped here: operation cancelled: actual cost limit exceeded
+                            [0,1,2,3,4,5,6,7,8,9]  →  stopped here: operation cancelled: actual cost limit exceeded
+                            [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)  →  (not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn explain_dra_json_per_device() {
+    check(
+        &[
+            "eval",
+            DRA_CLAIMS,
+            "--object",
+            DRA_SLICE,
+            "--policy",
+            "gpu.example.com",
+            "--format",
+            "json",
+            "--explain",
+        ],
+        expect![[r#"
+            {
+              "errors": [],
+              "selectors": [
+                {
+                  "kind": "DeviceClass",
+                  "name": "gpu.example.com",
+                  "requests": [
+                    {
+                      "classSelectorsRun": null,
+                      "deviceClassName": null,
+                      "devices": [
+                        {
+                          "device": "gpu-0",
+                          "error": null,
+                          "explain": [
+                            {
+                              "expression": "device.driver == 'gpu.example.com'",
+                              "label": "spec.selectors[0].cel.expression",
+                              "trace": [
+                                {
+                                  "depth": 0,
+                                  "end": 34,
+                                  "operands": "\"gpu.example.com\" == \"gpu.example.com\"",
+                                  "start": 0,
+                                  "text": "device.driver == 'gpu.example.com'",
+                                  "value": "true"
+                                },
+                                {
+                                  "depth": 1,
+                                  "end": 13,
+                                  "start": 0,
+                                  "text": "device.driver",
+                                  "value": "\"gpu.example.com\""
+                                }
+                              ]
+                            }
+                          ],
+                          "result": "match",
+                          "selector": null,
+                          "slice": "node-1-gpu.example.com"
+                        }
+                      ],
+                      "request": null,
+                      "selectors": [
+                        "spec.selectors[0].cel.expression"
+                      ]
+                    }
+                  ]
+                }
+              ]
+            }
+        "#]],
+    );
+}
+
+const AUTHN_CLAIMS: &str = "tests/cli_fixtures/authn/claims.json";
+
+#[test]
+fn explain_authentication_mappings_and_rules() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/authn/authentication-config.yaml",
+            "--object",
+            AUTHN_CLAIMS,
+            "--explain",
+        ],
+        expect![[r#"
+            AuthenticationConfiguration (issuer https://issuer.example.com): authenticated
+              username: oidc:jane
+              uid: 119abc
+              groups: [admin, dev]
+              extra example.com/tenant: [blue]
+              explain jwt[0].claimMappings.username.expression:
+                "oidc:" + claims.username  →  "oidc:" + "jane"  →  "oidc:jane"
+                  claims.username  →  "jane"
+              explain jwt[0].claimMappings.groups.expression:
+                claims.roles.split(",")  →  ["admin", "dev"]
+                  claims.roles  →  "admin,dev"
+              explain jwt[0].claimMappings.uid.expression:
+                claims.sub  →  "119abc"
+              explain jwt[0].claimMappings.extra[0].valueExpression:
+                claims.tenant  →  "blue"
+              explain jwt[0].claimValidationRules[0].expression:
+                claims.hd == "example.com"  →  "example.com" == "example.com"  →  true
+                  claims.hd  →  "example.com"
+              explain jwt[0].claimValidationRules[1].expression:
+                claims.exp - claims.nbf <= 86400  →  3600 <= 86400  →  true
+                  claims.exp - claims.nbf  →  1700003600 - 1700000000  →  3600
+                    claims.exp  →  1700003600
+                    claims.nbf  →  1700000000
+              explain jwt[0].userValidationRules[0].expression:
+                !user.username.startsWith('system:')  →  true
+                  user.username.startsWith('system:')  →  false
+                    user.username  →  "oidc:jane"
+              explain jwt[0].userValidationRules[1].expression:
+                user.groups.all(group, !group.startsWith('system:'))  →  true  (last iteration: index 1: group = "dev")
+                  user.groups  →  ["admin", "dev"]
+                  !group.startsWith('system:')  →  true
+                    group.startsWith('system:')  →  false
+                      group  →  "dev"
+        "#]],
+    );
+}
+
+#[test]
+fn explain_authentication_error_raised_mid_expression() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/explain/authn-error.yaml",
+            "--object",
+            AUTHN_CLAIMS,
+            "--explain",
+        ],
+        expect![[r#"
+            AuthenticationConfiguration: refused: oidc: error evaluating claim validation expression: expression 'claims.hd == "example.com" && claims.email.endsWith("@example.com")' resulted in error: no such key: email
+              explain jwt[0].claimMappings.username.expression:
+                "oidc:" + claims.username  →  "oidc:" + "jane"  →  "oidc:jane"
+                  claims.username  →  "jane"
+              explain jwt[0].claimValidationRules[0].expression:
+                claims.exp - claims.nbf <= 86400  →  3600 <= 86400  →  true
+                  claims.exp - claims.nbf  →  1700003600 - 1700000000  →  3600
+                    claims.exp  →  1700003600
+                    claims.nbf  →  1700000000
+              explain jwt[0].claimValidationRules[1].expression:
+                claims.hd == "example.com" && claims.email.endsWith("@example.com")  →  error: no such key: email
+                  claims.hd == "example.com"  →  "example.com" == "example.com"  →  true
+                    claims.hd  →  "example.com"
+                  claims.email.endsWith("@example.com")  →  error: no such key: email
+                    claims.email  →  error raised here: no such key: email
+                      claims  →  {"aud": "my-app", "exp": 1700003600, "hd": "example.com", "iss": "https://issuer…
+        "#]],
+    );
+}
+
+#[test]
+fn explain_authentication_stopped_by_the_cost_limit() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/explain/authn-costly.yaml",
+            "--object",
+            AUTHN_CLAIMS,
+            "--explain",
+        ],
+        expect![[r#"
+            AuthenticationConfiguration: refused: oidc: error evaluating user info validation rule: expression '[0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, user.groups.size() + a + b + c + d + e + f >= 0))))))' resulted in error: operation cancelled: actual cost limit exceeded (admission-ls stops at a cost of 1000000; the API server sets no cost limit on these expressions)
+              explain jwt[0].claimMappings.username.expression:
+                "oidc:" + claims.username  →  "oidc:" + "jane"  →  "oidc:jane"
+                  claims.username  →  "jane"
+              explain jwt[0].claimMappings.groups.expression:
+                claims.roles.split(",")  →  ["admin", "dev"]
+                  claims.roles  →  "admin,dev"
+              explain jwt[0].userValidationRules[0].expression:
+                [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 0)
+                  [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                  [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 4: b = 4)
+                    [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                    [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, user…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 8: c = 8)
+                      [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                      [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, user.groups.size() + a + b + c + …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 6: d = 6)
+                        [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                        [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, user.groups.size() + a + b + c + d + e + f >= 0))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 4: e = 4)
+                          [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                          [0,1,2,3,4,5,6,7,8,9].all(f, user.groups.size() + a + b + c + d + e + f >= 0)  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 7: f = 7)
+                            [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                            user.groups.size() + a + b + c + d + e + f >= 0  →  stopped here: operation cancelled: actual cost limit exceeded
+                              user.groups.size() + a + b + c + d + e + f  →  stopped here: operation cancelled: actual cost limit exceeded
+                                user.groups.size() + a + b + c + d + e  →  stopped here: operation cancelled: actual cost limit exceeded
+                                  user.groups.size() + a + b + c + d  →  stopped here: operation cancelled: actual cost limit exceeded
+                                    user.groups.size() + a + b + c  →  stopped here: operation cancelled: actual cost limit exceeded
+                                      user.groups.size() + a + b  →  stopped here: operation cancelled: actual cost limit exceeded
+                                        user.groups.size() + a  →  stopped here: operation cancelled: actual cost limit exceeded
+                                          user.groups.size()  →  stopped here: operation cancelled: actual cost limit exceeded
+                                            user.groups  →  stopped here: operation cancelled: actual cost limit exceeded
+                                              user  →  {"username": "oidc:jane", "uid": "", "groups": ["admin", "dev"], "extra": {}}
+                                          a  →  (not evaluated)
+                                        b  →  (not evaluated)
+                                      c  →  (not evaluated)
+                                    d  →  (not evaluated)
+                                  e  →  (not evaluated)
+                                f  →  (not evaluated)
+                              0  →  (not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn explain_authentication_json() {
+    check(
+        &[
+            "eval",
+            "tests/cli_fixtures/explain/authn-error.yaml",
+            "--object",
+            AUTHN_CLAIMS,
+            "--format",
+            "json",
+            "--explain",
+        ],
+        expect![[r#"
+            {
+              "authenticated": false,
+              "error": "oidc: error evaluating claim validation expression: expression 'claims.hd == \"example.com\" && claims.email.endsWith(\"@example.com\")' resulted in error: no such key: email",
+              "explain": [
+                {
+                  "expression": "\"oidc:\" + claims.username",
+                  "label": "jwt[0].claimMappings.username.expression",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 25,
+                      "operands": "\"oidc:\" + \"jane\"",
+                      "start": 0,
+                      "text": "\"oidc:\" + claims.username",
+                      "value": "\"oidc:jane\""
+                    },
+                    {
+                      "depth": 1,
+                      "end": 25,
+                      "start": 10,
+                      "text": "claims.username",
+                      "value": "\"jane\""
+                    }
+                  ]
+                },
+                {
+                  "expression": "claims.exp - claims.nbf <= 86400",
+                  "label": "jwt[0].claimValidationRules[0].expression",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 32,
+                      "operands": "3600 <= 86400",
+                      "start": 0,
+                      "text": "claims.exp - claims.nbf <= 86400",
+                      "value": "true"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 23,
+                      "operands": "1700003600 - 1700000000",
+                      "start": 0,
+                      "text": "claims.exp - claims.nbf",
+                      "value": "3600"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 10,
+                      "start": 0,
+                      "text": "claims.exp",
+                      "value": "1700003600"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 23,
+                      "start": 13,
+                      "text": "claims.nbf",
+                      "value": "1700000000"
+                    }
+                  ]
+                },
+                {
+                  "expression": "claims.hd == \"example.com\" && claims.email.endsWith(\"@example.com\")",
+                  "label": "jwt[0].claimValidationRules[1].expression",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 67,
+                      "error": "no such key: email",
+                      "start": 0,
+                      "text": "claims.hd == \"example.com\" && claims.email.endsWith(\"@example.com\")"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 26,
+                      "operands": "\"example.com\" == \"example.com\"",
+                      "start": 0,
+                      "text": "claims.hd == \"example.com\"",
+                      "value": "true"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 9,
+                      "start": 0,
+                      "text": "claims.hd",
+                      "value": "\"example.com\""
+                    },
+                    {
+                      "depth": 1,
+                      "end": 67,
+                      "error": "no such key: email",
+                      "start": 30,
+                      "text": "claims.email.endsWith(\"@example.com\")"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 42,
+                      "raised": "no such key: email",
+                      "start": 30,
+                      "text": "claims.email"
+                    },
+                    {
+                      "depth": 3,
+                      "end": 36,
+                      "start": 30,
+                      "text": "claims",
+                      "value": "{\"aud\": \"my-app\", \"exp\": 1700003600, \"hd\": \"example.com\", \"iss\": \"https://issuer…"
+                    }
+                  ]
+                }
+              ]
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn explain_crd_rules_error_and_cost_limit() {
+    check_status(
+        &[
+            "validate",
+            "tests/cli_fixtures/explain/gizmo.yaml",
+            "--crd",
+            "tests/cli_fixtures/explain/gizmos.crd.yaml",
+            "--explain",
+        ],
+        1,
+        expect![[r#"
+            Gizmo/g1 (CREATE): invalid (2 errors)
+              spec: Invalid value: no such key: cpu evaluating rule: self.limits['cpu'] <= 4
+              spec: Invalid value: 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))))))
+              explain spec x-kubernetes-validations[0].rule:
+                self.limits['cpu'] <= 4  →  error: no such key: cpu
+                  self.limits['cpu']  →  error raised here: no such key: cpu
+                    self.limits  →  {"memory": 2}
+              explain spec x-kubernetes-validations[1].rule:
+                !has(self.replicas) || self.replicas >= 1  →  false || true  →  true
+                  !has(self.replicas)  →  false
+                    has(self.replicas)  →  true
+                  self.replicas >= 1  →  3 >= 1  →  true
+                    self.replicas  →  3
+              explain spec x-kubernetes-validations[2].rule:
+                [0,1,2,3,4,5,6,7,8,9].all(a, [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: a = 0)
+                  [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                  [0,1,2,3,4,5,6,7,8,9].all(b, [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1…  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 6: b = 6)
+                    [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                    [0,1,2,3,4,5,6,7,8,9].all(c, [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + …  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 0: c = 0)
+                      [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                      [0,1,2,3,4,5,6,7,8,9].all(d, [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)))  →  stopped here: operation cancelled: actual cost limit exceeded  (last iteration: index 4: d = 4)
+                        [0,1,2,3,4,5,6,7,8,9]  →  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+                        [0,1,2,3,4,5,6,7,8,9].all(e, [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0))  →  stopped here: operation cancelled: actual cost limit exceeded
+                          [0,1,2,3,4,5,6,7,8,9]  →  stopped here: operation cancelled: actual cost limit exceeded
+                          [0,1,2,3,4,5,6,7,8,9].all(f, a + b + c + d + e + f >= 0)  →  (not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn explain_crd_rules_json_with_message_expression() {
+    check_status(
+        &[
+            "validate",
+            "tests/cli_fixtures/validate/widget.yaml",
+            "--crd",
+            "tests/cli_fixtures/validate/widgets.crd.yaml",
+            "--format",
+            "json",
+            "--explain",
+        ],
+        1,
+        expect![[r#"
+            {
+              "apiVersion": "example.com/v1",
+              "defaulted": [
+                "spec.mode"
+              ],
+              "errors": [
+                {
+                  "field": "spec.tags[2]",
+                  "message": "spec.tags[2]: Duplicate value: \"a\"",
+                  "type": "FieldValueDuplicate"
+                },
+                {
+                  "field": "spec.size",
+                  "message": "spec.size: Invalid value: size 7 needs mode slow",
+                  "type": "FieldValueInvalid"
+                },
+                {
+                  "field": "spec",
+                  "message": "spec: Forbidden: admin is reserved",
+                  "type": "FieldValueForbidden"
+                }
+              ],
+              "explain": [
+                {
+                  "expression": "self.size <= 5 || self.mode == 'slow'",
+                  "label": "spec x-kubernetes-validations[0].rule",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 37,
+                      "operands": "false || false",
+                      "start": 0,
+                      "text": "self.size <= 5 || self.mode == 'slow'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 14,
+                      "operands": "7 <= 5",
+                      "start": 0,
+                      "text": "self.size <= 5",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 9,
+                      "start": 0,
+                      "text": "self.size",
+                      "value": "7"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 37,
+                      "operands": "\"fast\" == \"slow\"",
+                      "start": 18,
+                      "text": "self.mode == 'slow'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 27,
+                      "start": 18,
+                      "text": "self.mode",
+                      "value": "\"fast\""
+                    }
+                  ]
+                },
+                {
+                  "expression": "'size ' + string(self.size) + ' needs mode slow'",
+                  "label": "spec x-kubernetes-validations[0].messageExpression",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 48,
+                      "operands": "\"size 7\" + \" needs mode slow\"",
+                      "start": 0,
+                      "text": "'size ' + string(self.size) + ' needs mode slow'",
+                      "value": "\"size 7 needs mode slow\""
+                    },
+                    {
+                      "depth": 1,
+                      "end": 27,
+                      "operands": "\"size \" + \"7\"",
+                      "start": 0,
+                      "text": "'size ' + string(self.size)",
+                      "value": "\"size 7\""
+                    },
+                    {
+                      "depth": 2,
+                      "end": 27,
+                      "start": 10,
+                      "text": "string(self.size)",
+                      "value": "\"7\""
+                    },
+                    {
+                      "depth": 3,
+                      "end": 26,
+                      "start": 17,
+                      "text": "self.size",
+                      "value": "7"
+                    }
+                  ]
+                },
+                {
+                  "expression": "!has(self.name) || self.name != 'admin'",
+                  "label": "spec x-kubernetes-validations[1].rule",
+                  "trace": [
+                    {
+                      "depth": 0,
+                      "end": 39,
+                      "operands": "false || false",
+                      "start": 0,
+                      "text": "!has(self.name) || self.name != 'admin'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 15,
+                      "start": 0,
+                      "text": "!has(self.name)",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 15,
+                      "start": 1,
+                      "text": "has(self.name)",
+                      "value": "true"
+                    },
+                    {
+                      "depth": 1,
+                      "end": 39,
+                      "operands": "\"admin\" != \"admin\"",
+                      "start": 19,
+                      "text": "self.name != 'admin'",
+                      "value": "false"
+                    },
+                    {
+                      "depth": 2,
+                      "end": 28,
+                      "start": 19,
+                      "text": "self.name",
+                      "value": "\"admin\""
+                    }
+                  ]
+                }
+              ],
+              "kind": "Widget",
+              "name": "w1",
+              "object": {
+                "apiVersion": "example.com/v1",
+                "kind": "Widget",
+                "metadata": {
+                  "creationTimestamp": null,
+                  "name": "w1"
+                },
+                "spec": {
+                  "mode": "fast",
+                  "name": "admin",
+                  "ports": [
+                    {
+                      "name": "http",
+                      "port": 81
+                    }
+                  ],
+                  "size": 7,
+                  "tags": [
+                    "a",
+                    "b",
+                    "a"
+                  ]
+                }
+              },
+              "operation": "CREATE",
+              "pruned": [
+                "spec.extra"
+              ],
+              "valid": false
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn test_verbose_explains_a_failing_custom_resource_case() {
+    check_status(
+        &[
+            "test",
+            "tests/cli_fixtures/explain/widgets-flipped.test.yaml",
+            "-v",
+        ],
+        1,
+        expect![[r#"
+            tests/cli_fixtures/explain/widgets-flipped.test.yaml (widgets-flipped)
+              ok    a valid widget (…ms)
+              FAIL  a big widget is expected valid (…ms)
+                    expected valid, got invalid: spec.size: Invalid value: size 7 needs mode slow
+                    explain spec x-kubernetes-validations[0].rule:
+                      self.size <= 5 || self.mode == 'slow'  →  false || false  →  false
+                        self.size <= 5  →  7 <= 5  →  false
+                          self.size  →  7
+                        self.mode == 'slow'  →  "fast" == "slow"  →  false
+                          self.mode  →  "fast"
+                    explain spec x-kubernetes-validations[0].messageExpression:
+                      'size ' + string(self.size) + ' needs mode slow'  →  "size 7" + " needs mode slow"  →  "size 7 needs mode slow"
+                        'size ' + string(self.size)  →  "size " + "7"  →  "size 7"
+                          string(self.size)  →  "7"
+                            self.size  →  7
+                    explain spec x-kubernetes-validations[1].rule:
+                      !has(self.name) || self.name != 'admin'  →  true
+                        !has(self.name)  →  true
+                          has(self.name)  →  false
+                        self.name != 'admin'  →  (not evaluated)
+            1 passed, 1 failed in …ms
+        "#]],
     );
 }

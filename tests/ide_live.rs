@@ -533,3 +533,222 @@ fn a_gatekeeper_template_takes_the_constraint_of_its_file() {
         "#]],
     );
 }
+
+const GPU_CLAIM: &str = "
+# admission-ls: object=slices.yaml
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: big-gpu}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel:
+              expression: device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'
+          - cel:
+              expression: device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0
+#- slices.yaml
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      model: {string: LATEST-GPU-MODEL}
+    capacity:
+      memory: {value: 80Gi}
+  - name: gpu-1
+    attributes:
+      model: {string: LATEST-GPU-MODEL}
+    capacity:
+      memory: {value: 16Gi}
+  - name: gpu-2
+    attributes:
+      model: {string: OLD-GPU-MODEL}
+    capacity:
+      memory: {value: 80Gi}
+  - name: gpu-3
+    capacity:
+      memory: {value: 80Gi}
+";
+
+#[test]
+fn dra_selectors_show_the_devices_each_rejects() {
+    check(
+        GPU_CLAIM,
+        false,
+        expect![[r#"
+            1:# admission-ls: object=slices.yaml| slices.yaml: ✓ gpu: 1/4 devices
+            14:              expression: device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'| ✓ 2 device(s), ✗ rejects gpu-2, ⚠ fails on gpu-3
+            16:              expression: device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0| ✓ 1 device(s), ✗ rejects gpu-1
+        "#]],
+    );
+}
+
+#[test]
+fn a_dra_selector_trace_is_the_tooltip() {
+    check(
+        GPU_CLAIM,
+        true,
+        expect![[r#"
+            1:# admission-ls: object=slices.yaml| slices.yaml: ✓ gpu: 1/4 devices
+                **slices.yaml**: ✓ gpu: 1/4 devices
+
+                - `gpu-0` (slice node-1): match
+                - `gpu-1` (slice node-1): no match: `spec.spec.devices.requests[0].exactly.selectors[1].cel.expression` is false
+                - `gpu-2` (slice node-1): no match: `spec.spec.devices.requests[0].exactly.selectors[0].cel.expression` is false
+                - `gpu-3` (slice node-1): error: `spec.spec.devices.requests[0].exactly.selectors[0].cel.expression`: no such key: model
+            14:              expression: device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'| ✓ 2 device(s), ✗ rejects gpu-2, ⚠ fails on gpu-3
+                **slices.yaml**: ✓ 2 device(s), ✗ rejects gpu-2, ⚠ fails on gpu-3
+
+                `gpu-3` (slice node-1): error: `spec.spec.devices.requests[0].exactly.selectors[0].cel.expression`: no such key: model
+
+                `spec.spec.devices.requests[0].exactly.selectors[0].cel.expression`:
+                ```
+                device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'  →  error: no such key: model
+                  device.attributes['gpu.example.com'].model  →  error raised here: no such key: model
+                    device.attributes['gpu.example.com']  →  {}
+                      device.attributes  →  {"gpu.example.com": {}}
+                ```
+
+                `gpu-2` (slice node-1): no match: `spec.spec.devices.requests[0].exactly.selectors[0].cel.expression` is false
+
+                `spec.spec.devices.requests[0].exactly.selectors[0].cel.expression`:
+                ```
+                device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'  →  "OLD-GPU-MODEL" == "LATEST-GPU-MODEL"  →  false
+                  device.attributes['gpu.example.com'].model  →  "OLD-GPU-MODEL"
+                ```
+            16:              expression: device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0| ✓ 1 device(s), ✗ rejects gpu-1
+                **slices.yaml**: ✓ 1 device(s), ✗ rejects gpu-1
+
+                `gpu-1` (slice node-1): no match: `spec.spec.devices.requests[0].exactly.selectors[1].cel.expression` is false
+
+                `spec.spec.devices.requests[0].exactly.selectors[1].cel.expression`:
+                ```
+                device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0  →  -1 >= 0  →  false
+                  device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi'))  →  -1
+                    device.capacity['gpu.example.com'].memory  →  quantity("16Gi")
+                    quantity('40Gi')  →  quantity("40Gi")
+                ```
+        "#]],
+    );
+}
+
+#[test]
+fn dra_slices_that_do_not_parse_are_named_at_the_modeline() {
+    let fixture = GPU_CLAIM.replace("object=slices.yaml", "object=slices.yaml object=gone.yaml")
+        + "\n#- gone.yaml\n!missing\n";
+    check(
+        &fixture,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=slices.yaml object=gone.yaml| slices.yaml: ✓ gpu: 1/4 devices  ·  gone.yaml: ⚠ object=gone.yaml: No such file or directory
+        14:              expression: device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'| slices.yaml: ✓ 2 device(s), ✗ rejects gpu-2, ⚠ fails on gpu-3
+        16:              expression: device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0| slices.yaml: ✓ 1 device(s), ✗ rejects gpu-1
+    "#]],
+    );
+}
+
+const AUTHN: &str = r#"
+# admission-ls: object=claims.json object=other.json
+apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: https://issuer.example.com
+    audiences: [my-app]
+  claimValidationRules:
+  - expression: 'claims.hd == "example.com"'
+    message: the hd claim must be set to example.com
+  claimMappings:
+    username:
+      expression: '"oidc:" + claims.username'
+  userValidationRules:
+  - expression: "!user.username.startsWith('system:')"
+    message: username cannot use reserved system prefix
+#- claims.json
+{"iss": "https://issuer.example.com", "aud": "my-app", "sub": "1", "hd": "example.com", "username": "jane"}
+#- other.json
+{"iss": "https://issuer.example.com", "aud": "my-app", "sub": "2", "hd": "other.example"}
+"#;
+
+#[test]
+fn authentication_rules_show_each_token_result() {
+    check(
+        AUTHN,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=claims.json object=other.json| claims.json: ✓ authenticated as oidc:jane  ·  other.json: ✗ refused: oidc: error evaluating username claim expression: expression '"oidc:" + claims.u…
+        9:  - expression: 'claims.hd == "example.com"'| claims.json: ✓ true
+        13:      expression: '"oidc:" + claims.username'| claims.json: → "oidc:jane"  ·  other.json: ⚠ error: no such key: username
+        15:  - expression: "!user.username.startsWith('system:')"| claims.json: ✓ true
+    "#]],
+    );
+}
+
+#[test]
+fn an_authentication_rule_trace_is_the_tooltip() {
+    let fixture = AUTHN.replace(" object=other.json", "");
+    check(
+        &fixture,
+        true,
+        expect![[r#"
+            1:# admission-ls: object=claims.json| claims.json: ✓ authenticated as oidc:jane
+                **claims.json**: ✓ authenticated as oidc:jane
+
+                groups: []
+
+                `jwt[0].claimMappings.username.expression`:
+                ```
+                "oidc:" + claims.username  →  "oidc:" + "jane"  →  "oidc:jane"
+                  claims.username  →  "jane"
+                ```
+
+                `jwt[0].claimValidationRules[0].expression`:
+                ```
+                claims.hd == "example.com"  →  "example.com" == "example.com"  →  true
+                  claims.hd  →  "example.com"
+                ```
+
+                `jwt[0].userValidationRules[0].expression`:
+                ```
+                !user.username.startsWith('system:')  →  true
+                  user.username.startsWith('system:')  →  false
+                    user.username  →  "oidc:jane"
+                ```
+            9:  - expression: 'claims.hd == "example.com"'| ✓ true
+                **claims.json**: ✓ true
+
+                `jwt[0].claimValidationRules[0].expression`:
+                ```
+                claims.hd == "example.com"  →  "example.com" == "example.com"  →  true
+                  claims.hd  →  "example.com"
+                ```
+            13:      expression: '"oidc:" + claims.username'| → "oidc:jane"
+                **claims.json**: → "oidc:jane"
+
+                `jwt[0].claimMappings.username.expression`:
+                ```
+                "oidc:" + claims.username  →  "oidc:" + "jane"  →  "oidc:jane"
+                  claims.username  →  "jane"
+                ```
+            15:  - expression: "!user.username.startsWith('system:')"| ✓ true
+                **claims.json**: ✓ true
+
+                `jwt[0].userValidationRules[0].expression`:
+                ```
+                !user.username.startsWith('system:')  →  true
+                  user.username.startsWith('system:')  →  false
+                    user.username  →  "oidc:jane"
+                ```
+        "#]],
+    );
+}

@@ -5,7 +5,8 @@
 //! unparsable, not matched) are named at the modeline; `liveVerdicts: false` turns it off.
 //! An expression error and an exhausted cost budget show as `⚠ error` with the trace of where
 //! they stopped. A sample or a suite edited in the editor or changed on disk runs the verdicts of the open
-//! policies that read it again, and a suite created or deleted on disk joins or leaves them.
+//! policies that read it again, and a suite created or deleted on disk joins or leaves them. A DRA
+//! claim's modeline names ResourceSlices, an AuthenticationConfiguration's a token's claims.
 
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
@@ -508,4 +509,108 @@ fn an_expression_error_and_an_exhausted_budget_show_as_errors_with_where_they_st
         tooltips[2]
     );
     assert!(client.shutdown_and_exit().success());
+}
+
+const DRA_CLAIM: &str = "\
+# admission-ls: object=slices.yaml
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: gpu}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel:
+            expression: device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0
+";
+
+const DRA_SLICES: &str = "\
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    capacity:
+      memory: {value: 80Gi}
+  - name: gpu-1
+    capacity:
+      memory: {value: 16Gi}
+";
+
+const AUTHN: &str = "\
+# admission-ls: object=claims.json
+apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: https://issuer.example.com
+    audiences: [my-app]
+  claimValidationRules:
+  - expression: 'claims.hd == \"example.com\"'
+    message: the hd claim must be set to example.com
+  claimMappings:
+    username:
+      expression: '\"oidc:\" + claims.username'
+";
+
+const CLAIMS: &str = r#"{"iss": "https://issuer.example.com", "aud": "my-app", "hd": "other.example", "username": "jane"}"#;
+
+/// The live hints of `text` (at `name` in a fresh workspace with `files`), once they are ready.
+fn live_hints_of(name: &str, text: &str, files: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
+    let dir = TempDir::new("live-against");
+    let path = dir.write(name, text);
+    for (file, content) in files {
+        dir.write(file, content);
+    }
+    let mut client = Client::spawn(BINARY);
+    client.initialize(capabilities(), json!(file_uri(dir.path())), Value::Null);
+    let uri = file_uri(&path);
+    open(&mut client, &uri, text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let hints = verdicts(&mut client, &uri);
+    assert!(client.shutdown_and_exit().success());
+    hints
+}
+
+#[test]
+fn a_device_selector_shows_the_devices_it_rejects() {
+    let (labels, tooltips) = live_hints_of("claim.yaml", DRA_CLAIM, &[("slices.yaml", DRA_SLICES)]);
+    assert_eq!(
+        labels,
+        [
+            "0: slices.yaml: ✓ gpu: 1/2 devices",
+            "12: ✓ 1 device(s), ✗ rejects gpu-1",
+        ]
+    );
+    assert!(
+        tooltips[1].contains("memory  →  quantity(\"16Gi\")"),
+        "{}",
+        tooltips[1]
+    );
+}
+
+#[test]
+fn an_authentication_configuration_shows_why_a_token_is_refused() {
+    let (labels, tooltips) = live_hints_of("authn.yaml", AUTHN, &[("claims.json", CLAIMS)]);
+    assert_eq!(
+        labels,
+        [
+            "0: claims.json: ✗ refused: oidc: error evaluating claim validation expression: validation expression 'claim…",
+            "8: ✗ false",
+            "12: → \"oidc:jane\"",
+        ]
+    );
+    assert!(
+        tooltips[1].contains("\"other.example\" == \"example.com\"  →  false"),
+        "{}",
+        tooltips[1]
+    );
 }

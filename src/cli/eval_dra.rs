@@ -2,14 +2,17 @@
 //! (a DeviceClass, ResourceClaim or ResourceClaimTemplate), they are run against the devices of
 //! the ResourceSlices in `--object`, and the devices each class or request selects are listed, with
 //! the selector that excluded or failed on each other device. Exit 0 when the run happened; with
-//! `--exit-code`, 1 when a selector failed on some device or a slice could not be read.
+//! `--exit-code`, 1 when a selector failed on some device or a slice could not be read. With
+//! `--explain`, each device's line is followed by the traces of the selectors run on it.
 
 use admission_ls::ide::run_families::{DraRun, NO_SLICES, run_dra};
 use admission_ls::policy::families::dra::eval::{
     DeviceVerdict, SelectorGroup, SelectorRun, Verdict,
 };
 
-use super::eval::{EvalArgs, EvalFormat, read_path, usage_error};
+use admission_ls::policy::admission::explain;
+
+use super::eval::{EvalArgs, EvalFormat, read_path, render_traces, usage_error};
 use super::out;
 
 /// Runs the selectors of `policy_text` (a file the families say holds device selectors).
@@ -22,7 +25,14 @@ pub fn run(args: &EvalArgs, policy_text: &str) -> i32 {
         Err(message) => return usage_error(&message),
     };
     let object_path = object.display().to_string();
-    let run = match run_dra(policy_text, args.policy.as_deref(), &slices, &object_path) {
+    let dra = || run_dra(policy_text, args.policy.as_deref(), &slices, &object_path);
+    // Traced, each device keeps the traces of the selectors run on it.
+    let run = if args.explain {
+        explain::capture(dra).0
+    } else {
+        dra()
+    };
+    let run = match run {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
@@ -46,6 +56,7 @@ fn render_text(runs: &[SelectorRun], slice_errors: &[String]) -> String {
             text.push_str(&group_heading(run, group));
             for device in &group.devices {
                 text.push_str(&format!("  {}\n", device_line(device)));
+                text.push_str(&render_traces(&device.explained, "    "));
             }
         }
     }

@@ -1,13 +1,16 @@
 //! `admission-ls validate OBJECT_FILE --crd CRD_FILE… [--old FILE]`: validates custom resources
 //! against their CRDs as the API server does on create (or update, with `--old`) and prints the
 //! errors as text or JSON ([`admission_ls::ide::validate`]). Exit 0 when every object is valid,
-//! 1 when one is not, 2 on bad input.
+//! 1 when one is not, 2 on bad input. With `--explain`, each object's report is followed by the
+//! traces of the rules its validation evaluated (JSON: its `explain` array).
 
 use std::path::PathBuf;
 
 use admission_ls::ide::KubeVersion;
-use admission_ls::ide::validate::{ValidateRequest, all_valid, report_text, validate};
+use admission_ls::ide::validate::{ValidateRequest, all_valid, report_text, validate_explained};
 use admission_ls::lsp::disk::{self, Bounds};
+use admission_ls::policy::admission::explain;
+use serde_json::Value as Json;
 
 use super::{EXIT_USAGE, out};
 
@@ -28,6 +31,10 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = super::eval::EvalFormat::Text)]
     pub format: super::eval::EvalFormat,
+    /// Show why: the value of every subexpression of each x-kubernetes-validations rule
+    /// evaluated (and the messageExpression of each that failed), under the rule's text.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 fn read(path: &std::path::Path) -> Result<String, String> {
@@ -51,16 +58,30 @@ fn request(args: &ValidateArgs) -> Result<ValidateRequest, String> {
 
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs) -> i32 {
-    let reports = match request(args).and_then(|r| validate(&r)) {
+    let run = |r: ValidateRequest| {
+        if args.explain {
+            explain::capture(|| validate_explained(&r)).0
+        } else {
+            validate_explained(&r)
+        }
+    };
+    let reports = match request(args).and_then(run) {
         Ok(reports) => reports,
         Err(message) => {
             out::error(&format!("admission-ls validate: error: {message}"));
             return EXIT_USAGE;
         }
     };
-    let status = if all_valid(&reports) { 0 } else { 1 };
+    let (json, traces): (Vec<Json>, Vec<_>) = reports.into_iter().unzip();
+    let status = if all_valid(&json) { 0 } else { 1 };
     let text = match args.format {
         super::eval::EvalFormat::Json => {
+            let mut reports = json;
+            if args.explain {
+                for (report, traces) in reports.iter_mut().zip(&traces) {
+                    report["explain"] = explain::to_json(traces);
+                }
+            }
             let value = match reports.as_slice() {
                 [one] => one.clone(),
                 many => serde_json::Value::Array(many.to_vec()),
@@ -70,7 +91,11 @@ pub fn run(args: &ValidateArgs) -> i32 {
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             )
         }
-        super::eval::EvalFormat::Text => reports.iter().map(report_text).collect(),
+        super::eval::EvalFormat::Text => json
+            .iter()
+            .zip(&traces)
+            .map(|(report, traces)| report_text(report) + &super::eval::render_traces(traces, "  "))
+            .collect(),
     };
     out::emit(&text, status)
 }

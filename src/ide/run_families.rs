@@ -8,6 +8,7 @@
 use serde_json::{Value as Json, json};
 
 use super::run::{EvalRequest, FamilyOutcome, evaluate, evaluate_family, outcome_json};
+use crate::policy::admission::explain;
 use crate::policy::admission::json::documents;
 use crate::policy::families::apiserver_config::eval::{Authenticated, authenticate};
 use crate::policy::families::dra::eval::{self as dra, SelectorGroup, SelectorRun, Verdict};
@@ -87,8 +88,13 @@ fn group_json(group: &SelectorGroup) -> Json {
                 Verdict::NoMatch(path) => ("no match", Some(path.clone()), None),
                 Verdict::Error(path, message) => ("error", path.clone(), Some(message.clone())),
             };
-            json!({"slice": d.slice, "device": d.device, "result": result,
-                   "selector": selector, "error": error})
+            let mut device = json!({"slice": d.slice, "device": d.device, "result": result,
+                   "selector": selector, "error": error});
+            // Traced runs only (`eval --explain`): the selectors run on the device.
+            if let (false, Some(map)) = (d.explained.is_empty(), device.as_object_mut()) {
+                map.insert("explain".to_string(), explain::to_json(&d.explained));
+            }
+            device
         })
         .collect();
     let class = group.class.as_ref().map(|(name, _)| name);
@@ -106,10 +112,14 @@ pub fn read_claims(claims_text: &str) -> Result<Json, String> {
     }
 }
 
-/// The user the API server derives from `claims` with the configuration `config_text`, or why it
-/// refuses the token.
-pub fn run_authentication(config_text: &str, claims: &Json) -> Result<Authenticated, String> {
-    authenticate(config_text, claims)
+/// The user the API server of 1.`minor` derives from `claims` with the configuration
+/// `config_text`, or why it refuses the token.
+pub fn run_authentication(
+    config_text: &str,
+    claims: &Json,
+    minor: u32,
+) -> Result<Authenticated, String> {
+    authenticate(config_text, claims, minor)
 }
 
 /// `{"authenticated": true, issuer, username, uid, groups, extra}` or
@@ -153,7 +163,8 @@ pub fn evaluate_json(request: &EvalRequest, object_path: &str) -> Result<Json, S
         }
         EvaluatedAgainst::TokenClaims => {
             let claims = request.object.as_deref().ok_or(NO_CLAIMS)?;
-            let outcome = run_authentication(text, &read_claims(claims)?);
+            let minor = request.kube_version.minor();
+            let outcome = run_authentication(text, &read_claims(claims)?, minor);
             Ok(authentication_json(&outcome))
         }
         EvaluatedAgainst::Request => match evaluate_family(request) {

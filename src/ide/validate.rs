@@ -10,6 +10,7 @@ use serde_json::{Value as Json, json};
 use super::Analysis;
 use super::crd_lenses::AnalysisFile;
 use super::parsed::Parsed;
+use crate::policy::admission::explain::{self, Explained};
 use crate::policy::admission::json::{documents, node_to_json};
 use crate::policy::families::crd_rules::validate_custom_resource;
 use crate::schema::{CrdKind, Gvk, KubeVersion, from_crd_json};
@@ -29,6 +30,16 @@ pub struct ValidateRequest {
 
 /// The report of each object (in document order), or what is wrong with the input.
 pub fn validate(request: &ValidateRequest) -> Result<Vec<Json>, String> {
+    let reports = validate_explained(request)?;
+    Ok(reports.into_iter().map(|(report, _)| report).collect())
+}
+
+/// [`validate`] with the traces of the rules each object's validation evaluated (its
+/// `x-kubernetes-validations` rules and the messageExpressions of those that failed), inside an
+/// [`explain::capture`] only (`validate --explain`); empty otherwise.
+pub fn validate_explained(
+    request: &ValidateRequest,
+) -> Result<Vec<(Json, Vec<Explained>)>, String> {
     let kinds = crd_kinds(&request.crds)?;
     let objects = documents(&request.object).map_err(|e| format!("object: {e}"))?;
     if objects.is_empty() {
@@ -101,14 +112,15 @@ fn gvk_of(object: &Json) -> Gvk {
     Gvk::new(group, version, kind)
 }
 
-fn report(kind: &CrdKind, object: &Json, old: Option<&Json>, minor: u32) -> Json {
-    let checked = validate_custom_resource(kind, object, old, minor);
+fn report(kind: &CrdKind, object: &Json, old: Option<&Json>, minor: u32) -> (Json, Vec<Explained>) {
+    let (checked, explained) =
+        explain::traced(|| validate_custom_resource(kind, object, old, minor));
     let errors: Vec<Json> = checked
         .errors
         .iter()
         .map(|e| json!({"field": e.field, "type": e.kind, "message": e.message}))
         .collect();
-    json!({
+    let report = json!({
         "apiVersion": object["apiVersion"],
         "kind": object["kind"],
         "name": object["metadata"]["name"],
@@ -118,7 +130,8 @@ fn report(kind: &CrdKind, object: &Json, old: Option<&Json>, minor: u32) -> Json
         "defaulted": checked.decoded.defaulted,
         "pruned": checked.decoded.pruned,
         "object": checked.object,
-    })
+    });
+    (report, explained)
 }
 
 /// What the editor command validates: the custom resources of some files against some CRDs.
@@ -206,7 +219,7 @@ fn validate_trees(
                     "{path}: no CustomResourceDefinition given serves {gvk}"
                 ));
             };
-            let mut one = report(kind, &object, None, minor);
+            let (mut one, _) = report(kind, &object, None, minor);
             one["path"] = Json::from(path.as_str());
             one["document"] = Json::from(index);
             reports.push(one);

@@ -108,6 +108,18 @@ pub fn evaluate_traced(
     (evaluation, record.map(|t| *t).unwrap_or_default())
 }
 
+/// [`evaluate_checked`] that also records the value of every subexpression (see [`trace`]).
+pub fn evaluate_checked_traced(
+    ast: &Ast,
+    types: &[super::types::Type],
+    activation: &Activation<'_>,
+    options: &EvalOptions,
+) -> (Evaluation, trace::Trace) {
+    let mut record = Some(Box::new(trace::Trace::new(ast.len())));
+    let evaluation = evaluate_with(ast, Some(types), activation, options, &mut record);
+    (evaluation, record.map(|t| *t).unwrap_or_default())
+}
+
 fn evaluate_with(
     ast: &Ast,
     types: Option<&[super::types::Type]>,

@@ -1,11 +1,13 @@
 //! Live verdicts: a policy evaluated against the sample objects its modelines name (and the cases
 //! of PolicyTest and kaptest suites that test it), shown where the user types: after each
 //! validation's and mutation's expression, and a summary after each modeline, with the evaluation
-//! trace as the tooltip.
+//! trace as the tooltip. DRA device selectors and an authentication configuration, run against
+//! devices and claims rather than a request, have theirs in `against.rs`.
 //! The front end reads the files a modeline names ([`Analysis::modelines`]) and the suites, then
 //! asks for the verdicts ([`Analysis::modeline_verdicts`]) and their hints
 //! ([`Analysis::live_hints`]); nothing here reads the disk.
 
+mod against;
 mod family_sites;
 mod modeline;
 mod render;
@@ -16,12 +18,14 @@ use std::collections::HashMap;
 pub use crate::policy::families::evaluation::FamilyOutcome;
 /// Whether a text holds (or was meant to hold) a PolicyTest or kaptest suite.
 pub use crate::policy::suite::model::looks_like_suite;
+pub use against::AgainstRun;
 pub use modeline::{MARKER, MAX_SAMPLES, Modeline, SampleFiles, modelines};
 pub use suites::MAX_CASES;
 
 use crate::policy::admission::Outcome;
 use crate::policy::admission::json::{documents, str_at};
 use crate::policy::admission::view::{self, Document};
+use crate::policy::families::EvaluatedAgainst;
 use crate::text::{TextRange, TextSize};
 
 use super::run::EvalRequest;
@@ -58,6 +62,9 @@ pub enum Evaluated {
     Admission(Box<Outcome>),
     /// A family's verdicts on its policy (a Kyverno ValidatingPolicy…), one per variant run.
     Family(Vec<crate::policy::families::evaluation::FamilyOutcome>),
+    /// A document run against something other than a request: DRA device selectors against
+    /// devices, an authentication configuration against a token's claims.
+    Against(Box<AgainstRun>),
 }
 
 /// The files modelines name, by the path as written: the text, or why it could not be read.
@@ -104,14 +111,20 @@ impl Analysis {
                 if out.len() >= MAX_SAMPLES || cancelled() {
                     return out;
                 }
-                let run = |request| evaluate(&request, policy.family);
-                let request =
-                    sample_request(&parsed.text, path, &policy.name, sample, loaded, config);
+                let result = if policy.against == EvaluatedAgainst::Request {
+                    let run = |request| evaluate(&request, policy.family);
+                    sample_request(&parsed.text, path, &policy.name, sample, loaded, config)
+                        .and_then(run)
+                } else {
+                    let minor = config.kube_version.minor();
+                    let document = (policy.name.as_str(), policy.against);
+                    against::evaluate(&parsed.text, document, sample, loaded, minor)
+                };
                 out.push(Verdict {
                     sample: sample.name().to_string(),
                     policy: policy.name.clone(),
                     at,
-                    result: request.and_then(run),
+                    result,
                 });
             }
         }
@@ -185,7 +198,9 @@ fn family_hints(text: &str, file: &crate::yaml::YamlFile, verdicts: &[Verdict]) 
             continue;
         }
         let sites = family.expression_sites(root);
-        if template {
+        if policy.against != EvaluatedAgainst::Request {
+            out.extend(against::site_hints(text, &sites, &mine));
+        } else if template {
             // Evaluated as its generated admission policy: its outcome has the validations.
             out.extend(render::site_hints(text, &sites, &mine));
         } else {
@@ -201,6 +216,8 @@ struct Owned {
     range: TextRange,
     /// Whether a document family (Kyverno…) evaluates it, rather than the admission paths.
     family: bool,
+    /// What a sample is: a request's object, or the devices or claims the family runs it on.
+    against: EvaluatedAgainst,
 }
 
 /// The admission policies of the file and the family policies whose evaluation is shown (Kyverno's
@@ -218,6 +235,7 @@ fn owned(root: &crate::yaml::Node) -> Option<Owned> {
             name,
             range,
             family: false,
+            against: EvaluatedAgainst::Request,
         });
     }
     let name = || text_of(root.get("metadata").and_then(|m| m.get("name")));
@@ -228,6 +246,18 @@ fn owned(root: &crate::yaml::Node) -> Option<Owned> {
             name: name()?.to_string(),
             range,
             family: false,
+            against: EvaluatedAgainst::Request,
+        });
+    }
+    if let Some(against) = evaluated_against(root) {
+        // Named by `metadata.name`, or by its kind when it has none (the API server's
+        // configuration files).
+        let name = name().or_else(|| text_of(root.get("kind")))?;
+        return Some(Owned {
+            name: name.to_string(),
+            range,
+            family: true,
+            against,
         });
     }
     let kind = text_of(root.get("kind"))?;
@@ -240,7 +270,15 @@ fn owned(root: &crate::yaml::Node) -> Option<Owned> {
         name: name.to_string(),
         range,
         family: true,
+        against: EvaluatedAgainst::Request,
     })
+}
+
+/// What the family of `root` runs it against, when it is evaluated and not against a request.
+fn evaluated_against(root: &crate::yaml::Node) -> Option<EvaluatedAgainst> {
+    let family = crate::policy::families::claiming(root)?;
+    let against = family.evaluated_against();
+    (family.evaluated(root) && against != EvaluatedAgainst::Request).then_some(against)
 }
 
 fn text_of(node: Option<&crate::yaml::Node>) -> Option<&str> {

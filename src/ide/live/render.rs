@@ -58,6 +58,7 @@ fn summary(verdict: &Verdict) -> Part {
             };
         }
         Ok(Evaluated::Family(outcomes)) => return family_summary(outcomes),
+        Ok(Evaluated::Against(run)) => return super::against::summary(run),
         Ok(Evaluated::Admission(outcome)) => outcome,
     };
     let mut label = match outcome.decision {

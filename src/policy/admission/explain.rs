@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use crate::cel::Ast;
 use crate::cel::eval::trace::Trace;
 use crate::cel::eval::trace_view::{self, TraceLine};
+use crate::cel::eval::{self, Activation, EvalOptions, Evaluation};
 
 /// The trace of one expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +78,24 @@ pub fn to_json(traces: &[Explained]) -> serde_json::Value {
         })
     });
     serde_json::Value::Array(all.collect())
+}
+
+/// Evaluates `ast` (parsed from `text`); inside a [`capture`], traced and kept as `label()`. For
+/// the families whose expressions do not run through `admission::expr` (device selectors, the
+/// authentication configuration's rules).
+pub(crate) fn evaluate(
+    label: impl FnOnce() -> String,
+    text: &str,
+    ast: &Ast,
+    activation: &Activation<'_>,
+    options: &EvalOptions,
+) -> Evaluation {
+    if !enabled() {
+        return eval::evaluate(ast, activation, options);
+    }
+    let (run, trace) = eval::evaluate_traced(ast, activation, options);
+    keep(Some(label()), text, ast, &trace);
+    run
 }
 
 /// Whether a [`capture`] is running on this thread.

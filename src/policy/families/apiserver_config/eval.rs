@@ -5,12 +5,14 @@
 //! prefix, `email` only when `email_verified` is absent or true, or an expression that must give a
 //! non-empty string), the groups and extra values (a string or a list of strings), the uid, and the
 //! user validation rules over the result. The first failure is the answer, in the API server's
-//! words.
+//! words. The order is `AuthenticateToken`'s: the mappings first, then the required claims and the
+//! validation rules, each list of rules evaluated whole before its results are checked.
 
 use std::collections::BTreeMap;
 
 use super::sites::{CLAIM_MAPPING, CLAIM_VALIDATION, USER_VALIDATION, collect, items};
-use crate::cel::eval::{Activation, EvalOptions, MapValue, Value, evaluate};
+use crate::cel::eval::{Activation, EvalOptions, MapValue, Value};
+use crate::policy::admission::explain;
 use crate::policy::families::FamilySite;
 use crate::yaml::Node;
 use serde_json::Value as Json;
@@ -41,8 +43,9 @@ fn config_root(yaml: &crate::yaml::YamlFile) -> Option<&Node> {
         })
 }
 
-/// Authenticates `claims` (a JSON object) with the configuration `config`.
-pub fn authenticate(config: &str, claims: &Json) -> Result<Authenticated, String> {
+/// Authenticates `claims` (a JSON object) with the configuration `config`, as the API server of
+/// Kubernetes 1.`minor` does.
+pub fn authenticate(config: &str, claims: &Json, minor: u32) -> Result<Authenticated, String> {
     let yaml = crate::yaml::parse(config);
     let root = config_root(&yaml).ok_or("no AuthenticationConfiguration in the file")?;
     let Json::Object(map) = claims else {
@@ -68,6 +71,7 @@ pub fn authenticate(config: &str, claims: &Json) -> Result<Authenticated, String
         sites: &own,
         claims: claims_value,
         json: map,
+        minor,
     };
     run.authenticate(issuer)
 }
@@ -81,29 +85,36 @@ struct Run<'a> {
     sites: &'a [&'a FamilySite],
     claims: Value,
     json: &'a serde_json::Map<String, Json>,
+    /// The target minor version (the credential id is given from 1.32).
+    minor: u32,
 }
 
 impl Run<'_> {
+    /// In `AuthenticateToken`'s order: the claim mappings (username, groups, uid, extra), the
+    /// required claims, then the claim validation rules and the user validation rules.
     fn authenticate(&self, issuer: &str) -> Result<Authenticated, String> {
-        self.required_claims()?;
-        for site in self.sites.iter().filter(|s| s.role == CLAIM_VALIDATION) {
-            self.validation(site, "claims", &self.claims, "claimValidationRules", |e| {
-                format!("oidc: error evaluating claim validation expression: {e}")
-            })?;
-        }
+        let username = self.username()?;
+        let groups = self.groups()?;
+        let uid = self.uid()?;
+        let extra = self.extra()?;
         let user = Authenticated {
             issuer: issuer.to_string(),
-            username: self.username()?,
-            uid: self.uid()?,
-            groups: self.groups()?,
-            extra: self.extra()?,
+            username,
+            uid,
+            groups,
+            extra,
         };
+        self.required_claims()?;
+        self.validations(
+            CLAIM_VALIDATION,
+            "claims",
+            &self.claims,
+            "claimValidationRules",
+        )
+        .map_err(|e| format!("oidc: error evaluating claim validation expression: {e}"))?;
         let user_value = user_value(&user);
-        for site in self.sites.iter().filter(|s| s.role == USER_VALIDATION) {
-            self.validation(site, "user", &user_value, "userValidationRules", |e| {
-                format!("oidc: error evaluating user info validation rule: {e}")
-            })?;
-        }
+        self.validations(USER_VALIDATION, "user", &user_value, "userValidationRules")
+            .map_err(|e| format!("oidc: error evaluating user info validation rule: {e}"))?;
         Ok(user)
     }
 
@@ -132,28 +143,34 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// A validation rule over `var`: it must be true, else its message.
-    fn validation(
-        &self,
-        site: &FamilySite,
-        var: &str,
-        value: &Value,
-        rules: &str,
-        wrap: impl Fn(String) -> String,
-    ) -> Result<(), String> {
-        match eval(site, var, value)? {
-            Value::Bool(true) => Ok(()),
-            Value::Bool(false) => {
-                let message = self.message_of(site, rules);
-                Err(wrap(format!(
-                    "validation expression '{}' failed: {message}",
-                    site.text
-                )))
-            }
-            _ => Err(wrap(
-                "validation expression must return a boolean".to_string(),
-            )),
+    /// The validation rules of `role` over `var`: every one is evaluated first (the first error
+    /// refuses the token), then each must be a boolean and true, else its message
+    /// (`checkValidationRulesEvaluation`).
+    fn validations(&self, role: &str, var: &str, value: &Value, rules: &str) -> Result<(), String> {
+        let sites: Vec<&FamilySite> = self
+            .sites
+            .iter()
+            .copied()
+            .filter(|s| s.role == role)
+            .collect();
+        let mut results = Vec::with_capacity(sites.len());
+        for site in &sites {
+            results.push((site, eval(site, var, value)?));
         }
+        for (site, result) in results {
+            match result {
+                Value::Bool(true) => {}
+                Value::Bool(false) => {
+                    let message = self.message_of(site, rules);
+                    return Err(format!(
+                        "validation expression '{}' failed: {message}",
+                        site.text
+                    ));
+                }
+                _ => return Err("validation expression must return a boolean".to_string()),
+            }
+        }
+        Ok(())
     }
 
     /// The `message` of the rule whose expression is `site`.
@@ -264,17 +281,28 @@ impl Run<'_> {
         }
     }
 
+    /// Every extra mapping is evaluated first (a runtime error is returned as the mapper words
+    /// it), then each result converted (a result of the wrong type named with its expression):
+    /// `getExtra`.
     fn extra(&self) -> Result<BTreeMap<String, Vec<String>>, String> {
-        let mut extra = BTreeMap::new();
-        for site in self.sites.iter().filter(|s| s.path.contains(".extra[")) {
-            let value = eval(site, "claims", &self.claims)
-                .and_then(|v| string_list(&v))
-                .map_err(|e| {
-                    format!(
-                        "oidc: error evaluating extra claim expression: {}: {e}",
-                        site.text
-                    )
-                })?;
+        let sites: Vec<&FamilySite> = self
+            .sites
+            .iter()
+            .copied()
+            .filter(|s| s.path.contains(".extra["))
+            .collect();
+        let mut results = Vec::with_capacity(sites.len());
+        for site in sites {
+            results.push((site, eval(site, "claims", &self.claims)?));
+        }
+        let mut extra = self.credential_id();
+        for (site, result) in results {
+            let value = string_list(&result).map_err(|e| {
+                format!(
+                    "oidc: error evaluating extra claim expression: {}: {e}",
+                    site.text
+                )
+            })?;
             if let Some(key) = &site.name
                 && !value.is_empty()
             {
@@ -285,7 +313,27 @@ impl Run<'_> {
     }
 }
 
-/// Evaluates `site` with `var` bound to `value`.
+impl Run<'_> {
+    /// From 1.32, a string `jti` claim gives the user the extra value
+    /// `authentication.kubernetes.io/credential-id: JTI=<jti>` (oidc.go `getCredentialID`,
+    /// `pkg/authentication/token/jwt` `CredentialIDForJTI`).
+    fn credential_id(&self) -> BTreeMap<String, Vec<String>> {
+        let mut extra = BTreeMap::new();
+        let jti = self.json.get("jti").and_then(Json::as_str).unwrap_or("");
+        if self.minor >= CREDENTIAL_ID_MINOR && !jti.is_empty() {
+            extra.insert(CREDENTIAL_ID_KEY.to_string(), vec![format!("JTI={jti}")]);
+        }
+        extra
+    }
+}
+
+/// The extra key of a token's credential id (`k8s.io/apiserver/pkg/authentication/user`).
+const CREDENTIAL_ID_KEY: &str = "authentication.kubernetes.io/credential-id";
+/// The first release that sets it for JWT authenticators.
+const CREDENTIAL_ID_MINOR: u32 = 32;
+
+/// Evaluates `site` with `var` bound to `value` (traced, labelled with its path, inside an
+/// `explain::capture`).
 fn eval(site: &FamilySite, var: &str, value: &Value) -> Result<Value, String> {
     let parsed = crate::cel::parse(&site.text);
     if let Some(error) = parsed.errors.first() {
@@ -296,9 +344,26 @@ fn eval(site: &FamilySite, var: &str, value: &Value) -> Result<Value, String> {
     }
     let mut activation = Activation::new();
     activation.bind(var, value.clone());
-    evaluate(&parsed.ast, &activation, &EvalOptions::default())
+    let label = || site.path.clone();
+    let options = EvalOptions::default();
+    explain::evaluate(label, &site.text, &parsed.ast, &activation, &options)
         .result
-        .map_err(|e| e.message)
+        .map_err(|e| runtime_error(site, &e.message))
+}
+
+/// A runtime error as the mapper words it (`pkg/authentication/cel/mapper.go`, `eval`). The API
+/// server's programs have no cost limit (`compile.go` builds them with none); ours stop at the
+/// per-call limit so that a run always ends, and say that the limit is ours.
+fn runtime_error(site: &FamilySite, message: &str) -> String {
+    let message = if message.contains("cost limit exceeded") {
+        format!(
+            "{message} (admission-ls stops at a cost of {}; the API server sets no cost limit on these expressions)",
+            crate::cel::eval::DEFAULT_COST_LIMIT
+        )
+    } else {
+        message.to_string()
+    };
+    format!("expression '{}' resulted in error: {message}", site.text)
 }
 
 /// A mapping's result as strings (`convertCELValueToStringList`): a string (none when empty), a

@@ -4,6 +4,11 @@
 use super::eval::authenticate;
 use serde_json::json;
 
+/// The newest release's minor version.
+fn newest() -> u32 {
+    crate::schema::KubeVersion::newest().minor()
+}
+
 const CONFIG: &str = r#"
 apiVersion: apiserver.config.k8s.io/v1
 kind: AuthenticationConfiguration
@@ -30,7 +35,7 @@ jwt:
 fn claim_mappings_with_prefixes() {
     let claims = json!({"iss": "https://issuer.example.com", "hd": "example.com",
         "email": "jane@example.com", "email_verified": true, "groups": "dev"});
-    let user = authenticate(CONFIG, &claims).expect("authenticated");
+    let user = authenticate(CONFIG, &claims, newest()).expect("authenticated");
     assert_eq!(user.username, "oidc:jane@example.com");
     assert_eq!(user.groups, vec!["oidc:dev".to_string()]);
 }
@@ -59,6 +64,9 @@ fn failures_in_the_api_servers_words() {
         ),
     ];
     for (claims, expected) in cases {
-        assert_eq!(authenticate(CONFIG, &claims), Err(expected.to_string()));
+        assert_eq!(
+            authenticate(CONFIG, &claims, newest()),
+            Err(expected.to_string())
+        );
     }
 }

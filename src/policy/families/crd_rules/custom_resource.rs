@@ -17,6 +17,7 @@ use serde_json::Value as Json;
 
 use super::bad_value;
 use super::eval::{RuleOptions, RuleOutcome, compile_message_expression, compile_node_rule};
+use crate::policy::admission::explain;
 use crate::schema::CrdKind;
 use crate::schema::structural::validate::{FieldError, validate_custom};
 use crate::schema::structural::{Decoded, decode_crd_object};
@@ -174,7 +175,7 @@ impl Walk {
         else {
             return;
         };
-        for rule in rules {
+        for (index, rule) in rules.iter().enumerate() {
             let text = |key: &str| rule.get(key).and_then(Json::as_str).unwrap_or("");
             let options = RuleOptions {
                 minor: self.minor,
@@ -185,9 +186,17 @@ impl Walk {
             let Ok(compiled) = compile_node_rule(schema, text("rule"), options) else {
                 continue;
             };
-            let detail = match compiled.evaluate(value, old) {
+            let label = |what: &str| {
+                let at = if path.is_empty() { "<root>" } else { path };
+                format!("{at} x-kubernetes-validations[{index}].{what}")
+            };
+            let outcome = explain::labelled(|| label("rule"), || compiled.evaluate(value, old));
+            let detail = match outcome {
                 Ok(RuleOutcome::Pass | RuleOutcome::Skipped) => continue,
-                Ok(RuleOutcome::Fail) => failure_message(schema, rule, value, old, options),
+                Ok(RuleOutcome::Fail) => explain::labelled(
+                    || label("messageExpression"),
+                    || failure_message(schema, rule, value, old, options),
+                ),
                 Err(error) => error,
             };
             let shown = bad_value::shown(node_type(schema), value, self.minor);

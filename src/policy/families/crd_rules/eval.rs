@@ -11,8 +11,9 @@ use serde_json::Value as Json;
 
 use crate::cel::ast::Ast;
 use crate::cel::check::check;
-use crate::cel::eval::{Activation, EvalOptions, Value, evaluate_checked};
+use crate::cel::eval::{Activation, EvalOptions, Value, evaluate_checked, evaluate_checked_traced};
 use crate::cel::types::Type;
+use crate::policy::admission::explain;
 use crate::schema::SchemaTypes;
 use crate::text::TextSize;
 
@@ -174,7 +175,15 @@ impl NodeRule {
             activation.bind("oldSelf", old);
         }
         let options = EvalOptions::default();
-        let evaluation = evaluate_checked(&self.ast, &self.types, &activation, &options);
+        let evaluation = if explain::enabled() {
+            // Inside a capture (`validate --explain`): kept under the caller's label.
+            let (run, trace) =
+                evaluate_checked_traced(&self.ast, &self.types, &activation, &options);
+            explain::keep(None, &self.rule, &self.ast, &trace);
+            run
+        } else {
+            evaluate_checked(&self.ast, &self.types, &activation, &options)
+        };
         evaluation
             .result
             .map_err(|error| self.runtime_error(&error.to_string()))

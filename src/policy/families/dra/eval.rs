@@ -18,8 +18,9 @@ use super::typed::MAX_COST;
 use super::{Dra, sites};
 use crate::cel::ast::{Ast, ExprKind, Literal};
 use crate::cel::eval::functions::kube_types::wrap;
-use crate::cel::eval::{Activation, EvalOptions, MapValue, Value, evaluate};
+use crate::cel::eval::{Activation, EvalOptions, MapValue, Value};
 use crate::cel::kube::{quantity, semver};
+use crate::policy::admission::explain::{self, Explained};
 use crate::policy::families::{Family, FamilySite};
 use crate::text::{Encoding, LineIndex};
 use crate::yaml::Node;
@@ -37,7 +38,7 @@ pub enum Verdict {
 }
 
 /// One device's verdict.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeviceVerdict {
     /// The ResourceSlice's name.
     pub slice: String,
@@ -45,10 +46,13 @@ pub struct DeviceVerdict {
     pub device: String,
     /// What the selectors decided.
     pub verdict: Verdict,
+    /// The traces of the selectors run on this device, in order, labelled with their paths
+    /// (inside an [`explain::capture`] only; empty otherwise).
+    pub explained: Vec<Explained>,
 }
 
 /// The selectors that decide together: a DeviceClass's, or one request's or sub-request's.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SelectorGroup {
     /// The request (`request` or `request/subrequest`); `None` for a DeviceClass.
     pub request: Option<String>,
@@ -62,7 +66,7 @@ pub struct SelectorGroup {
 }
 
 /// The run of one document's selectors.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SelectorRun {
     /// The document's kind.
     pub kind: String,
@@ -422,10 +426,15 @@ fn run_group(request: Option<String>, sites: &[&FamilySite], devices: &Devices) 
     let verdicts = devices
         .devices
         .iter()
-        .map(|device| DeviceVerdict {
-            slice: device.slice.clone(),
-            device: device.name.clone(),
-            verdict: judge(&compiled, &device.value),
+        .map(|device| {
+            // Each device keeps the traces of its own selector runs.
+            let (verdict, explained) = explain::traced(|| judge(&compiled, &device.value));
+            DeviceVerdict {
+                slice: device.slice.clone(),
+                device: device.name.clone(),
+                verdict,
+                explained,
+            }
         })
         .collect();
     SelectorGroup {
@@ -458,7 +467,8 @@ fn judge(
         let device = with_named_domains(ast, device);
         let mut activation = Activation::new();
         activation.bind("device", device);
-        match evaluate(ast, &activation, &options).result {
+        let label = || path.clone();
+        match explain::evaluate(label, &site.text, ast, &activation, &options).result {
             Ok(Value::Bool(true)) => {}
             Ok(Value::Bool(false)) => return Verdict::NoMatch(path),
             Ok(other) => {

@@ -138,16 +138,17 @@ fn run_resource_case(world: &World, case: &Case, valid: bool) -> CaseResult {
             format!("no CustomResourceDefinition in the suite's resources serves {gvk}")
         })?;
         let minor = world.schemas.minor();
-        Ok(
+        // Under `test -v` (a capture), with the traces of the rules it evaluated.
+        Ok(crate::policy::admission::explain::traced(|| {
             crate::policy::families::crd_rules::validate_custom_resource(
                 kind,
                 &object,
                 old.as_ref(),
                 minor,
-            ),
-        )
+            )
+        }))
     });
-    let checked = match checked {
+    let (checked, explained) = match checked {
         Ok(checked) => checked,
         Err(e) => return errored(case, "", e),
     };
@@ -168,6 +169,12 @@ fn run_resource_case(world: &World, case: &Case, valid: bool) -> CaseResult {
         && *expected != messages
     {
         failures.push(format!("errors: expected {expected:?}, got {messages:?}"));
+    }
+    // The traces say why, under the mismatch (as a Kyverno CLI row's do).
+    let why = crate::policy::admission::explain::render_text(&explained, "");
+    if let (Some(last), false) = (failures.last_mut(), why.is_empty()) {
+        last.push('\n');
+        last.push_str(why.trim_end());
     }
     CaseResult {
         name: case.name.clone(),
