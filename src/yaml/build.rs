@@ -10,11 +10,13 @@ use saphyr_parser::{Event, Parser, ScanError, Span};
 
 use super::alias::{Anchors, Size};
 use super::cursor::CharCursor;
+use super::json_values;
 use super::mask;
 use super::merge;
 use super::scalar::{ScalarSite, build_scalar};
 use super::separators;
 use super::source_map::size;
+use super::split;
 use super::{Document, Entry, Node, NodeKind, ScalarStyle, SyntaxError, locate};
 use crate::text::TextRange;
 
@@ -31,6 +33,8 @@ pub(crate) fn parse_piece(
     documents: &mut Vec<Document>,
     errors: &mut Vec<SyntaxError>,
 ) {
+    // What follows a `...` line in its piece is never read (see `split`).
+    let end = split::read_end(text, (start, end));
     let Some(piece) = text.get(start..end) else {
         return;
     };
@@ -251,6 +255,10 @@ impl<'a> Builder<'a> {
         }
         if !self.doc_open && !self.has_errors {
             return;
+        }
+        let refused = self.root.as_ref().filter(|_| !self.has_errors);
+        if let Some(refused) = refused.and_then(json_values::refusal) {
+            self.fail_decode(refused);
         }
         if self.has_errors {
             self.decode_errors.clear();

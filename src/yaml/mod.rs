@@ -15,6 +15,7 @@ mod emit_tests;
 #[cfg(test)]
 mod go_yaml_tests;
 pub mod incremental;
+mod json_values;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]

@@ -93,3 +93,97 @@ spec: {policyName: b, validationActions: [Deny]}
         "#]],
     );
 }
+
+/// go-yaml v2 resolves `.inf`, `-.Inf`, `.NaN` (go.yaml.in/yaml/v2 `resolve.go`) to floats that
+/// `encoding/json` cannot write, so sigs.k8s.io/yaml (`yaml.go` `yamlToJSONTarget`) fails and
+/// kubectl refuses the document; as a key (`convertToJSONableObject`), quoted, or overwritten by
+/// a later value of the same key, it is fine.
+#[test]
+fn infinity_and_nan_values_are_refused() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: a
+  annotations: {b: ".nan"}
+spec: {policyName: a, validationActions: [Deny]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: b
+  labels: [-.Inf]
+spec: {policyName: b, validationActions: [Deny]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: c, annotations: {x: !!float .NaN}}
+spec: {policyName: c, validationActions: [Deny]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: d}
+data: {.inf: key, c: .nan, c: fine}
+"#,
+        expect![[r#"
+            policy.yaml:6:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'a' in the workspace
+              |
+            6 | spec: {policyName: a, validationActions: [Deny]}
+              |                    ^
+            policy.yaml:12:12: error[yaml-syntax] (refused on create): json: unsupported value: -Inf
+               |
+            12 |   labels: [-.Inf]
+               |            ^^^^^
+            policy.yaml:17:46: error[yaml-syntax] (refused on create): json: unsupported value: NaN
+               |
+            17 | metadata: {name: c, annotations: {x: !!float .NaN}}
+               |                                              ^^^^
+        "#]],
+    );
+}
+
+/// kubectl cuts the stream at `---` lines only (apimachinery `pkg/util/yaml/decoder.go`
+/// `YAMLReader`) and go-yaml v2 reads one document of each chunk, stopping at its `...`
+/// (go.yaml.in/yaml/v2 `yaml.go` `unmarshal`): what follows, up to the next `---`, is never
+/// read, broken or not. A chunk that starts with `...` is refused (`parserc.go`
+/// `yaml_parser_parse_node`: "did not find expected node content").
+#[test]
+fn content_after_a_document_end_is_not_read() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: a}
+spec: {policyName: a, validationActions: [Deny]}
+...
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: not-read}
+spec: {policyName: [unclosed
+%YAML 1.1
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: b}
+spec: {policyName: b, validationActions: [Deny]}
+---
+# a chunk whose first token ends the document
+...
+"#,
+        expect![[r#"
+            policy.yaml:4:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'a' in the workspace
+              |
+            4 | spec: {policyName: a, validationActions: [Deny]}
+              |                    ^
+            policy.yaml:15:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'b' in the workspace
+               |
+            15 | spec: {policyName: b, validationActions: [Deny]}
+               |                    ^
+            policy.yaml:18:1: error[yaml-syntax] (refused on create): did not find expected node content
+               |
+            18 | ...
+               | ^
+        "#]],
+    );
+}
