@@ -8,7 +8,7 @@
 
 use saphyr_parser::{Event, Parser, ScanError, Span};
 
-use super::alias::{Anchors, Size};
+use super::alias::{self, AliasRatio, Anchors, Size};
 use super::cursor::CharCursor;
 use super::json_values;
 use super::mask;
@@ -133,6 +133,8 @@ pub(crate) struct Builder<'a> {
     /// The entries of the open mappings, innermost last.
     entries: Vec<Entry>,
     anchors: Anchors,
+    /// go-yaml's count of the current document's decoding, for its refusal of aliasing.
+    ratio: AliasRatio,
     /// Furthest file offset reached by an event of the current document.
     pub(crate) last_end: usize,
     /// The `---` of the current document, if any, and whether a document is open.
@@ -163,6 +165,7 @@ impl<'a> Builder<'a> {
             items: Vec::new(),
             entries: Vec::new(),
             anchors: Anchors::default(),
+            ratio: AliasRatio::default(),
             last_end: base,
             doc_start: None,
             doc_open: false,
@@ -218,6 +221,7 @@ impl<'a> Builder<'a> {
                     anchor,
                     span,
                 };
+                self.ratio.node();
                 let key_end = self.pending_key_end();
                 let node = build_scalar(self, &site, key_end);
                 self.check_block_indentation(&node);
@@ -296,6 +300,7 @@ impl<'a> Builder<'a> {
         self.has_errors = false;
         self.doc_start = None;
         self.anchors.clear();
+        self.ratio = AliasRatio::default();
     }
 
     /// Records an error: the document is cut short here.
@@ -346,6 +351,7 @@ impl<'a> Builder<'a> {
         mapping: bool,
     ) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
+        self.ratio.node();
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.error_at(span, format!("nesting deeper than {MAX_DEPTH} levels")));
         }
@@ -499,12 +505,25 @@ impl<'a> Builder<'a> {
     /// Expands an alias into a copy of its anchored node.
     fn alias(&mut self, id: usize, span: Span) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
+        if let Some(size) = self.anchors.size_of(id)
+            && self.ratio.alias(size.decodes)
+        {
+            let refused = self.error_at(span, alias::EXCESSIVE.to_owned());
+            self.fail_decode(refused);
+        }
+        if self.ratio.is_excessive() {
+            // go-yaml refuses the document: no more copies, only the rest of the syntax to read.
+            let (start, _) = self.bytes(span);
+            let placeholder = super::scalar::empty_scalar(super::source_map::size(start));
+            self.complete(placeholder, 0, Size::ONE);
+            return Ok(());
+        }
         match self.anchors.expand(id, self.stack.len()) {
             Ok((mut copy, size)) => {
                 let (start, end) = self.bytes(span);
                 copy.range =
                     TextRange::new(super::source_map::size(start), super::source_map::size(end));
-                self.complete(copy, 0, size);
+                self.complete(copy, 0, size.aliased());
                 Ok(())
             }
             Err(error) => {

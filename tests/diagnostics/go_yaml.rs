@@ -187,3 +187,28 @@ spec: {policyName: b, validationActions: [Deny]}
         "#]],
     );
 }
+
+/// go-yaml v2 refuses a document whose decoding is mostly alias expansion: past 1,000 decodes
+/// and 100 of them inside aliases, more than 99% from aliases (go.yaml.in/yaml/v2 `decode.go`
+/// `unmarshal`, `allowedAliasRatio`). Here the fourth `*c` passes it.
+#[test]
+fn excessive_aliasing_is_refused() {
+    check_diagnostics(
+        r#"
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: laughs}
+data:
+  a: &a [x, x, x, x, x, x, x, x, x, x]
+  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+  d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+"#,
+        expect![[r#"
+            policy.yaml:8:19: error[yaml-syntax] (refused on create): document contains excessive aliasing
+              |
+            8 |   d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+              |                   ^
+        "#]],
+    );
+}
