@@ -8,7 +8,10 @@
 
 use saphyr_parser::{Event, Parser, ScanError, Span};
 
+use std::borrow::Cow;
+
 use super::alias::{self, AliasRatio, Anchors, Size};
+use super::bom;
 use super::cursor::CharCursor;
 use super::json_values;
 use super::mask;
@@ -40,9 +43,14 @@ pub(crate) fn parse_piece(
     };
     // Quoted scalars the parser must see on one line (see `mask`); each found costs one more read.
     let mut masks = Vec::new();
+    let mark = bom::chunk_mark(text, (start, end));
     loop {
-        let shown = mask::masked(piece, start, &masks);
+        let mut shown = mask::masked(piece, start, &masks);
+        if let Some(mark) = mark {
+            shown = Cow::Owned(bom::moved_to_start(&shown, start, mark));
+        }
         let mut builder = Builder::new(text, start, &shown, &masks);
+        builder.moved_mark = mark;
         let may_mask = masks.len() < mask::MAX_MASKS;
         if let Some(retry) = read_events(&mut builder, &shown, may_mask) {
             masks.push(retry);
@@ -75,7 +83,7 @@ fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option
         let outcome = match result {
             Ok((event, span)) => builder.event(event, span),
             Err(error) => {
-                let at = builder.base + builder.cursor.byte_of(error.marker().index());
+                let at = builder.file_offset(error.marker().index());
                 let retry = match error.info() {
                     mask::UNDER_INDENTED => mask::maskable(builder.text, at, builder.limit),
                     mask::TAB_INDENTED => mask::tab(builder.text, at),
@@ -152,6 +160,8 @@ pub(crate) struct Builder<'a> {
     errors: Vec<SyntaxError>,
     /// What the parser was shown differently: a quoted scalar shown on one line has our value.
     masks: &'a [mask::Mask],
+    /// The byte order mark starting the chunk, shown at the start of the piece (see `bom`).
+    moved_mark: Option<usize>,
 }
 
 impl<'a> Builder<'a> {
@@ -177,6 +187,7 @@ impl<'a> Builder<'a> {
             documents: Vec::new(),
             errors: Vec::new(),
             masks,
+            moved_mark: None,
         }
     }
 
@@ -192,10 +203,19 @@ impl<'a> Builder<'a> {
         Some(super::scalar::column(self.text, frame.start))
     }
 
+    /// The file byte offset of the parser's character index `index`.
+    pub(crate) fn file_offset(&mut self, index: usize) -> usize {
+        let at = self.base + self.cursor.byte_of(index);
+        match self.moved_mark {
+            Some(mark) => bom::file_offset(at, self.base, mark),
+            None => at,
+        }
+    }
+
     /// File byte offsets of a span.
     pub(crate) fn bytes(&mut self, span: Span) -> (usize, usize) {
-        let start = self.base + self.cursor.byte_of(span.start.index());
-        let end = self.base + self.cursor.byte_of(span.end.index());
+        let start = self.file_offset(span.start.index());
+        let end = self.file_offset(span.end.index());
         (start, end.max(start))
     }
 
@@ -319,7 +339,7 @@ impl<'a> Builder<'a> {
 
     /// A syntax error for saphyr's error: at the character it points at.
     fn scan_error(&mut self, error: &ScanError) -> SyntaxError {
-        let at = self.base + self.cursor.byte_of(error.marker().index());
+        let at = self.file_offset(error.marker().index());
         SyntaxError {
             range: locate::char_range(self.text, at),
             message: clean_message(error.info()),

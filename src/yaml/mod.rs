@@ -7,6 +7,7 @@
 
 mod alias;
 mod block;
+mod bom;
 mod build;
 mod cursor;
 mod decode;

@@ -95,6 +95,24 @@ pub(crate) fn leading_end_marker(text: &str, (start, end): (usize, usize)) -> Op
     None
 }
 
+/// Where the chunk kubectl hands go-yaml of the piece `text[start..end]` starts, when the piece
+/// has a `---` line: after that line (only blanks, comments and directives come before it).
+pub(crate) fn chunk_start(text: &str, (start, end): (usize, usize)) -> Option<usize> {
+    let mut line_start = start;
+    while line_start < end {
+        let line_end = next_line_start(text, line_start).min(end);
+        let line = text.get(line_start..line_end).unwrap_or("");
+        match marker(line) {
+            Some(Marker::Start) => return Some(line_end),
+            Some(Marker::End) => return None,
+            None if is_preamble(line) => {}
+            None => return None,
+        }
+        line_start = line_end;
+    }
+    None
+}
+
 /// Whether a line holds nothing but blanks and maybe a comment.
 fn is_blank_or_comment(line: &str) -> bool {
     let trimmed = line.trim_start_matches([' ', '\t']);

@@ -212,3 +212,24 @@ data:
         "#]],
     );
 }
+
+/// Files joined with `---` lines keep their byte order marks: kubectl hands go-yaml the text
+/// after each `---` line as a new stream (apimachinery `pkg/util/yaml/decoder.go` `YAMLReader`),
+/// whose leading mark go-yaml skips (go.yaml.in/yaml/v2 `readerc.go`
+/// `yaml_parser_determine_encoding`), so the document reads as if the mark were not there.
+#[test]
+fn a_byte_order_mark_starting_a_document_is_skipped() {
+    check_diagnostics(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n\u{feff}apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {policyName: b, validationActions: [Deny], extra: 1}\n",
+        expect![[r#"
+            policy.yaml:8:20: warning[unresolved-reference] (accepted): spec.policyName: no ValidatingAdmissionPolicy named 'b' in the workspace
+              |
+            8 | spec: {policyName: b, validationActions: [Deny], extra: 1}
+              |                    ^
+            policy.yaml:8:50: warning[unknown-field] (accepted): unknown field "spec.extra"
+              |
+            8 | spec: {policyName: b, validationActions: [Deny], extra: 1}
+              |                                                  ^^^^^
+        "#]],
+    );
+}
