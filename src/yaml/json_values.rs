@@ -7,15 +7,24 @@
 //! `resolve_table`) to floats that `encoding/json` cannot write: the document is refused with
 //! "json: unsupported value: +Inf" (`-Inf`, `NaN`). As a mapping key such a float becomes the
 //! text `.inf` (`convertToJSONableObject`), which is fine.
+//!
+//! go-yaml itself refuses a `!!binary` scalar that is not base64 (`decode.go` `scalar`, see
+//! `binary`), even as a value a later one of the same key replaces: it decodes them all.
 
 use std::collections::HashMap;
 
-use super::{Entry, Node, NodeKind, ScalarStyle, SyntaxError};
+use super::{Entry, Node, NodeKind, ScalarStyle, SyntaxError, binary};
 
 /// The first value of `root` that `encoding/json` refuses, as the error kubectl reports, in
 /// document order. A value whose key is written again later in its mapping is not looked at:
 /// go-yaml keeps the last value of a key.
 pub(crate) fn refusal(root: &Node) -> Option<SyntaxError> {
+    if let Some(node) = nodes(root, false).find(|node| is_invalid_binary(node)) {
+        return Some(SyntaxError {
+            range: node.range,
+            message: binary::INVALID.to_owned(),
+        });
+    }
     // Almost no document has such a value: a plain walk first, the careful one only then.
     if !nodes(root, false).any(|node| unsupported_float(node).is_some()) {
         return None;
@@ -67,6 +76,16 @@ fn last_of_each_key(entries: &[Entry]) -> HashMap<&str, usize> {
 
 fn key_text(entry: &Entry) -> Option<&str> {
     entry.key.as_scalar().map(|scalar| scalar.value.as_str())
+}
+
+/// Whether `node` is a `!!binary` scalar go-yaml cannot decode.
+fn is_invalid_binary(node: &Node) -> bool {
+    match (&node.kind, node.tag.as_deref()) {
+        (NodeKind::Scalar(scalar), Some(tag)) => {
+            binary::is_binary_tag(tag) && binary::decoded(&scalar.value).is_none()
+        }
+        _ => false,
+    }
 }
 
 /// How `encoding/json` names the float a scalar resolves to, when it cannot write it.

@@ -6,6 +6,7 @@
 //! nothing of CEL or of admission policies.
 
 mod alias;
+pub(crate) mod binary;
 mod block;
 mod bom;
 mod build;

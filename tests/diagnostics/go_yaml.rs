@@ -233,3 +233,33 @@ fn a_byte_order_mark_starting_a_document_is_skipped() {
         "#]],
     );
 }
+
+/// go-yaml v2 decodes a `!!binary` scalar with Go's `base64.StdEncoding`, which skips line
+/// breaks and nothing else, and refuses the document when that fails (go.yaml.in/yaml/v2
+/// `decode.go` `scalar`: "!!binary value contains invalid base64 data").
+#[test]
+fn binary_scalars_must_be_base64() {
+    check_diagnostics(
+        r#"
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: good}
+data:
+  a: !!binary |
+    aGVs
+    bG8=
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: bad}
+data:
+  a: !!binary aGVs bG8=
+"#,
+        expect![[r#"
+            policy.yaml:13:15: error[yaml-syntax] (refused on create): !!binary value contains invalid base64 data
+               |
+            13 |   a: !!binary aGVs bG8=
+               |               ^^^^^^^^^
+        "#]],
+    );
+}
