@@ -115,8 +115,8 @@ fn billion_laughs_is_an_error_at_the_alias() {
 #[test]
 fn excessive_aliasing_is_refused_where_go_yaml_refuses_it() {
     let document = |aliases: usize| {
-        let a = vec!["x"; 10].join(", ");
-        let b = vec!["*a"; 10].join(", ");
+        let a = ["x"; 10].join(", ");
+        let b = ["*a"; 10].join(", ");
         let c = vec!["*b"; aliases].join(", ");
         format!("a: &a [{a}]\nb: &b [{b}]\nc: [{c}]\n")
     };
