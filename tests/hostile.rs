@@ -154,8 +154,8 @@ fn alias_bomb() {
     check_survives(
         text,
         expect![[r#"
-        yaml-syntax x1, first on line 7
-    "#]],
+            yaml-syntax x1, first on line 4
+        "#]],
     );
 }
 

@@ -4,6 +4,11 @@
 //! deep tree, so each document has a budget of copied nodes ([`MAX_NODES`], counting the kept
 //! originals too), and a copy may not take the tree deeper than [`MAX_DEPTH`]: every later walk of
 //! the tree (drop, clone, comparison) then stays within a small stack.
+//!
+//! go-yaml v2 refuses a document whose decoding is mostly alias expansion ("document contains
+//! excessive aliasing", go.yaml.in/yaml/v2 `decode.go` `unmarshal` and `allowedAliasRatio`):
+//! [`AliasRatio`] counts its decode operations as go-yaml does, so the refusal comes where
+//! kubectl's comes, long before the budget of copies runs out.
 
 use std::collections::HashMap;
 
@@ -17,6 +22,8 @@ pub(crate) struct Size {
     pub(crate) nodes: usize,
     /// Levels in it: 1 for a scalar or an empty collection.
     pub(crate) height: usize,
+    /// go-yaml's decode operations for it: its nodes, and one more for each alias in it.
+    pub(crate) decodes: usize,
 }
 
 impl Size {
@@ -24,13 +31,23 @@ impl Size {
     pub(crate) const ONE: Size = Size {
         nodes: 1,
         height: 1,
+        decodes: 1,
     };
+
+    /// The size of an alias of a node of this size: the same copy, one decode more.
+    pub(crate) fn aliased(self) -> Size {
+        Size {
+            decodes: self.decodes.saturating_add(1),
+            ..self
+        }
+    }
 
     /// This size grown by a child of size `child`.
     pub(crate) fn with_child(self, child: Size) -> Size {
         Size {
             nodes: self.nodes.saturating_add(child.nodes),
             height: self.height.max(child.height.saturating_add(1)),
+            decodes: self.decodes.saturating_add(child.decodes),
         }
     }
 }
@@ -80,6 +97,11 @@ impl Anchors {
         self.kept.insert(id, kept);
     }
 
+    /// The size of the node anchored as `id`, if it is kept.
+    pub(crate) fn size_of(&self, id: usize) -> Option<Size> {
+        self.kept.get(&id)?.as_ref().map(|(_, size)| *size)
+    }
+
     /// A copy of the node anchored as `id`, to be placed below `depth` open collections.
     pub(crate) fn expand(&mut self, id: usize, depth: usize) -> Result<(Node, Size), AliasError> {
         let size = match self.kept.get(&id) {
@@ -108,5 +130,65 @@ impl Anchors {
         }
         self.copied = total;
         true
+    }
+}
+
+/// go-yaml's message for a document refused for its aliases.
+pub(crate) const EXCESSIVE: &str = "document contains excessive aliasing";
+
+/// go-yaml v2's counts of one document's decoding (`decode.go`, `decoder.decodeCount` and
+/// `aliasCount`): every node decoded, the document itself included, and those decoded inside an
+/// alias. Nodes are decoded in the order written, an alias's target once more at each alias.
+pub(crate) struct AliasRatio {
+    decoded: usize,
+    aliased: usize,
+    excessive: bool,
+}
+
+impl Default for AliasRatio {
+    fn default() -> AliasRatio {
+        AliasRatio {
+            decoded: 1,
+            aliased: 0,
+            excessive: false,
+        }
+    }
+}
+
+impl AliasRatio {
+    /// A node decoded outside any alias.
+    pub(crate) fn node(&mut self) {
+        self.decoded = self.decoded.saturating_add(1);
+    }
+
+    /// An alias whose target takes `target` decodes. True the first time go-yaml refuses the
+    /// document: inside an alias the ratio only grows and the allowed ratio only falls, so its
+    /// check at every node fails first, if at all, at the last node of an alias.
+    pub(crate) fn alias(&mut self, target: usize) -> bool {
+        self.decoded = self.decoded.saturating_add(target).saturating_add(1);
+        self.aliased = self.aliased.saturating_add(target);
+        let ratio = self.aliased as f64 / self.decoded as f64;
+        let refused =
+            self.aliased > 100 && self.decoded > 1000 && ratio > allowed_alias_ratio(self.decoded);
+        let first = refused && !self.excessive;
+        self.excessive |= refused;
+        first
+    }
+
+    /// Whether go-yaml refuses the document for its aliases.
+    pub(crate) fn is_excessive(&self) -> bool {
+        self.excessive
+    }
+}
+
+/// `decode.go` `allowedAliasRatio`: 99% of the decoding may come from aliases up to 400,000
+/// decodes, 10% from 4,000,000, and in between a share falling in a straight line.
+fn allowed_alias_ratio(decoded: usize) -> f64 {
+    const LOW: usize = 400_000;
+    const HIGH: usize = 4_000_000;
+    match decoded {
+        ..=LOW => 0.99,
+        HIGH.. => 0.10,
+        _ => 0.99 - 0.89 * ((decoded - LOW) as f64 / (HIGH - LOW) as f64),
     }
 }

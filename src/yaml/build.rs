@@ -8,13 +8,18 @@
 
 use saphyr_parser::{Event, Parser, ScanError, Span};
 
-use super::alias::{Anchors, Size};
+use std::borrow::Cow;
+
+use super::alias::{self, AliasRatio, Anchors, Size};
+use super::bom;
 use super::cursor::CharCursor;
+use super::json_values;
 use super::mask;
 use super::merge;
 use super::scalar::{ScalarSite, build_scalar};
 use super::separators;
 use super::source_map::size;
+use super::split;
 use super::{Document, Entry, Node, NodeKind, ScalarStyle, SyntaxError, locate};
 use crate::text::TextRange;
 
@@ -31,14 +36,21 @@ pub(crate) fn parse_piece(
     documents: &mut Vec<Document>,
     errors: &mut Vec<SyntaxError>,
 ) {
+    // What follows a `...` line in its piece is never read (see `split`).
+    let end = split::read_end(text, (start, end));
     let Some(piece) = text.get(start..end) else {
         return;
     };
     // Quoted scalars the parser must see on one line (see `mask`); each found costs one more read.
     let mut masks = Vec::new();
+    let mark = bom::chunk_mark(text, (start, end));
     loop {
-        let shown = mask::masked(piece, start, &masks);
+        let mut shown = mask::masked(piece, start, &masks);
+        if let Some(mark) = mark {
+            shown = Cow::Owned(bom::moved_to_start(&shown, start, mark));
+        }
         let mut builder = Builder::new(text, start, &shown, &masks);
+        builder.moved_mark = mark;
         let may_mask = masks.len() < mask::MAX_MASKS;
         if let Some(retry) = read_events(&mut builder, &shown, may_mask) {
             masks.push(retry);
@@ -71,7 +83,7 @@ fn read_events(builder: &mut Builder<'_>, shown: &str, may_mask: bool) -> Option
         let outcome = match result {
             Ok((event, span)) => builder.event(event, span),
             Err(error) => {
-                let at = builder.base + builder.cursor.byte_of(error.marker().index());
+                let at = builder.file_offset(error.marker().index());
                 let retry = match error.info() {
                     mask::UNDER_INDENTED => mask::maskable(builder.text, at, builder.limit),
                     mask::TAB_INDENTED => mask::tab(builder.text, at),
@@ -129,6 +141,8 @@ pub(crate) struct Builder<'a> {
     /// The entries of the open mappings, innermost last.
     entries: Vec<Entry>,
     anchors: Anchors,
+    /// go-yaml's count of the current document's decoding, for its refusal of aliasing.
+    ratio: AliasRatio,
     /// Furthest file offset reached by an event of the current document.
     pub(crate) last_end: usize,
     /// The `---` of the current document, if any, and whether a document is open.
@@ -146,6 +160,8 @@ pub(crate) struct Builder<'a> {
     errors: Vec<SyntaxError>,
     /// What the parser was shown differently: a quoted scalar shown on one line has our value.
     masks: &'a [mask::Mask],
+    /// The byte order mark starting the chunk, shown at the start of the piece (see `bom`).
+    moved_mark: Option<usize>,
 }
 
 impl<'a> Builder<'a> {
@@ -159,6 +175,7 @@ impl<'a> Builder<'a> {
             items: Vec::new(),
             entries: Vec::new(),
             anchors: Anchors::default(),
+            ratio: AliasRatio::default(),
             last_end: base,
             doc_start: None,
             doc_open: false,
@@ -170,6 +187,7 @@ impl<'a> Builder<'a> {
             documents: Vec::new(),
             errors: Vec::new(),
             masks,
+            moved_mark: None,
         }
     }
 
@@ -185,10 +203,19 @@ impl<'a> Builder<'a> {
         Some(super::scalar::column(self.text, frame.start))
     }
 
+    /// The file byte offset of the parser's character index `index`.
+    pub(crate) fn file_offset(&mut self, index: usize) -> usize {
+        let at = self.base + self.cursor.byte_of(index);
+        match self.moved_mark {
+            Some(mark) => bom::file_offset(at, self.base, mark),
+            None => at,
+        }
+    }
+
     /// File byte offsets of a span.
     pub(crate) fn bytes(&mut self, span: Span) -> (usize, usize) {
-        let start = self.base + self.cursor.byte_of(span.start.index());
-        let end = self.base + self.cursor.byte_of(span.end.index());
+        let start = self.file_offset(span.start.index());
+        let end = self.file_offset(span.end.index());
         (start, end.max(start))
     }
 
@@ -214,6 +241,7 @@ impl<'a> Builder<'a> {
                     anchor,
                     span,
                 };
+                self.ratio.node();
                 let key_end = self.pending_key_end();
                 let node = build_scalar(self, &site, key_end);
                 self.check_block_indentation(&node);
@@ -252,6 +280,10 @@ impl<'a> Builder<'a> {
         if !self.doc_open && !self.has_errors {
             return;
         }
+        let refused = self.root.as_ref().filter(|_| !self.has_errors);
+        if let Some(refused) = refused.and_then(json_values::refusal) {
+            self.fail_decode(refused);
+        }
         if self.has_errors {
             self.decode_errors.clear();
         } else if !self.decode_errors.is_empty() {
@@ -288,6 +320,7 @@ impl<'a> Builder<'a> {
         self.has_errors = false;
         self.doc_start = None;
         self.anchors.clear();
+        self.ratio = AliasRatio::default();
     }
 
     /// Records an error: the document is cut short here.
@@ -306,7 +339,7 @@ impl<'a> Builder<'a> {
 
     /// A syntax error for saphyr's error: at the character it points at.
     fn scan_error(&mut self, error: &ScanError) -> SyntaxError {
-        let at = self.base + self.cursor.byte_of(error.marker().index());
+        let at = self.file_offset(error.marker().index());
         SyntaxError {
             range: locate::char_range(self.text, at),
             message: clean_message(error.info()),
@@ -338,6 +371,7 @@ impl<'a> Builder<'a> {
         mapping: bool,
     ) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
+        self.ratio.node();
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.error_at(span, format!("nesting deeper than {MAX_DEPTH} levels")));
         }
@@ -491,12 +525,25 @@ impl<'a> Builder<'a> {
     /// Expands an alias into a copy of its anchored node.
     fn alias(&mut self, id: usize, span: Span) -> Result<(), SyntaxError> {
         self.open_document(None, self.last_end);
+        if let Some(size) = self.anchors.size_of(id)
+            && self.ratio.alias(size.decodes)
+        {
+            let refused = self.error_at(span, alias::EXCESSIVE.to_owned());
+            self.fail_decode(refused);
+        }
+        if self.ratio.is_excessive() {
+            // go-yaml refuses the document: no more copies, only the rest of the syntax to read.
+            let (start, _) = self.bytes(span);
+            let placeholder = super::scalar::empty_scalar(super::source_map::size(start));
+            self.complete(placeholder, 0, Size::ONE);
+            return Ok(());
+        }
         match self.anchors.expand(id, self.stack.len()) {
             Ok((mut copy, size)) => {
                 let (start, end) = self.bytes(span);
                 copy.range =
                     TextRange::new(super::source_map::size(start), super::source_map::size(end));
-                self.complete(copy, 0, size);
+                self.complete(copy, 0, size.aliased());
                 Ok(())
             }
             Err(error) => {

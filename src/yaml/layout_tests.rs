@@ -26,10 +26,6 @@ fn error_documents_keep_their_place() {
               map 0:0-0:4
                 Plain 0:0-0:1 "a"
                   Plain 0:3-0:4 "1"
-            doc 3:0-3:4 (errors)
-              map 3:0-3:2
-                Plain 3:0-3:1 "b"
-                  Plain 3:2-3:2 ""
             doc 4:0-6:1 (errors)
               map 5:0-5:12
                 Plain 5:0-5:1 "c"
@@ -38,11 +34,6 @@ fn error_documents_keep_their_place() {
                     map 5:7-5:12
                       Plain 5:8-5:9 "d"
                         Plain 5:11-5:12 "e"
-            doc 7:0-7:4
-              map 7:0-7:4
-                Plain 7:0-7:1 "f"
-                  Plain 7:3-7:4 "g"
-            error 3:3-3:4: while scanning a quoted scalar, found unexpected end of stream
             error 6:0-6:1: while parsing a flow mapping, did not find expected ',' or '}'
         "#]],
     );

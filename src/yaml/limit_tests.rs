@@ -102,11 +102,33 @@ fn billion_laughs_is_an_error_at_the_alias() {
     }
     yaml.push_str("---\nnext: document\n");
     expect![[r#"
-        doc 0..275 depth 8 nodes 672612 (errors)
+        doc 0..395 depth 6 nodes 3448 (errors)
         doc 396..414 depth 2 nodes 3
-        error 274..275: alias expands to more than 1000000 nodes in this document
+        error 157..158: document contains excessive aliasing
     "#]]
     .assert_eq(&summary(&yaml));
+}
+
+/// go-yaml v2 refuses a document once more than 99% of its decoding (past 1,000 decodes and 100
+/// from aliases) comes from aliases (go.yaml.in/yaml/v2 `decode.go` `unmarshal`,
+/// `allowedAliasRatio`): with these anchors, at the 122nd alias of `b` and not at the 121st.
+#[test]
+fn excessive_aliasing_is_refused_where_go_yaml_refuses_it() {
+    let document = |aliases: usize| {
+        let a = ["x"; 10].join(", ");
+        let b = ["*a"; 10].join(", ");
+        let c = vec!["*b"; aliases].join(", ");
+        format!("a: &a [{a}]\nb: &b [{b}]\nc: [{c}]\n")
+    };
+    expect![[r#"
+        doc 0..571 depth 5 nodes 13558
+    "#]]
+    .assert_eq(&summary(&document(121)));
+    expect![[r#"
+        doc 0..575 depth 5 nodes 13559 (errors)
+        error 572..573: document contains excessive aliasing
+    "#]]
+    .assert_eq(&summary(&document(122)));
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //! nothing of CEL or of admission policies.
 
 mod alias;
+pub(crate) mod binary;
 mod block;
+mod bom;
 mod build;
 mod cursor;
 mod decode;
@@ -15,6 +17,7 @@ mod emit_tests;
 #[cfg(test)]
 mod go_yaml_tests;
 pub mod incremental;
+mod json_values;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]

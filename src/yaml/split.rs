@@ -4,7 +4,13 @@
 //! A document boundary is a line that starts with `---` or `...` at column 0, followed by white space
 //! or the end of the line: YAML forbids such a line inside any content, so the split never cuts a
 //! node in two. A `---` line opens a new piece unless the current piece holds nothing but comments
-//! and directives (which belong to the document the `---` starts); a `...` line closes its piece.
+//! and directives (which belong to the document the `---` starts).
+//!
+//! A `...` line ends its document, and what follows it up to the next `---` line stays in the same
+//! piece, unread ([`read_end`]): kubectl's `YAMLReader` (apimachinery `pkg/util/yaml/decoder.go`)
+//! cuts the stream at `---` lines only, and go-yaml v2 reads the first document of each chunk
+//! (go.yaml.in/yaml/v2 `yaml.go` `unmarshal` parses one document and stops after its
+//! DOCUMENT-END), so whatever comes after the `...`, even broken YAML, never reaches the API server.
 
 /// Byte ranges `[start, end)` of the pieces of `text`, in order, covering all of it.
 pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
@@ -13,6 +19,7 @@ pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
         start: 0,
         has_content: false,
         has_start: false,
+        ended: false,
     };
     let mut line_start = 0;
     while line_start < text.len() {
@@ -20,23 +27,17 @@ pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
         let line = text.get(line_start..line_end).unwrap_or("");
         match marker(line) {
             Some(Marker::Start) => {
-                if piece.has_content || piece.has_start {
+                if piece.has_content || piece.has_start || piece.ended {
                     pieces.push((piece.start, line_start));
                     piece.start = line_start;
                 }
                 piece.has_content = false;
                 piece.has_start = true;
+                piece.ended = false;
             }
-            Some(Marker::End) => {
-                pieces.push((piece.start, line_end));
-                piece = PieceState {
-                    start: line_end,
-                    has_content: false,
-                    has_start: false,
-                };
-            }
+            Some(Marker::End) => piece.ended = true,
             None => {
-                if !piece.has_content && !is_preamble(line) {
+                if !piece.has_content && !piece.ended && !is_preamble(line) {
                     piece.has_content = true;
                 }
             }
@@ -57,6 +58,65 @@ struct PieceState {
     has_content: bool,
     /// Whether it opened with a `---` line.
     has_start: bool,
+    /// Whether a `...` line ended its document: the lines after it are not read.
+    ended: bool,
+}
+
+/// End of what go-yaml reads of the piece `text[start..end]`: the end of its first `...` line,
+/// or of the piece.
+pub(crate) fn read_end(text: &str, (start, end): (usize, usize)) -> usize {
+    let mut line_start = start;
+    while line_start < end {
+        let line_end = next_line_start(text, line_start).min(end);
+        let line = text.get(line_start..line_end).unwrap_or("");
+        if matches!(marker(line), Some(Marker::End)) {
+            return line_end;
+        }
+        line_start = line_end;
+    }
+    end
+}
+
+/// Where the first `...` line of the piece `text[start..end]` starts, when it is the first thing
+/// of its chunk (after the piece's `---` line, if any, with only blank and comment lines between).
+pub(crate) fn leading_end_marker(text: &str, (start, end): (usize, usize)) -> Option<usize> {
+    let mut line_start = start;
+    while line_start < end {
+        let line_end = next_line_start(text, line_start).min(end);
+        let line = text.get(line_start..line_end).unwrap_or("");
+        match marker(line) {
+            Some(Marker::End) => return Some(line_start),
+            Some(Marker::Start) => {}
+            None if is_blank_or_comment(line) => {}
+            None => return None,
+        }
+        line_start = line_end;
+    }
+    None
+}
+
+/// Where the chunk kubectl hands go-yaml of the piece `text[start..end]` starts, when the piece
+/// has a `---` line: after that line (only blanks, comments and directives come before it).
+pub(crate) fn chunk_start(text: &str, (start, end): (usize, usize)) -> Option<usize> {
+    let mut line_start = start;
+    while line_start < end {
+        let line_end = next_line_start(text, line_start).min(end);
+        let line = text.get(line_start..line_end).unwrap_or("");
+        match marker(line) {
+            Some(Marker::Start) => return Some(line_end),
+            Some(Marker::End) => return None,
+            None if is_preamble(line) => {}
+            None => return None,
+        }
+        line_start = line_end;
+    }
+    None
+}
+
+/// Whether a line holds nothing but blanks and maybe a comment.
+fn is_blank_or_comment(line: &str) -> bool {
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    trimmed.is_empty() || trimmed.starts_with(['#', '\r', '\n'])
 }
 
 /// A document marker line.
@@ -105,7 +165,7 @@ fn next_line_start(text: &str, from: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::split_documents;
+    use super::{leading_end_marker, read_end, split_documents};
 
     fn pieces(text: &str) -> Vec<&str> {
         split_documents(text)
@@ -119,11 +179,25 @@ mod tests {
         assert_eq!(pieces("a: 1\n---\nb: 2\n"), ["a: 1\n", "---\nb: 2\n"]);
         assert_eq!(
             pieces("# c\n%YAML 1.2\n---\na\n...\n# d\n--- x\n"),
-            ["# c\n%YAML 1.2\n---\na\n...\n", "# d\n--- x\n"]
+            ["# c\n%YAML 1.2\n---\na\n...\n# d\n", "--- x\n"]
+        );
+        assert_eq!(
+            pieces("a\n...\nb: [\n...\n---\nc\n"),
+            ["a\n...\nb: [\n...\n", "---\nc\n"]
         );
         assert_eq!(pieces("---\n---\n"), ["---\n", "---\n"]);
         assert_eq!(pieces("a: ---x\n----\n"), ["a: ---x\n----\n"]);
         assert_eq!(pieces(""), [""]);
         assert_eq!(pieces("a\r\n---\r\nb"), ["a\r\n", "---\r\nb"]);
+    }
+
+    #[test]
+    fn reads_up_to_the_first_end_marker() {
+        let text = "a\n...\nb: [\n";
+        assert_eq!(read_end(text, (0, text.len())), 6);
+        assert_eq!(read_end("a\n", (0, 2)), 2);
+        assert_eq!(leading_end_marker(text, (0, text.len())), None);
+        let text = "# c\n---\n\n... # end\nb\n";
+        assert_eq!(leading_end_marker(text, (0, text.len())), Some(9));
     }
 }

@@ -191,8 +191,9 @@ fn empty_and_comments() {
     check(
         "---\n...\n",
         expect![[r#"
-        doc 0:0-1:3
-    "#]],
+            doc 0:0-1:3 (errors)
+            error 1:0-1:1: did not find expected node content
+        "#]],
     );
 }
 
@@ -228,7 +229,9 @@ fn binary_junk() {
 fn node_accessors() {
     let yaml = "m: {a: 1}\ns: [x]\nn1: ~\nn2:\nn3: !!null ''\nq: 'null'\nb: True\ni: -0x1\nj: 0o17\nk: 12\nf: 1.5e3\ng: .inf\nh: .NaN\nt: !!str 5\nd: 1\nd: 2\n";
     let file = parse(yaml);
-    assert!(file.errors.is_empty());
+    // `.inf` and `.NaN` values are floats kubectl cannot write as JSON: one refusal, the tree kept.
+    let messages: Vec<&str> = file.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages, ["json: unsupported value: +Inf"]);
     let Some(root) = file.documents.first().and_then(|d| d.root.as_ref()) else {
         panic!("no root");
     };

@@ -1,9 +1,11 @@
 //! Scalars as kubectl turns them into JSON: resolved by go-yaml v2 (go.yaml.in/yaml/v2
 //! `resolve.go`, YAML 1.1: `yes`/`on`/`y` are booleans, `0755` is octal, `1_000` an integer,
-//! a timestamp stays the text written) and encoded by sigs.k8s.io/yaml `yaml.go` (a key that is
+//! a timestamp stays the text written, a `!!binary` scalar is the text of its bytes) and encoded by sigs.k8s.io/yaml `yaml.go` (a key that is
 //! not a string becomes one: `true`, `493`, `1.5`) and `encoding/json`.
 
 use serde_json::{Number, Value as Json};
+
+use crate::yaml;
 
 /// What go-yaml resolves a scalar to.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +16,8 @@ pub(super) enum Resolved {
     Uint(u64),
     Float(f64),
     Str,
+    /// A `!!binary` scalar: the text its bytes make in JSON.
+    Binary(String),
 }
 
 /// The resolution of `text` written plain, or with `tag` (`!!int "3"` is 3); a quoted or block
@@ -26,6 +30,8 @@ pub(super) fn resolve(text: &str, tag: Option<&str>, plain: bool) -> Resolved {
     match tag {
         None if plain => resolve_plain(text),
         None => Resolved::Str,
+        // go-yaml refuses one that is not base64; the text is what is left to show.
+        Some("binary") => yaml::binary::decoded(text).map_or(Resolved::Str, Resolved::Binary),
         Some("int" | "float" | "bool" | "null") => {
             let resolved = resolve_plain(text);
             let wanted = match (tag, &resolved) {
@@ -156,6 +162,7 @@ pub(super) fn to_json(resolved: Resolved, text: &str) -> Json {
             Number::from_f64(f).map_or_else(|| Json::String(text.into()), Json::Number)
         }
         Resolved::Str => Json::String(text.to_owned()),
+        Resolved::Binary(decoded) => Json::String(decoded),
     }
 }
 
@@ -170,6 +177,7 @@ pub(super) fn to_key(resolved: Resolved, text: &str) -> Option<String> {
         Resolved::Uint(u) => u.to_string(),
         Resolved::Float(f) => float_key(f),
         Resolved::Str => text.to_owned(),
+        Resolved::Binary(decoded) => decoded,
     })
 }
 
@@ -262,6 +270,20 @@ mod tests {
             to_key(resolve("on", None, false), "on").as_deref(),
             Some("on")
         );
+    }
+
+    /// A `!!binary` scalar is the text of its bytes in JSON (go.yaml.in/yaml/v2 `decode.go`
+    /// `scalar`: `base64.StdEncoding.DecodeString`, then `encoding/json`), as a value or a key.
+    #[test]
+    fn binary_scalars_are_their_bytes() {
+        let text = "aGVs\nbG8=\n";
+        let value = to_json(resolve(text, Some("!!binary"), false), text);
+        assert_eq!(value.to_string(), "\"hello\"");
+        let key = to_key(
+            resolve("aGk=", Some("tag:yaml.org,2002:binary"), true),
+            "aGk=",
+        );
+        assert_eq!(key.as_deref(), Some("hi"));
     }
 
     /// A tag decides: `!!int "3"` is 3, `!!str yes` text, `!!float 1` the number 1.
