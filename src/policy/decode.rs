@@ -81,7 +81,8 @@ impl Decoder<'_, '_> {
             return self.wrong_kind(node, path, &expected);
         };
         let mut seen = BTreeSet::new();
-        for entry in entries {
+        let kept = kept_values(entries);
+        for (entry, kept) in entries.iter().zip(kept) {
             let Some(key) = node::key_text(entry) else {
                 self.wrong_kind(&entry.key, path, "a string key");
                 continue;
@@ -91,7 +92,8 @@ impl Decoder<'_, '_> {
                 self.repeated_key(entry, field_path);
             }
             match def.field(key) {
-                Some(shape) => self.value(&entry.value, shape, field_path),
+                Some(shape) if kept => self.value(&entry.value, shape, field_path),
+                Some(_) => {}
                 None => self.unknown(entry.key.range, field_path, key, def),
             }
         }
@@ -141,15 +143,32 @@ impl Decoder<'_, '_> {
             return self.wrong_kind(node, path, "a map of strings");
         };
         let mut seen = BTreeSet::new();
-        for entry in entries {
+        let kept = kept_values(entries);
+        for (entry, kept) in entries.iter().zip(kept) {
             let key = node::key_text(entry).unwrap_or_default();
             let field_path = Path::Key(&path, key);
             if !seen.insert(key) {
                 self.repeated_key(entry, field_path);
             }
-            self.value(&entry.value, Shape::String, field_path);
+            if kept {
+                self.value(&entry.value, Shape::String, field_path);
+            }
         }
     }
+}
+
+/// Whether each entry's value is the one kubectl keeps: the last of its key. go-yaml v2 decodes
+/// into a map, so an earlier value of a repeated key never reaches the API server and its type
+/// cannot be refused (sigs.k8s.io/yaml `Unmarshal` → `yamlToJSONTarget`).
+fn kept_values(entries: &[crate::yaml::Entry]) -> Vec<bool> {
+    let mut later = BTreeSet::new();
+    let mut kept: Vec<bool> = entries
+        .iter()
+        .rev()
+        .map(|entry| later.insert(node::key_text(entry)))
+        .collect();
+    kept.reverse();
+    kept
 }
 
 /// The value as the message shows it: a quoted string, a bare number or boolean, `{…}` or `[…]`.

@@ -75,6 +75,40 @@ spec:
     );
 }
 
+/// The first value of a repeated key never reaches the API server, so its type is not refused
+/// either: a number before a string in an annotation map or an object field is only a duplicate.
+#[test]
+fn the_discarded_value_of_a_repeated_key_is_not_decoded() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: a
+  annotations:
+    c: 5
+    c: fine
+spec:
+  failurePolicy: [Fail]
+  failurePolicy: Ignore
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations: [{expression: "true"}]
+"#,
+        expect![[r#"
+            policy.yaml:7:5: warning[duplicate] (accepted): duplicate field "metadata.annotations.c": kubectl keeps the last value
+              |
+            7 |     c: fine
+              |     ^
+            policy.yaml:10:3: warning[duplicate] (accepted): duplicate field "spec.failurePolicy": kubectl keeps the last value
+               |
+            10 |   failurePolicy: Ignore
+               |   ^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
 #[test]
 fn wrong_kinds_stop_validation_like_the_api_server() {
     check_diagnostics(
