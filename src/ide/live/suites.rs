@@ -63,7 +63,9 @@ impl Selection<'_> {
     /// Whether `one`, a suite of `path`, loads this file as a policy file.
     fn tests_this_file(&self, path: &str, one: &suite::Suite) -> bool {
         let joined = |f: &String| suite::join(path, f);
-        one.policy_files.iter().any(|f| (self.is_this_file)(&joined(f)))
+        one.policy_files
+            .iter()
+            .any(|f| (self.is_this_file)(&joined(f)))
     }
 
     /// Whether `case` is for one of the file's policies.
