@@ -93,10 +93,10 @@ fn mutation_index(path: &str) -> Option<usize> {
 
 /// The verdict a site's hint reads: the policy as written when `ran` says it got that far, else
 /// the first autogen variant that did.
-fn chosen<'o>(
-    outcomes: &'o [FamilyOutcome],
+fn chosen(
+    outcomes: &[FamilyOutcome],
     ran: impl Fn(&FamilyOutcome) -> bool,
-) -> Option<&'o FamilyOutcome> {
+) -> Option<&FamilyOutcome> {
     let as_written = outcomes
         .iter()
         .filter(|o| o.variant.is_none())
