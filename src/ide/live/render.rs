@@ -244,7 +244,7 @@ pub(super) fn site_hints(
     out
 }
 
-pub(super) fn is_mutation(role: SiteRole) -> bool {
+fn is_mutation(role: SiteRole) -> bool {
     matches!(role, SiteRole::ApplyConfiguration | SiteRole::JsonPatch)
 }
 

@@ -151,7 +151,7 @@ enum Ran {
     Mutated(Json, Vec<(String, String)>),
 }
 
-/// Runs a matched policy; `changes` gets what each mutation that ran changed.
+/// Runs a matched policy; `changes` gets what each mutation that ran changed, when traced.
 fn run(
     policy: &Policy,
     settings: &Settings,
@@ -187,7 +187,10 @@ fn run(
         let scope = scope_on(policy, settings, input, &object, data);
         match mutate(&scope, &schemas, input, &object, mutation) {
             Ok(next) => {
-                changes.push((index, patch::diff(&object, &next)));
+                // Only the editor's live verdicts, which run traced, read them.
+                if explain::enabled() {
+                    changes.push((index, patch::diff(&object, &next)));
+                }
                 object = next;
             }
             Err(e) => return Ran::Failed(e),
