@@ -3,7 +3,9 @@
 //! ran, `all`/`exists` with the element they ended on, variables, an error with the node that
 //! raised it, and where an expression that ran out of cost stopped; `test -v` prints the trace
 //! of a failing case. The same for Kyverno's ValidatingPolicy and MutatingPolicy (`eval`, text and
-//! JSON, and a failing row of a `kyverno-test.yaml` suite) and for Gatekeeper's
+//! JSON, and a failing row of a `kyverno-test.yaml` suite), for its GeneratingPolicy (each
+//! `generate` expression), DeletingPolicy (each condition, the delete or keep decision) and
+//! ImageValidatingPolicy (the images, `matchImageReferences` per image, the validations), and for Gatekeeper's
 //! K8sNativeValidation templates (`eval` with the Constraint as params, a failing gator case).
 //! DRA device selectors keep each device's traces (which selector rejected it, and why), and an
 //! AuthenticationConfiguration's run the traces of its mappings and rules, in text and JSON;
@@ -1463,5 +1465,281 @@ fn test_verbose_explains_a_failing_custom_resource_case() {
                         self.name != 'admin'  →  (not evaluated)
             1 passed, 1 failed in …ms
         "#]],
+    );
+}
+
+const KYVERNO_MORE: &str = "tests/cli_fixtures/explain/kyverno-more.yaml";
+
+fn explain_more(policy: &str, format: &[&str], expected: Expect) {
+    let args = ["eval", KYVERNO_MORE, "--policy", policy, "--object", POD];
+    check(&[&args[..], format, &["--explain"]].concat(), expected);
+}
+
+#[test]
+fn explain_kyverno_generating_policy() {
+    explain_more(
+        "pod-settings",
+        &[],
+        expect![[r#"
+        GeneratingPolicy pod-settings: pass
+          decision: allow
+          message: policy evaluated successfully
+          generated: 1 resource(s)
+            {
+              "apiVersion": "v1",
+              "data": {
+                "containers": "2"
+              },
+              "kind": "ConfigMap",
+              "metadata": {
+                "name": "web-settings",
+                "namespace": "shop"
+              }
+            }
+          explain matchCondition in-shop:
+            object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
+              object.metadata.namespace  →  "shop"
+          explain variables.target:
+            object.metadata.name + '-settings'  →  "web" + "-settings"  →  "web-settings"
+              object.metadata.name  →  "web"
+          explain generate[0]:
+            generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name":…  →  true
+              generator  →  (not evaluated)
+              object.metadata.namespace  →  "shop"
+              [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": variables.target}), "data": dyn({"containe…  →  [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web-settings"},…
+                {"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": variables.target}), "data": dyn({"container…  →  {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web-settings"}, …
+                  dyn("v1")  →  "v1"
+                  dyn("ConfigMap")  →  "ConfigMap"
+                  dyn({"name": variables.target})  →  {"name": "web-settings"}
+                    {"name": variables.target}  →  {"name": "web-settings"}
+                      variables.target  →  "web-settings"
+                  dyn({"containers": string(size(object.spec.containers))})  →  {"containers": "2"}
+                    {"containers": string(size(object.spec.containers))}  →  {"containers": "2"}
+                      string(size(object.spec.containers))  →  "2"
+                        size(object.spec.containers)  →  2
+                          object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_generating_error_in_a_subexpression() {
+    explain_more(
+        "pod-owner",
+        &[],
+        expect![[r#"
+        GeneratingPolicy pod-owner: error
+          decision: error
+          message: failed to evaluate policy: no such key: labels
+          explain generate[0]:
+            generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name":…  →  error: no such key: labels
+              generator  →  (not evaluated)
+              object.metadata.namespace  →  "shop"
+              [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.labels.owner})}]  →  error: no such key: labels
+                {"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.labels.owner})}  →  error: no such key: labels
+                  dyn("v1")  →  "v1"
+                  dyn("ConfigMap")  →  "ConfigMap"
+                  dyn({"name": object.metadata.labels.owner})  →  error: no such key: labels
+                    {"name": object.metadata.labels.owner}  →  error: no such key: labels
+                      object.metadata.labels.owner  →  error: no such key: labels
+                        object.metadata.labels  →  error raised here: no such key: labels
+                          object.metadata  →  {"name": "web", "namespace": "shop"}
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_deleting_policy_would_delete() {
+    explain_more(
+        "untagged-pods",
+        &[],
+        expect![[r#"
+        DeletingPolicy untagged-pods: pass
+          decision: delete
+          message: resource matched
+          note: schedule: @hourly (the cleanup controller deletes what matches at those times; offline, each object given is judged once)
+          explain condition in-shop:
+            object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
+              object.metadata.namespace  →  "shop"
+          explain condition some-untagged:
+            object.spec.containers.exists(c, !c.image.contains(':'))  →  true  (last iteration: index 1: c = {"image": "registry.example/proxy", "name": "proxy"})
+              object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+              !c.image.contains(':')  →  true
+                c.image.contains(':')  →  false
+                  c.image  →  "registry.example/proxy"
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_deleting_json_with_an_error_in_a_condition() {
+    explain_more(
+        "old-pods",
+        &["--format", "json"],
+        expect![[r#"
+        [
+          {
+            "decision": "error",
+            "explain": [
+              {
+                "expression": "object.metadata.namespace == 'shop'",
+                "label": "condition in-shop",
+                "trace": [
+                  {
+                    "depth": 0,
+                    "end": 35,
+                    "operands": "\"shop\" == \"shop\"",
+                    "start": 0,
+                    "text": "object.metadata.namespace == 'shop'",
+                    "value": "true"
+                  },
+                  {
+                    "depth": 1,
+                    "end": 25,
+                    "start": 0,
+                    "text": "object.metadata.namespace",
+                    "value": "\"shop\""
+                  }
+                ]
+              },
+              {
+                "expression": "object.metadata.labels.age > 30",
+                "label": "condition old",
+                "trace": [
+                  {
+                    "depth": 0,
+                    "end": 31,
+                    "error": "no such key: labels",
+                    "start": 0,
+                    "text": "object.metadata.labels.age > 30"
+                  },
+                  {
+                    "depth": 1,
+                    "end": 26,
+                    "error": "no such key: labels",
+                    "start": 0,
+                    "text": "object.metadata.labels.age"
+                  },
+                  {
+                    "depth": 2,
+                    "end": 22,
+                    "raised": "no such key: labels",
+                    "start": 0,
+                    "text": "object.metadata.labels"
+                  },
+                  {
+                    "depth": 3,
+                    "end": 15,
+                    "start": 0,
+                    "text": "object.metadata",
+                    "value": "{\"name\": \"web\", \"namespace\": \"shop\"}"
+                  }
+                ]
+              }
+            ],
+            "kind": "DeletingPolicy",
+            "message": "no such key: labels",
+            "notes": [
+              "schedule: @hourly (the cleanup controller deletes what matches at those times; offline, each object given is judged once)"
+            ],
+            "policy": "old-pods",
+            "result": "error"
+          }
+        ]
+    "#]],
+    );
+}
+
+#[test]
+fn explain_kyverno_image_validating_policy() {
+    explain_more(
+        "registry-images",
+        &[],
+        expect![[r#"
+        ImageValidatingPolicy registry-images: fail
+          decision: deny
+          message: untagged: registry.example/proxy
+          validationActions: Deny
+          explain matchCondition in-shop:
+            object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
+              object.metadata.namespace  →  "shop"
+          explain images containers:
+            (object != null ? object : oldObject).spec.?containers.orValue([]).map(e, e.image)  →  ["registry.example/app:1.2", "registry.example/proxy"]  (last iteration: index 1: e = {"image": "registry.example/proxy", "name": "proxy"})
+              (object != null ? object : oldObject).spec.?containers.orValue([])  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+                (object != null ? object : oldObject).spec.?containers  →  optional.of([{"image": "registry.example/app:1.2", "name": "app"}, {"image": "re…
+                []  →  []
+              e.image  →  "registry.example/proxy"
+          explain matchImageReferences[0] registry.example/app:1.2:
+            ref.startsWith('registry.example/')  →  true
+              ref  →  "registry.example/app:1.2"
+          explain matchImageReferences[0] registry.example/proxy:
+            ref.startsWith('registry.example/')  →  true
+              ref  →  "registry.example/proxy"
+          explain images initContainers:
+            (object != null ? object : oldObject).spec.?initContainers.orValue([]).map(e, e.image)  →  []
+              (object != null ? object : oldObject).spec.?initContainers.orValue([])  →  []
+                (object != null ? object : oldObject).spec.?initContainers  →  optional.none()
+                []  →  []
+              e.image  →  (not evaluated)
+          explain images ephemeralContainers:
+            (object != null ? object : oldObject).spec.?ephemeralContainers.orValue([]).map(e, e.image)  →  []
+              (object != null ? object : oldObject).spec.?ephemeralContainers.orValue([])  →  []
+                (object != null ? object : oldObject).spec.?ephemeralContainers  →  optional.none()
+                []  →  []
+              e.image  →  (not evaluated)
+          explain validation[0]:
+            images.containers.all(i, i.contains(':'))  →  false  (last iteration: index 1: i = "registry.example/proxy")
+              images.containers  →  ["registry.example/app:1.2", "registry.example/proxy"]
+              i.contains(':')  →  false
+                i  →  "registry.example/proxy"
+          explain messageExpression[0]:
+            'untagged: ' + images.containers.filter(i, !i.contains(':')).join(', ')  →  "untagged: " + "registry.example/proxy"  →  "untagged: registry.example/proxy"
+              images.containers.filter(i, !i.contains(':')).join(', ')  →  "registry.example/proxy"
+                images.containers.filter(i, !i.contains(':'))  →  ["registry.example/proxy"]  (last iteration: index 1: i = "registry.example/proxy")
+                  images.containers  →  ["registry.example/app:1.2", "registry.example/proxy"]
+                  !i.contains(':')  →  true
+                    i.contains(':')  →  false
+                      i  →  "registry.example/proxy"
+    "#]],
+    );
+}
+
+#[test]
+fn test_verbose_explains_a_failing_deleting_row() {
+    let args = ["test", "tests/suites/kyverno_delete_flipped", "-v"];
+    check_status(
+        &args,
+        1,
+        expect![[r#"
+        tests/suites/kyverno_delete_flipped/kyverno-test.yaml (delete-flipped)
+          FAIL  expired-previews Deployment/preview-web: fail (…ms)
+                Deployment/preview-web: want fail, got pass: resource matched
+                explain variables.labels:
+                  object.metadata.?labels.orValue({})  →  {"env": "preview"}
+                    object.metadata.?labels  →  optional.of({"env": "preview"})
+                    {}  →  {}
+                explain condition is-preview:
+                  variables.labels.?env.orValue('') == 'preview'  →  "preview" == "preview"  →  true
+                    variables.labels.?env.orValue('')  →  "preview"
+                      variables.labels.?env  →  optional.of("preview")
+                explain condition in-a-team-namespace:
+                  namespaceObject.metadata.name.startsWith('team-')  →  true
+                    namespaceObject.metadata.name  →  "team-a"
+          FAIL  expired-previews Deployment/prod-web: pass (…ms)
+                Deployment/prod-web: want pass, got fail: resource did not match: condition 'is-preview' is false
+                explain variables.labels:
+                  object.metadata.?labels.orValue({})  →  {"env": "prod"}
+                    object.metadata.?labels  →  optional.of({"env": "prod"})
+                    {}  →  {}
+                explain condition is-preview:
+                  variables.labels.?env.orValue('') == 'preview'  →  "prod" == "preview"  →  false
+                    variables.labels.?env.orValue('')  →  "prod"
+                      variables.labels.?env  →  optional.of("prod")
+          FAIL  expired-previews Namespace/scratch: pass (…ms)
+                Namespace/scratch: not found: the policy does not apply to it (want pass)
+          ERROR empty-namespaces Namespace/(every resource): pass (…ms)
+                the result names no resources: Kyverno's CLI judges it on every resource, which admission-ls does not do yet (name them in `resources`)
+        0 passed, 3 failed, 1 errored in …ms
+    "#]],
     );
 }

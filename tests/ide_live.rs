@@ -400,17 +400,43 @@ fn a_kyverno_mutating_policy_shows_the_fields_it_changed_at_the_modeline() {
         MUTATING_LABEL,
         true,
         expect![[r#"
-        1:# admission-ls: object=dev.yaml object=default.yaml| dev.yaml: ✓ allow, mutates add /metadata/labels  ·  default.yaml: skip
-            **dev.yaml**: MutatingPolicy `test-mpol-jsonpatch`: ✓ allow, mutates add /metadata/labels
+            1:# admission-ls: object=dev.yaml object=default.yaml| dev.yaml: ✓ allow, mutates add /metadata/labels  ·  default.yaml: skip
+                **dev.yaml**: MutatingPolicy `test-mpol-jsonpatch`: ✓ allow, mutates add /metadata/labels
 
-            message: success
+                message: success
 
-            ---
+                `matchCondition is-dev-namespace`:
+                ```
+                request.namespace == 'dev'  →  "dev" == "dev"  →  true
+                  request.namespace  →  "dev"
+                ```
 
-            **default.yaml**: MutatingPolicy `test-mpol-jsonpatch`: skip
+                ---
 
-            message: skip
-    "#]],
+                **default.yaml**: MutatingPolicy `test-mpol-jsonpatch`: skip
+
+                message: skip
+
+                `matchCondition is-dev-namespace`:
+                ```
+                request.namespace == 'dev'  →  "default" == "dev"  →  false
+                  request.namespace  →  "default"
+                ```
+            22:        [JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}]| dev.yaml: ✓ mutates add /metadata/labels
+                **dev.yaml**: ✓ mutates add /metadata/labels
+
+                the policy's patch: add /metadata/labels
+
+                `jsonPatch`:
+                ```
+                has(object.metadata.labels) ? [JSONPatch{op: "add", path: "/metadata/labels/managed", value: "true"}] : [JSONPatch{op: "…  →  [JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}]
+                  has(object.metadata.labels)  →  false
+                  [JSONPatch{op: "add", path: "/metadata/labels/managed", value: "true"}]  →  (not evaluated)
+                  [JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}]  →  [JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}]
+                    JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}  →  JSONPatch{op: "add", path: "/metadata/labels", value: {"managed": "true"}}
+                      {"managed": "true"}  →  {"managed": "true"}
+                ```
+        "#]],
     );
 }
 
@@ -750,5 +776,301 @@ fn an_authentication_rule_trace_is_the_tooltip() {
                     user.username  →  "oidc:jane"
                 ```
         "#]],
+    );
+}
+
+/// A Kyverno MutatingPolicy's mutations run in order, each on the object the previous one gave
+/// (kyverno/kyverno pkg/cel/policies/mpol/compiler/policy.go `evaluate`): each shows the paths it
+/// changed, `no change`, or the error that ended the policy (the ones after it did not run).
+const MUTATING_STEPS: &str = r#"
+# admission-ls: object=labelled.yaml object=bare.yaml
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: steps
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["deployments"]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: "[JSONPatch{op: 'add', path: '/spec/paused', value: false}]"
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{replicas: object.spec.replicas}}"
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: "[JSONPatch{op: 'add', path: '/metadata/labels/team', value: object.metadata.labels.owner}]"
+
+#- labelled.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: dev, labels: {owner: shop}}
+spec: {replicas: 1}
+
+#- bare.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: dev}
+spec: {replicas: 2}
+"#;
+
+#[test]
+fn each_kyverno_mutation_shows_the_fields_it_changed() {
+    check(
+        MUTATING_STEPS,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=labelled.yaml object=bare.yaml| labelled.yaml: ✓ allow, mutates add /metadata/labels/team, add /spec/paused  ·  bare.yaml: ⚠ error: failed to evaluate policy: no such key: labels
+        16:      expression: "[JSONPatch{op: 'add', path: '/spec/paused', value: false}]"| labelled.yaml: ✓ mutates add /spec/paused  ·  bare.yaml: ✓ mutates add /spec/paused
+        19:      expression: "Object{spec: Object.spec{replicas: object.spec.replicas}}"| labelled.yaml: ✓ no change  ·  bare.yaml: ✓ no change
+        22:      expression: "[JSONPatch{op: 'add', path: '/metadata/labels/team', value: object.metadata.labels.owner}]"| labelled.yaml: ✓ mutates add /metadata/labels/team  ·  bare.yaml: ⚠ error: no such key: labels
+    "#]],
+    );
+}
+
+#[test]
+fn a_kyverno_mutation_s_trace_is_its_tooltip() {
+    let one = MUTATING_STEPS.replace("object=labelled.yaml object=bare.yaml", "object=bare.yaml");
+    check(
+        &one,
+        true,
+        expect![[r#"
+        1:# admission-ls: object=bare.yaml| bare.yaml: ⚠ error: failed to evaluate policy: no such key: labels
+            **bare.yaml**: MutatingPolicy `steps`: ⚠ error: failed to evaluate policy: no such key: labels
+
+            message: failed to evaluate policy: no such key: labels
+        16:      expression: "[JSONPatch{op: 'add', path: '/spec/paused', value: false}]"| ✓ mutates add /spec/paused
+            **bare.yaml**: ✓ mutates add /spec/paused
+
+            `jsonPatch`:
+            ```
+            [JSONPatch{op: 'add', path: '/spec/paused', value: false}]  →  [JSONPatch{op: "add", path: "/spec/paused", value: false}]
+              JSONPatch{op: 'add', path: '/spec/paused', value: false}  →  JSONPatch{op: "add", path: "/spec/paused", value: false}
+            ```
+        19:      expression: "Object{spec: Object.spec{replicas: object.spec.replicas}}"| ✓ no change
+            **bare.yaml**: ✓ no change
+
+            `applyConfiguration`:
+            ```
+            Object{spec: Object.spec{replicas: object.spec.replicas}}  →  Object{spec: Object.spec{replicas: 2}}
+              Object.spec{replicas: object.spec.replicas}  →  Object.spec{replicas: 2}
+                object.spec.replicas  →  2
+            ```
+        22:      expression: "[JSONPatch{op: 'add', path: '/metadata/labels/team', value: object.metadata.labels.owner}]"| ⚠ error: no such key: labels
+            **bare.yaml**: ⚠ error: no such key: labels
+
+            `jsonPatch`:
+            ```
+            [JSONPatch{op: 'add', path: '/metadata/labels/team', value: object.metadata.labels.owner}]  →  error: no such key: labels
+              JSONPatch{op: 'add', path: '/metadata/labels/team', value: object.metadata.labels.owner}  →  error: no such key: labels
+                object.metadata.labels.owner  →  error: no such key: labels
+                  object.metadata.labels  →  error raised here: no such key: labels
+                    object.metadata  →  {"name": "api", "namespace": "dev"}
+            ```
+    "#]],
+    );
+}
+
+/// kyverno/kyverno pkg/cel/policies/dpol/compiler/policy.go `Evaluate`: the conditions in order,
+/// the first false one keeping the object; the CLI says `pass` when it would be deleted.
+const DELETING: &str = r#"
+# admission-ls: object=preview.yaml object=prod.yaml object=broken.yaml
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: previews
+spec:
+  schedule: "@daily"
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      resources: ["deployments"]
+  conditions:
+  - name: is-preview
+    expression: "object.metadata.labels.env == 'preview'"
+  - name: small
+    expression: "object.spec.replicas < 3"
+
+#- preview.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: dev, labels: {env: preview}}
+spec: {replicas: 1}
+
+#- prod.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: dev, labels: {env: prod}}
+spec: {replicas: 1}
+
+#- broken.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: old, namespace: dev}
+spec: {replicas: 1}
+"#;
+
+#[test]
+fn a_kyverno_deleting_policy_shows_each_condition_and_the_decision() {
+    check(
+        DELETING,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=preview.yaml object=prod.yaml object=broken.yaml| preview.yaml: would delete  ·  prod.yaml: would keep: resource did not match: condition 'is-preview' is false  ·  broken.yaml: ⚠ error: no such key: labels
+        15:    expression: "object.metadata.labels.env == 'preview'"| preview.yaml: ✓ true  ·  prod.yaml: ✗ false: would keep  ·  broken.yaml: ⚠ error: no such key: labels
+        17:    expression: "object.spec.replicas < 3"| preview.yaml: ✓ true  ·  broken.yaml: ✓ true
+    "#]],
+    );
+}
+
+#[test]
+fn a_kyverno_deleting_condition_s_trace_is_its_tooltip() {
+    let one = DELETING.replace(
+        "object=preview.yaml object=prod.yaml object=broken.yaml",
+        "object=prod.yaml",
+    );
+    check(
+        &one,
+        true,
+        expect![[r#"
+        1:# admission-ls: object=prod.yaml| prod.yaml: would keep: resource did not match: condition 'is-preview' is false
+            **prod.yaml**: DeletingPolicy `previews`: would keep: resource did not match: condition 'is-preview' is false
+
+            message: resource did not match: condition 'is-preview' is false
+        15:    expression: "object.metadata.labels.env == 'preview'"| ✗ false: would keep
+            **prod.yaml**: ✗ false: would keep
+
+            `condition is-preview`:
+            ```
+            object.metadata.labels.env == 'preview'  →  "prod" == "preview"  →  false
+              object.metadata.labels.env  →  "prod"
+            ```
+    "#]],
+    );
+}
+
+/// pkg/image/verification/evaluator/policy.go `Evaluate`: the images the policy selects, then its
+/// validations as a ValidatingPolicy's.
+const IMAGES: &str = r#"
+# admission-ls: object=tagged.yaml object=untagged.yaml
+apiVersion: policies.kyverno.io/v1
+kind: ImageValidatingPolicy
+metadata:
+  name: tagged
+spec:
+  validationActions: [Deny]
+  validationConfigurations:
+    verifyDigest: false
+    required: false
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [pods]
+  matchImageReferences:
+  - expression: "ref.startsWith('registry.example/')"
+  validations:
+  - expression: "images.containers.all(i, i.contains(':'))"
+    message: every image needs a tag
+  - expression: "size(images.containers) < 3"
+
+#- tagged.yaml
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop}
+spec:
+  containers:
+  - {name: app, image: "registry.example/app:1.2"}
+  - {name: other, image: "docker.io/other"}
+
+#- untagged.yaml
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop}
+spec:
+  containers:
+  - {name: app, image: "registry.example/app"}
+"#;
+
+#[test]
+fn a_kyverno_image_validating_policy_shows_each_validation() {
+    check(
+        IMAGES,
+        false,
+        expect![[r#"
+        1:# admission-ls: object=tagged.yaml object=untagged.yaml| tagged.yaml: ✓ allow  ·  untagged.yaml: ✗ deny: every image needs a tag
+        20:  - expression: "images.containers.all(i, i.contains(':'))"| tagged.yaml: ✓ allow  ·  untagged.yaml: ✗ deny: every image needs a tag
+        22:  - expression: "size(images.containers) < 3"| tagged.yaml: ✓ allow
+    "#]],
+    );
+}
+
+/// A GeneratingPolicy's verdict is at the modeline: what it generates, with the traces of its
+/// matchConditions, variables and generate expressions as the tooltip.
+const GENERATING: &str = r#"
+# admission-ls: object=ns.yaml
+apiVersion: policies.kyverno.io/v1
+kind: GeneratingPolicy
+metadata:
+  name: quota
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [namespaces]
+  variables:
+  - name: name
+    expression: "object.metadata.name + '-quota'"
+  generate:
+  - expression: >-
+      generator.Apply(object.metadata.name, [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"),
+      "metadata": dyn({"name": variables.name})}])
+
+#- ns.yaml
+apiVersion: v1
+kind: Namespace
+metadata: {name: team-a}
+"#;
+
+#[test]
+fn a_kyverno_generating_policy_shows_what_it_generates_at_the_modeline() {
+    check(
+        GENERATING,
+        true,
+        expect![[r#"
+        1:# admission-ls: object=ns.yaml| ns.yaml: ✓ allow, generates ResourceQuota/team-a-quota
+            **ns.yaml**: GeneratingPolicy `quota`: ✓ allow, generates ResourceQuota/team-a-quota
+
+            message: policy evaluated successfully
+
+            `variables.name`:
+            ```
+            object.metadata.name + '-quota'  →  "team-a" + "-quota"  →  "team-a-quota"
+              object.metadata.name  →  "team-a"
+            ```
+
+            `generate[0]`:
+            ```
+            generator.Apply(object.metadata.name, [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": …  →  true
+              generator  →  (not evaluated)
+              object.metadata.name  →  "team-a"
+              [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": variables.name})}]  →  [{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-a-quot…
+                {"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": variables.name})}  →  {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-a-quota…
+                  dyn("v1")  →  "v1"
+                  dyn("ResourceQuota")  →  "ResourceQuota"
+                  dyn({"name": variables.name})  →  {"name": "team-a-quota"}
+                    {"name": variables.name}  →  {"name": "team-a-quota"}
+                      variables.name  →  "team-a-quota"
+            ```
+    "#]],
     );
 }

@@ -1,7 +1,8 @@
 //! Live verdicts end to end over stdio: a policy's modeline names sample objects; after the
 //! diagnostics of each edit (never before them), the server evaluates the policy, asks the client
 //! to refresh its inlay hints, and answers `textDocument/inlayHint` with the result after each
-//! validation and mutation and at the modeline, the trace as the tooltip. Bad samples (missing,
+//! validation and mutation and at the modeline, the trace as the tooltip (a Kyverno
+//! MutatingPolicy's mutations and a DeletingPolicy's conditions too). Bad samples (missing,
 //! unparsable, not matched) are named at the modeline; `liveVerdicts: false` turns it off.
 //! An expression error and an exhausted cost budget show as `⚠ error` with the trace of where
 //! they stopped. A sample or a suite edited in the editor or changed on disk runs the verdicts of the open
@@ -246,6 +247,85 @@ spec:
         [
             "0: samples/small.yaml: ✓ allow, mutates replace /spec/replicas",
             "12: ✓ mutates replace /spec/replicas",
+        ]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+/// A Kyverno MutatingPolicy's mutations each show what they changed (kyverno/kyverno
+/// pkg/cel/policies/mpol/compiler/policy.go `evaluate`: in order, each on the previous result).
+#[test]
+fn each_kyverno_mutation_shows_the_fields_it_changed() {
+    let dir = TempDir::new("live-kyverno-mutation");
+    let (mut client, _) = start(&dir, Value::Null);
+    let text = "\
+# admission-ls: object=samples/small.yaml
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: label}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: \"Object{spec: Object.spec{replicas: 3}}\"
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: \"[JSONPatch{op: 'add', path: '/metadata/labels', value: {'a': 'b'}}]\"
+";
+    let uri = file_uri(&dir.write("mutating.yaml", text));
+    open(&mut client, &uri, text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, tooltips) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/small.yaml: ✓ allow, mutates add /metadata/labels, replace /spec/replicas",
+            "11: ✓ mutates replace /spec/replicas",
+            "14: ✓ mutates add /metadata/labels",
+        ]
+    );
+    assert!(
+        tooltips[2].contains("`jsonPatch`:"),
+        "the mutation's trace is its tooltip: {}",
+        tooltips[2]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
+/// A DeletingPolicy shows whether each condition held and, at the modeline, whether the object
+/// would be deleted (kyverno/kyverno pkg/cel/policies/dpol/compiler/policy.go `Evaluate`).
+#[test]
+fn a_kyverno_deleting_policy_shows_each_condition() {
+    let dir = TempDir::new("live-kyverno-deleting");
+    let (mut client, _) = start(&dir, Value::Null);
+    let text = "\
+# admission-ls: object=samples/small.yaml object=samples/big.yaml
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata: {name: small}
+spec:
+  schedule: \"@daily\"
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], resources: [deployments]}
+  conditions:
+  - name: few
+    expression: object.spec.replicas < 5
+";
+    let uri = file_uri(&dir.write("deleting.yaml", text));
+    open(&mut client, &uri, text);
+    client.diagnostics_at(&uri, 1);
+    wait_refresh(&mut client, 0);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        [
+            "0: samples/small.yaml: would delete  ·  samples/big.yaml: would keep: resource did not match: condition 'few' is false",
+            "11: samples/small.yaml: ✓ true  ·  samples/big.yaml: ✗ false: would keep",
         ]
     );
     assert!(client.shutdown_and_exit().success());

@@ -1,7 +1,9 @@
 //! Code lenses and test-failure problems as plain data, for the language server: a lens on each
 //! policy ("Evaluate…", command `admission-ls.evaluate`: admission policies, and the family
-//! documents the command evaluates) and on each suite and test case ("Run tests", "Run case",
-//! command `admission-ls.runTests`; a Kyverno CLI Test gets one lens for the whole Test), and each failing case as a problem at the
+//! documents the command evaluates) and on each suite and test case of every family's suites
+//! (`families::suites`: "Run N tests", "Run case", command `admission-ls.runTests`; a suite its
+//! component runs only as a whole, a Kyverno CLI Test, gets one "Run tests" lens), and each
+//! failing case as a problem at the
 //! case's range. The server turns these into LSP types. A file of the analysis is read from the
 //! snapshot's shared tree ([`Analysis::lenses`]); a text of its own is parsed ([`lenses`]).
 
@@ -9,8 +11,8 @@ use serde_json::{Value as Json, json};
 
 use super::run::SuiteReport;
 use crate::policy::admission::view::{self, Document};
-use crate::policy::families::{self, kyverno::cli_test};
-use crate::policy::suite;
+use crate::policy::families::{self, suites};
+use crate::policy::suite::SuiteItem;
 use crate::policy::{Code, Diagnostic};
 use crate::text::TextRange;
 use crate::yaml::{self, YamlFile};
@@ -67,33 +69,41 @@ fn lenses_of(path: &str, text: &str, file: &YamlFile) -> Vec<Lens> {
         } else if let Some(lens) = family_lens(path, root) {
             out.push(lens);
         }
-        if cli_test::model::is_test(root) {
-            out.push(Lens {
-                range: root.range,
-                title: "Run tests".into(),
-                command: RUN_TESTS_COMMAND,
-                arguments: json!({"path": path}),
-            });
-        }
     }
-    if let Ok(suites) = suite::read_tree(text, file, path) {
-        for s in &suites {
-            let range = s.cases.first().map_or(TextRange::default(), |c| c.range);
-            out.push(Lens {
-                range,
-                title: format!("Run {} tests", s.cases.len()),
-                command: RUN_TESTS_COMMAND,
-                arguments: json!({"path": path}),
-            });
-            out.extend(s.cases.iter().map(|c| Lens {
-                range: c.range,
-                title: "Run case".into(),
-                command: RUN_TESTS_COMMAND,
-                arguments: json!({"path": path, "case": c.name}),
-            }));
-        }
+    for (item, whole) in suites::items_run_whole(path, text, file) {
+        out.extend(suite_lenses(path, file, &item, whole));
     }
     out.sort_by_key(|l| l.range.start());
+    out
+}
+
+/// The lenses of one suite of every family's (`families::suites`): one that runs it all, at its
+/// first case, and one per case; or, for a suite its component runs only as a whole, one at its
+/// document. A suite that could not be read has none (running it says why).
+fn suite_lenses(path: &str, file: &YamlFile, item: &SuiteItem, whole: bool) -> Vec<Lens> {
+    let run_all = |range: TextRange, title: String| Lens {
+        range,
+        title,
+        command: RUN_TESTS_COMMAND,
+        arguments: json!({"path": path}),
+    };
+    if whole {
+        let start = item.range.start();
+        let roots = file.documents.iter().filter_map(|d| d.root.as_ref());
+        let document = roots.map(|r| r.range).find(|r| r.contains_inclusive(start));
+        return vec![run_all(document.unwrap_or(item.range), "Run tests".into())];
+    }
+    if item.cases.is_empty() && !item.errors.is_empty() {
+        return Vec::new();
+    }
+    let first = item.cases.first().map_or(TextRange::default(), |c| c.range);
+    let mut out = vec![run_all(first, format!("Run {} tests", item.cases.len()))];
+    out.extend(item.cases.iter().map(|c| Lens {
+        range: c.range,
+        title: "Run case".into(),
+        command: RUN_TESTS_COMMAND,
+        arguments: json!({"path": path, "case": c.name}),
+    }));
     out
 }
 

@@ -285,13 +285,19 @@ fn text_of(node: Option<&crate::yaml::Node>) -> Option<&str> {
     node.and_then(crate::yaml::Node::as_str)
 }
 
-/// The family kinds whose live verdict is shown (their decision at the modeline, and the fields a
-/// mutating policy changed).
+/// The family kinds whose live verdict is shown: their decision at the modeline, and after each
+/// validation, mutation (the fields it changed) and DeletingPolicy condition.
 const FAMILY_KINDS: &[&str] = &[
     "ValidatingPolicy",
     "NamespacedValidatingPolicy",
     "MutatingPolicy",
     "NamespacedMutatingPolicy",
+    "GeneratingPolicy",
+    "NamespacedGeneratingPolicy",
+    "DeletingPolicy",
+    "NamespacedDeletingPolicy",
+    "ImageValidatingPolicy",
+    "NamespacedImageValidatingPolicy",
 ];
 
 /// The policy a modeline at `at` is for: the first that ends after it, else the last.

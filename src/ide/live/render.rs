@@ -82,7 +82,13 @@ fn summary(verdict: &Verdict) -> Part {
 
 /// A family's decision, per variant when it ran several (Kyverno's autogen rules).
 fn family_summary(outcomes: &[FamilyOutcome]) -> Part {
-    let labels: Vec<String> = outcomes.iter().map(family_label).collect();
+    // The variants that did not match say nothing once one did (a Pod policy's autogen variants
+    // on a Pod).
+    let matched: Vec<&FamilyOutcome> = outcomes.iter().filter(|o| o.result != "no match").collect();
+    let labels: Vec<String> = match matched.is_empty() {
+        true => outcomes.iter().map(family_label).collect(),
+        false => matched.into_iter().map(family_label).collect(),
+    };
     let label = if labels.is_empty() {
         "skip: no match".to_string()
     } else {
@@ -96,7 +102,22 @@ fn family_summary(outcomes: &[FamilyOutcome]) -> Part {
     if let Some(message) = outcomes.iter().find_map(|o| o.message.as_ref()) {
         detail.push_str(&format!("\n\nmessage: {message}"));
     }
+    // The traces no site hint shows (matchConditions, variables, a GeneratingPolicy's generate
+    // expressions, the images) explain the decision here, from the first verdict that has any.
+    let traced = outcomes.iter().find(|o| !o.explained.is_empty());
+    let unshown = traced.into_iter().flat_map(|o| &o.explained);
+    for explained in unshown.filter(|e| !shown_at_its_site(&e.label)) {
+        detail.push_str(&trace_block(explained));
+    }
     Part { label, detail }
+}
+
+/// Whether the trace labelled `label` is the tooltip of its expression's own hint.
+fn shown_at_its_site(label: &str) -> bool {
+    let prefixes = ["validation[", "messageExpression[", "condition "];
+    prefixes.iter().any(|p| label.starts_with(p))
+        || label == "applyConfiguration"
+        || label == "jsonPatch"
 }
 
 /// `✓ allow`, `✗ deny: MESSAGE`, `⚠ error: MESSAGE` or `skip: WHY` of one family verdict,
@@ -107,10 +128,14 @@ fn family_label(outcome: &FamilyOutcome) -> String {
         "allow" => "✓ allow".to_string(),
         "deny" => format!("✗ deny: {message}"),
         "error" => format!("⚠ error: {message}"),
+        // A DeletingPolicy's decision on an existing object.
+        "delete" => "would delete".to_string(),
+        "keep" => format!("would keep: {message}"),
         _ => skip_label(outcome, &message),
     };
-    let label = match family_patch_summary(outcome) {
-        Some(operations) => format!("{label}, {operations}"),
+    let changes = family_patch_summary(outcome).or_else(|| generated_summary(outcome));
+    let label = match changes {
+        Some(changes) => format!("{label}, {changes}"),
         None => label,
     };
     match &outcome.variant {
@@ -135,8 +160,8 @@ fn skip_label(outcome: &FamilyOutcome, message: &str) -> String {
 
 /// `mutates op path, …` of what mutation `index` changed, every time it ran (a later mutation
 /// may undo it: the policy's patch is in the tooltip).
-fn changed_by(outcome: &Outcome, index: usize) -> Option<String> {
-    let mine = outcome.mutation_patches.iter().filter(|(i, _)| *i == index);
+fn changed_by(patches: &[(usize, Vec<Json>)], index: usize) -> Option<String> {
+    let mine = patches.iter().filter(|(i, _)| *i == index);
     let operations: Vec<Json> = mine.flat_map(|(_, ops)| ops.iter().cloned()).collect();
     operations_summary(&operations)
 }
@@ -144,6 +169,24 @@ fn changed_by(outcome: &Outcome, index: usize) -> Option<String> {
 /// `mutates op path, …` of a mutating family policy's patch, when it changed something.
 fn family_patch_summary(outcome: &FamilyOutcome) -> Option<String> {
     operations_summary(outcome.patch.as_deref()?)
+}
+
+/// `generates Kind/name, …` of a generating family policy that generated resources.
+fn generated_summary(outcome: &FamilyOutcome) -> Option<String> {
+    let generated = outcome.generated.as_deref().filter(|g| !g.is_empty())?;
+    let name = |r: &Json| {
+        let field = |path: &str| r.pointer(path).and_then(Json::as_str).unwrap_or("");
+        format!("{}/{}", field("/kind"), field("/metadata/name"))
+    };
+    let mut named: Vec<String> = generated
+        .iter()
+        .take(MAX_LABEL_OPERATIONS)
+        .map(name)
+        .collect();
+    if generated.len() > MAX_LABEL_OPERATIONS {
+        named.push(format!("… {} more", generated.len() - MAX_LABEL_OPERATIONS));
+    }
+    Some(format!("generates {}", named.join(", ")))
 }
 
 /// Why a policy did not apply: a false matchCondition, else the match rules.
@@ -247,26 +290,56 @@ fn validation_part(outcome: &Outcome, index: usize) -> Option<Part> {
     Some(Part { label, detail })
 }
 
-/// One sample's result of mutation `index`: its error, else the fields it changed.
+/// What the hints of a policy's mutations read from one evaluation, an admission policy's or a
+/// family's (a Kyverno MutatingPolicy): the same labels and tooltips for both.
+pub(super) struct Mutations<'a> {
+    /// Every expression's trace; the mutations' are labelled `applyConfiguration` or
+    /// `jsonPatch`, one per mutation run, in order.
+    pub(super) explained: &'a [Explained],
+    /// What each mutation that ran changed (its index, its operations).
+    pub(super) patches: &'a [(usize, Vec<Json>)],
+    /// The policy's whole patch, when it ran to the end.
+    pub(super) patch: Option<&'a [Json]>,
+    /// The evaluation's error, when it ended in one.
+    pub(super) error: Option<String>,
+}
+
+/// One sample's result of mutation `index` of an admission policy.
 fn mutation_part(outcome: &Outcome, index: usize) -> Option<Part> {
-    let traces: Vec<&Explained> = outcome
+    let failed = outcome.decision == Decision::Error;
+    let run = Mutations {
+        explained: &outcome.explained,
+        patches: &outcome.mutation_patches,
+        patch: outcome.patch.as_deref(),
+        error: failed.then(|| first_message(outcome)),
+    };
+    mutation_result(&run, index)
+}
+
+/// One sample's result of mutation `index`: its error, else the fields it changed; nothing when
+/// it did not run (the policy skipped, or an earlier step failed).
+pub(super) fn mutation_result(run: &Mutations<'_>, index: usize) -> Option<Part> {
+    let traces: Vec<&Explained> = run
         .explained
         .iter()
         .filter(|e| e.label == "applyConfiguration" || e.label == "jsonPatch")
         .collect();
     let trace = traces.get(index).copied();
     let error = trace.and_then(root_error);
-    let label = match (&error, changed_by(outcome, index)) {
-        (Some(error), _) => format!("⚠ error: {}", short(error)),
-        (None, _) if trace.is_none() && outcome.decision == Decision::Error => {
-            format!("⚠ error: {}", short(&first_message(outcome)))
+    // A mutation that was evaluated but left no patch failed after its expression (the merge,
+    // a patch operation): the evaluation's error is its.
+    let applied = run.patches.iter().any(|(i, _)| *i == index);
+    let label = match (&error, changed_by(run.patches, index), &run.error) {
+        (Some(error), _, _) => format!("⚠ error: {}", short(error)),
+        (None, _, Some(failed)) if trace.is_none() || !applied => {
+            format!("⚠ error: {}", short(failed))
         }
-        (None, _) if trace.is_none() => return None,
-        (None, Some(operations)) => format!("✓ {operations}"),
-        (None, None) => "✓ no change".to_string(),
+        (None, _, _) if trace.is_none() => return None,
+        (None, Some(operations), _) => format!("✓ {operations}"),
+        (None, None, _) => "✓ no change".to_string(),
     };
     let mut detail = label.clone();
-    if let Some(patch) = &outcome.patch
+    if let Some(patch) = run.patch
         && !patch.is_empty()
     {
         let all: Vec<String> = patch.iter().map(operation).collect();

@@ -1,13 +1,16 @@
-//! The cases of test suites (PolicyTest and kaptest) that test a policy of the file, as live
-//! verdicts: a suite whose policy files include this file, each of its cases for one of the
-//! file's policies run as `admission-ls test` runs it, traced. The front end finds the suite files
-//! and reads them; `load` reads the files they name (the editor's text first).
+//! The cases of test suites that test a policy of the file, as live verdicts: every family's
+//! suites (`families::suites`, the same run as `admission-ls test`), each case of a suite whose
+//! policy files include this file and that is for one of the file's policies run traced; a case
+//! whose run gives an admission outcome (PolicyTest, kaptest, a gator case on the generated
+//! policy) is a sample of its policy. The front end finds the suite files and reads them; `load`
+//! reads the files they name (the editor's text first).
 
 use std::cell::Cell;
 
 use super::{Evaluated, Verdict};
 use crate::policy::admission::explain;
-use crate::policy::suite::{self, Format, Loader, RunHooks};
+use crate::policy::families::suites as family_suites;
+use crate::policy::suite::{self, CaseResult, Loader, RunHooks, RunOptions};
 
 /// Suite cases evaluated at most per file, after every edit.
 pub const MAX_CASES: usize = 8;
@@ -23,77 +26,97 @@ pub fn suite_verdicts(
 ) -> Vec<Verdict> {
     let mut out = Vec::new();
     for (path, text) in suites {
-        let Ok(read) = suite::read(text, path) else {
-            continue;
-        };
-        for one in read
-            .iter()
-            .filter(|s| tests_this_file(s, path, is_this_file))
-        {
-            if cancelled() || out.len() >= MAX_CASES {
-                return out;
-            }
-            out.extend(run_cases(
-                path,
-                one,
-                policies,
-                load,
-                cancelled,
-                MAX_CASES - out.len(),
-            ));
+        if cancelled() || out.len() >= MAX_CASES {
+            break;
         }
+        let room = MAX_CASES - out.len();
+        let selection = Selection {
+            policies,
+            is_this_file,
+            cancelled,
+            room,
+        };
+        out.extend(run_cases(path, text, &selection, load));
     }
     out
 }
 
-/// Whether `one`, a suite of `path`, loads this file as a policy file.
-fn tests_this_file(one: &suite::Suite, path: &str, is_this_file: &dyn Fn(&str) -> bool) -> bool {
-    matches!(one.format, Format::PolicyTest | Format::Kaptest)
-        && one
-            .policy_files
-            .iter()
-            .any(|f| is_this_file(&suite::join(path, f)))
+/// Which cases of a suite file run.
+struct Selection<'a> {
+    /// The file's policy names.
+    policies: &'a [String],
+    is_this_file: &'a dyn Fn(&str) -> bool,
+    cancelled: &'a dyn Fn() -> bool,
+    /// Cases run at most.
+    room: usize,
 }
 
-/// At most `room` cases of `one` for one of `policies`, run traced.
-fn run_cases(
-    path: &str,
-    one: &suite::Suite,
-    policies: &[String],
-    load: Loader<'_>,
-    cancelled: &dyn Fn() -> bool,
-    room: usize,
-) -> Vec<Verdict> {
-    let only = (policies.len() == 1).then(|| policies[0].clone());
+impl Selection<'_> {
+    /// The one policy of the file, which a case that names none is for.
+    fn only(&self) -> Option<&String> {
+        match self.policies {
+            [only] => Some(only),
+            _ => None,
+        }
+    }
+
+    /// Whether `one`, a suite of `path`, loads this file as a policy file.
+    fn tests_this_file(&self, path: &str, one: &suite::Suite) -> bool {
+        let joined = |f: &String| suite::join(path, f);
+        one.policy_files
+            .iter()
+            .any(|f| (self.is_this_file)(&joined(f)))
+    }
+
+    /// Whether `case` is for one of the file's policies.
+    fn is_mine(&self, case: &suite::Case) -> bool {
+        self.policies.contains(&case.policy) || (case.policy.is_empty() && self.only().is_some())
+    }
+}
+
+/// At most `selection.room` cases of the suites of `text` (at `path`) that test this file, run
+/// traced by their family, as verdicts; a case that gave no admission outcome and no error (a
+/// family's own verdict, shown nowhere here) is left out.
+fn run_cases(path: &str, text: &str, selection: &Selection<'_>, load: Loader<'_>) -> Vec<Verdict> {
     let chosen = Cell::new(0usize);
-    let select = |_: &str, _: &suite::Suite, case: &suite::Case| {
-        let mine = policies.contains(&case.policy) || (case.policy.is_empty() && only.is_some());
-        let take = mine && chosen.get() < room && !cancelled();
+    let select = |path: &str, one: &suite::Suite, case: &suite::Case| {
+        let wanted = selection.tests_this_file(path, one) && selection.is_mine(case);
+        let take = wanted && chosen.get() < selection.room && !(selection.cancelled)();
         chosen.set(chosen.get() + usize::from(take));
         take
     };
-    let hooks = RunHooks {
-        select: &select,
-        ..RunHooks::default()
+    let options = RunOptions {
+        hooks: RunHooks {
+            select: &select,
+            ..RunHooks::default()
+        },
+        ..RunOptions::default()
     };
-    let ((_, cases), _) = explain::capture(|| suite::run_suite_with(path, one, load, hooks));
+    let file = crate::yaml::parse(text);
+    let run = || family_suites::run(path, text, &file, load, &options);
+    let (reports, _) = explain::capture(run);
+    let cases = reports.into_iter().flat_map(|report| report.cases);
     cases
-        .into_iter()
-        .map(|case| {
-            let policy = match (&case.outcome, &only) {
-                (Some(outcome), _) => outcome.policy.clone(),
-                (None, Some(only)) if case.policy.is_empty() => only.clone(),
-                (None, _) => case.policy.clone(),
-            };
-            Verdict {
-                sample: format!("case {}", case.name),
-                policy,
-                at: None,
-                result: case
-                    .outcome
-                    .map(|outcome| Evaluated::Admission(Box::new(outcome)))
-                    .ok_or_else(|| case.error.unwrap_or_default()),
-            }
-        })
+        .filter_map(|case| verdict(case, selection.only()))
         .collect()
+}
+
+/// The verdict of one case that ran: its outcome, else why it could not run.
+fn verdict(case: CaseResult, only: Option<&String>) -> Option<Verdict> {
+    let policy = match (&case.outcome, only) {
+        (Some(outcome), _) => outcome.policy.clone(),
+        (None, Some(only)) if case.policy.is_empty() => only.clone(),
+        (None, _) => case.policy.clone(),
+    };
+    let result = match (case.outcome, case.error) {
+        (Some(outcome), _) => Ok(Evaluated::Admission(Box::new(outcome))),
+        (None, Some(error)) => Err(error),
+        (None, None) => return None,
+    };
+    Some(Verdict {
+        sample: format!("case {}", case.name),
+        policy,
+        at: None,
+        result,
+    })
 }

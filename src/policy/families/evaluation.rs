@@ -48,6 +48,10 @@ pub struct FamilyOutcome {
     pub object: Option<Json>,
     /// The RFC 6902 patch from the request's object to [`FamilyOutcome::object`].
     pub patch: Option<Vec<Json>>,
+    /// What each mutation that ran changed, in order: its index in `spec.mutations` and the
+    /// RFC 6902 operations from the object it was given to the one it produced; kept when the
+    /// evaluation runs traced (the editor's per-mutation live verdicts read them).
+    pub mutation_patches: Vec<(usize, Vec<Json>)>,
     /// The resources a generating policy generated, when it ran to the end.
     pub generated: Option<Vec<Json>>,
     /// The trace of every expression evaluated, when the evaluation ran inside

@@ -19,6 +19,12 @@ pub trait Suites: Sync {
     fn hidden_file_names(&self) -> &'static [&'static str] {
         &[]
     }
+    /// Whether the family's component runs a suite only as a whole (Kyverno's CLI runs a Test;
+    /// its rows are the results it checks): the editor gives such a suite one lens, at its
+    /// document, instead of one per case.
+    fn runs_whole(&self) -> bool {
+        false
+    }
     /// The family's suites of `text` (parsed into `file`, read from `path`) with their cases and
     /// where each is, before anything runs; a file meant as a suite that cannot be read gives one
     /// suite with the error.
@@ -51,11 +57,21 @@ pub fn named_in_hidden_folders(name: &str) -> bool {
 
 /// The suites of `text` of every family, in file order.
 pub fn items(path: &str, text: &str, file: &YamlFile) -> Vec<SuiteItem> {
-    let mut items: Vec<SuiteItem> = all()
+    let items = items_run_whole(path, text, file).into_iter();
+    items.map(|(item, _)| item).collect()
+}
+
+/// [`items`], each with whether its family runs it only as a whole ([`Suites::runs_whole`]).
+pub fn items_run_whole(path: &str, text: &str, file: &YamlFile) -> Vec<(SuiteItem, bool)> {
+    let mut items: Vec<(SuiteItem, bool)> = all()
         .filter(|suites| suites.might_hold(text))
-        .flat_map(|suites| suites.items(path, text, file))
+        .flat_map(|suites| {
+            let whole = suites.runs_whole();
+            let items = suites.items(path, text, file).into_iter();
+            items.map(move |item| (item, whole))
+        })
         .collect();
-    items.sort_by_key(|item| item.range.start());
+    items.sort_by_key(|(item, _)| item.range.start());
     items
 }
 

@@ -23,6 +23,11 @@ impl crate::policy::families::Suites for KyvernoSuites {
         &["kyverno-test.yaml"]
     }
 
+    /// `kyverno test` runs a Test whole: its rows are the results it checks.
+    fn runs_whole(&self) -> bool {
+        true
+    }
+
     fn items(&self, path: &str, _text: &str, file: &YamlFile) -> Vec<SuiteItem> {
         super::tests(file)
             .iter()

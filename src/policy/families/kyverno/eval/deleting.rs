@@ -16,6 +16,7 @@ use super::super::cron;
 use super::library::{ContextData, Library};
 use super::validating::{Settings, evaluate_bool, matches_policy};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at, value_of};
+use crate::policy::admission::explain;
 use crate::policy::admission::expr::Scope;
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::view::Policy;
@@ -89,7 +90,7 @@ fn respond(
     input: &EvalInput,
     conditions: &[Condition],
 ) -> Response {
-    let outcome = FamilyOutcome {
+    let mut outcome = FamilyOutcome {
         kind: settings.kind.clone(),
         policy: policy.name.clone(),
         ..FamilyOutcome::default()
@@ -121,7 +122,9 @@ fn respond(
         input.context_source.clone(),
         input.now,
     ));
-    let ran = run(policy, &current, object, conditions, data.clone());
+    let (ran, explained) =
+        explain::traced(|| run(policy, &current, object, conditions, data.clone()));
+    outcome.explained = explained;
     let (status, message, decision) = match ran {
         Ok(None) => (Status::Pass, "resource matched".to_string(), "delete"),
         Ok(Some(kept_by)) => (
@@ -172,7 +175,8 @@ fn run(
     let scope = Scope::kyverno(activation, &variables, functions);
     let mut errors = Vec::new();
     for condition in conditions {
-        match evaluate_bool(&scope, &condition.expression) {
+        let label = || format!("condition {}", condition.name);
+        match explain::labelled(label, || evaluate_bool(&scope, &condition.expression)) {
             Ok(false) => return Ok(Some(condition.name.clone())),
             Ok(true) => {}
             Err(e) => errors.push(e),

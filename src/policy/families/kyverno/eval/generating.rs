@@ -20,6 +20,7 @@ use super::library::{ContextData, Library};
 use super::mutating::conditions_hold;
 use super::validating::{Settings, activation, audit_annotations, evaluate_text, matches_policy};
 use super::{EvalInput, FamilyOutcome, Response, Status, text_at};
+use crate::policy::admission::explain;
 use crate::policy::admission::expr::Scope;
 use crate::policy::admission::view::Policy;
 use crate::yaml::{Node, NodeKind};
@@ -143,17 +144,21 @@ fn respond(
         input.context_source.clone(),
         input.now,
     ));
-    let ran = run(
-        policy,
-        settings,
-        input,
-        generations,
-        namespace,
-        data.clone(),
-    );
+    let (ran, explained) = explain::traced(|| {
+        run(
+            policy,
+            settings,
+            input,
+            generations,
+            namespace,
+            data.clone(),
+        )
+    });
+    outcome.explained = explained;
     let (status, message, generated) = match ran {
         Ran::Skipped => {
             let mut response = dropped;
+            response.outcome.explained = outcome.explained;
             response.outcome.result = "skip".into();
             response.outcome.message = Some("a matchCondition is false: no result".into());
             return response;
@@ -238,11 +243,13 @@ fn run(
         Ok(false) => return Ran::Skipped,
         Err(e) => return Ran::Failed(e),
     }
-    for generation in generations {
+    for (index, generation) in generations.iter().enumerate() {
         // Templates are refused before the evaluation (`evaluate`).
-        if let Generation::Expression(text) = generation
-            && let Err(e) = evaluate_text(&scope, text)
-        {
+        let Generation::Expression(text) = generation else {
+            continue;
+        };
+        let label = || format!("generate[{index}]");
+        if let Err(e) = explain::labelled(label, || evaluate_text(&scope, text)) {
             return Ran::Failed(e);
         }
     }

@@ -21,6 +21,7 @@ use super::library::ContextData;
 use super::validating::{self, Settings, evaluate_text};
 use super::{EvalInput, FamilyOutcome, Response, Status, value_of};
 use crate::cel::eval::{ExternalFunctions, MapValue, Value};
+use crate::policy::admission::explain;
 use crate::policy::admission::expr::Scope;
 use crate::policy::admission::json::yaml_to_json;
 use crate::policy::admission::view::Policy;
@@ -60,7 +61,10 @@ fn respond(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput)
         input.now,
     ));
     let result = if validating::matches_policy(policy, settings, input) {
-        run(root, policy, settings, input, data.clone())
+        let (result, explained) =
+            explain::traced(|| run(root, policy, settings, input, data.clone()));
+        outcome.explained = explained;
+        result
     } else {
         None
     };
@@ -268,7 +272,8 @@ fn extract_images(
     let mut categories = MapValue::with_capacity(extractors.len());
     let mut matched = Vec::new();
     for (name, text) in extractors {
-        let found = match evaluate_text(scope, text)? {
+        let label = || format!("images {name}");
+        let found = match explain::labelled(label, || evaluate_text(scope, text))? {
             Value::List(items) => items
                 .iter()
                 .map(|item| match item {
@@ -336,7 +341,8 @@ fn attestations_value(names: &[String]) -> Value {
 /// The validations in order, as a ValidatingPolicy's: the first error or `false` decides.
 fn validations(policy: &Policy, scope: &Scope) -> Outcome {
     for (index, validation) in policy.validations.iter().enumerate() {
-        match evaluate_text(scope, &validation.expression) {
+        let label = || format!("validation[{index}]");
+        match explain::labelled(label, || evaluate_text(scope, &validation.expression)) {
             Err(e) => {
                 return (
                     Status::Error,

@@ -20,6 +20,7 @@ use super::library::{ContextData, Library};
 use super::validating::evaluate_bool;
 use super::value_of;
 use crate::cel::eval::{ErrorKind, ExternalFunctions, Value};
+use crate::policy::admission::explain;
 use crate::policy::admission::expr::Scope;
 
 /// One `matchImageReferences` entry.
@@ -62,13 +63,15 @@ impl Verifier {
         if self.references.is_empty() {
             return Ok(true);
         }
-        for reference in &self.references {
+        for (index, reference) in self.references.iter().enumerate() {
             let matched = match reference {
                 Reference::Glob(glob) => glob.matches(image),
                 Reference::Expression(text) => {
                     let functions = Library::shared(self.data.clone());
                     let scope = Scope::kyverno(vec![("ref", Value::string(image))], &[], functions);
-                    evaluate_bool(&scope, text)?
+                    // Run once per image: the label names the image the trace is for.
+                    let label = || format!("matchImageReferences[{index}] {image}");
+                    explain::labelled(label, || evaluate_bool(&scope, text))?
                 }
             };
             if matched {

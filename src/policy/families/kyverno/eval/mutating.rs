@@ -98,8 +98,10 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
         input.context_source.clone(),
         input.now,
     ));
-    let (ran, explained) = explain::traced(|| run(policy, settings, input, &data));
+    let mut changes = Vec::new();
+    let (ran, explained) = explain::traced(|| run(policy, settings, input, &data, &mut changes));
     outcome.explained = explained;
+    outcome.mutation_patches = changes;
     let (status, message, patched) = match ran {
         Ran::Skipped => (Status::Skip, "skip".to_string(), None),
         Ran::Exempted(status, message) => (status, message, None),
@@ -149,7 +151,14 @@ enum Ran {
     Mutated(Json, Vec<(String, String)>),
 }
 
-fn run(policy: &Policy, settings: &Settings, input: &EvalInput, data: &Arc<ContextData>) -> Ran {
+/// Runs a matched policy; `changes` gets what each mutation that ran changed, when traced.
+fn run(
+    policy: &Policy,
+    settings: &Settings,
+    input: &EvalInput,
+    data: &Arc<ContextData>,
+    changes: &mut Vec<(usize, Vec<Json>)>,
+) -> Ran {
     let Some(mut object) = input.request.object.clone() else {
         // No object (a DELETE): nothing to mutate; Kyverno's matchConditions see a null object.
         return Ran::Skipped;
@@ -173,11 +182,17 @@ fn run(policy: &Policy, settings: &Settings, input: &EvalInput, data: &Arc<Conte
         Err(e) => return Ran::Failed(e),
     }
     let schemas = SchemaTypes::new(KubeVersion::newest().minor());
-    for mutation in &policy.mutations {
+    for (index, mutation) in policy.mutations.iter().enumerate() {
         // Each mutation sees the object the previous one produced (`data[ObjectKey]` updated).
         let scope = scope_on(policy, settings, input, &object, data);
         match mutate(&scope, &schemas, input, &object, mutation) {
-            Ok(next) => object = next,
+            Ok(next) => {
+                // Only the editor's live verdicts, which run traced, read them.
+                if explain::enabled() {
+                    changes.push((index, patch::diff(&object, &next)));
+                }
+                object = next;
+            }
             Err(e) => return Ran::Failed(e),
         }
     }
