@@ -1481,44 +1481,43 @@ fn explain_kyverno_generating_policy() {
         "pod-settings",
         &[],
         expect![[r#"
-        GeneratingPolicy pod-settings: pass
-          decision: allow
-          message: policy evaluated successfully
-          generated: 1 resource(s)
-            {
-              "apiVersion": "v1",
-              "data": {
-                "containers": "2"
-              },
-              "kind": "ConfigMap",
-              "metadata": {
-                "name": "web-settings",
-                "namespace": "shop"
-              }
-            }
-          explain matchCondition in-shop:
-            object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
-              object.metadata.namespace  →  "shop"
-          explain variables.target:
-            object.metadata.name + '-settings'  →  "web" + "-settings"  →  "web-settings"
-              object.metadata.name  →  "web"
-          explain generate[0]:
-            generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name":…  →  true
-              generator  →  (not evaluated)
-              object.metadata.namespace  →  "shop"
-              [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": variables.target}), "data": dyn({"containe…  →  [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web-settings"},…
-                {"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": variables.target}), "data": dyn({"container…  →  {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web-settings"}, …
-                  dyn("v1")  →  "v1"
-                  dyn("ConfigMap")  →  "ConfigMap"
-                  dyn({"name": variables.target})  →  {"name": "web-settings"}
-                    {"name": variables.target}  →  {"name": "web-settings"}
-                      variables.target  →  "web-settings"
-                  dyn({"containers": string(size(object.spec.containers))})  →  {"containers": "2"}
-                    {"containers": string(size(object.spec.containers))}  →  {"containers": "2"}
-                      string(size(object.spec.containers))  →  "2"
-                        size(object.spec.containers)  →  2
-                          object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
-    "#]],
+            GeneratingPolicy pod-settings: pass
+              decision: allow
+              message: policy evaluated successfully
+              generated: 1 resource(s)
+                {
+                  "apiVersion": "v1",
+                  "data": {
+                    "containers": "2"
+                  },
+                  "kind": "ConfigMap",
+                  "metadata": {
+                    "name": "web-settings",
+                    "namespace": "shop"
+                  }
+                }
+              explain matchCondition in-shop:
+                object.metadata.namespace == 'shop'  →  "shop" == "shop"  →  true
+                  object.metadata.namespace  →  "shop"
+              explain variables.target:
+                object.metadata.name + '-settings'  →  "web" + "-settings"  →  "web-settings"
+                  object.metadata.name  →  "web"
+              explain generate[0]:
+                generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name":…  →  true
+                  object.metadata.namespace  →  "shop"
+                  [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": variables.target}), "data": dyn({"containe…  →  [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web-settings"},…
+                    {"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": variables.target}), "data": dyn({"container…  →  {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web-settings"}, …
+                      dyn("v1")  →  "v1"
+                      dyn("ConfigMap")  →  "ConfigMap"
+                      dyn({"name": variables.target})  →  {"name": "web-settings"}
+                        {"name": variables.target}  →  {"name": "web-settings"}
+                          variables.target  →  "web-settings"
+                      dyn({"containers": string(size(object.spec.containers))})  →  {"containers": "2"}
+                        {"containers": string(size(object.spec.containers))}  →  {"containers": "2"}
+                          string(size(object.spec.containers))  →  "2"
+                            size(object.spec.containers)  →  2
+                              object.spec.containers  →  [{"image": "registry.example/app:1.2", "name": "app"}, {"image": "registry.examp…
+        "#]],
     );
 }
 
@@ -1528,23 +1527,22 @@ fn explain_kyverno_generating_error_in_a_subexpression() {
         "pod-owner",
         &[],
         expect![[r#"
-        GeneratingPolicy pod-owner: error
-          decision: error
-          message: failed to evaluate policy: no such key: labels
-          explain generate[0]:
-            generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name":…  →  error: no such key: labels
-              generator  →  (not evaluated)
-              object.metadata.namespace  →  "shop"
-              [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.labels.owner})}]  →  error: no such key: labels
-                {"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.labels.owner})}  →  error: no such key: labels
-                  dyn("v1")  →  "v1"
-                  dyn("ConfigMap")  →  "ConfigMap"
-                  dyn({"name": object.metadata.labels.owner})  →  error: no such key: labels
-                    {"name": object.metadata.labels.owner}  →  error: no such key: labels
-                      object.metadata.labels.owner  →  error: no such key: labels
-                        object.metadata.labels  →  error raised here: no such key: labels
-                          object.metadata  →  {"name": "web", "namespace": "shop"}
-    "#]],
+            GeneratingPolicy pod-owner: error
+              decision: error
+              message: failed to evaluate policy: no such key: labels
+              explain generate[0]:
+                generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name":…  →  error: no such key: labels
+                  object.metadata.namespace  →  "shop"
+                  [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.labels.owner})}]  →  error: no such key: labels
+                    {"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": object.metadata.labels.owner})}  →  error: no such key: labels
+                      dyn("v1")  →  "v1"
+                      dyn("ConfigMap")  →  "ConfigMap"
+                      dyn({"name": object.metadata.labels.owner})  →  error: no such key: labels
+                        {"name": object.metadata.labels.owner}  →  error: no such key: labels
+                          object.metadata.labels.owner  →  error: no such key: labels
+                            object.metadata.labels  →  error raised here: no such key: labels
+                              object.metadata  →  {"name": "web", "namespace": "shop"}
+        "#]],
     );
 }
 

@@ -1047,30 +1047,29 @@ fn a_kyverno_generating_policy_shows_what_it_generates_at_the_modeline() {
         GENERATING,
         true,
         expect![[r#"
-        1:# admission-ls: object=ns.yaml| ns.yaml: ✓ allow, generates ResourceQuota/team-a-quota
-            **ns.yaml**: GeneratingPolicy `quota`: ✓ allow, generates ResourceQuota/team-a-quota
+            1:# admission-ls: object=ns.yaml| ns.yaml: ✓ allow, generates ResourceQuota/team-a-quota
+                **ns.yaml**: GeneratingPolicy `quota`: ✓ allow, generates ResourceQuota/team-a-quota
 
-            message: policy evaluated successfully
+                message: policy evaluated successfully
 
-            `variables.name`:
-            ```
-            object.metadata.name + '-quota'  →  "team-a" + "-quota"  →  "team-a-quota"
-              object.metadata.name  →  "team-a"
-            ```
+                `variables.name`:
+                ```
+                object.metadata.name + '-quota'  →  "team-a" + "-quota"  →  "team-a-quota"
+                  object.metadata.name  →  "team-a"
+                ```
 
-            `generate[0]`:
-            ```
-            generator.Apply(object.metadata.name, [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": …  →  true
-              generator  →  (not evaluated)
-              object.metadata.name  →  "team-a"
-              [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": variables.name})}]  →  [{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-a-quot…
-                {"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": variables.name})}  →  {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-a-quota…
-                  dyn("v1")  →  "v1"
-                  dyn("ResourceQuota")  →  "ResourceQuota"
-                  dyn({"name": variables.name})  →  {"name": "team-a-quota"}
-                    {"name": variables.name}  →  {"name": "team-a-quota"}
-                      variables.name  →  "team-a-quota"
-            ```
-    "#]],
+                `generate[0]`:
+                ```
+                generator.Apply(object.metadata.name, [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": …  →  true
+                  object.metadata.name  →  "team-a"
+                  [{"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": variables.name})}]  →  [{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-a-quot…
+                    {"apiVersion": dyn("v1"), "kind": dyn("ResourceQuota"), "metadata": dyn({"name": variables.name})}  →  {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-a-quota…
+                      dyn("v1")  →  "v1"
+                      dyn("ResourceQuota")  →  "ResourceQuota"
+                      dyn({"name": variables.name})  →  {"name": "team-a-quota"}
+                        {"name": variables.name}  →  {"name": "team-a-quota"}
+                          variables.name  →  "team-a-quota"
+                ```
+        "#]],
     );
 }

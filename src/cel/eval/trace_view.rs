@@ -64,11 +64,28 @@ pub fn lines(ast: &Ast, source: &str, trace: &Trace) -> Vec<TraceLine> {
         out.push(line);
         if descend {
             let mut children = ast.children(id);
+            children.retain(|&c| !is_namespace(ast, trace, id, c));
             children.reverse();
             stack.extend(children.into_iter().map(|c| (c, depth + 1)));
         }
     }
     out
+}
+
+/// Whether `child` is the namespace of a qualified function that ran (`generator` in
+/// `generator.Apply(…)`, `math` in `math.greatest(…)`): parsed as a receiver, resolved as part of
+/// the function's name, so it is never evaluated and a `(not evaluated)` line would mislead.
+fn is_namespace(ast: &Ast, trace: &Trace, call: ExprId, child: ExprId) -> bool {
+    let ExprKind::Call { target, .. } = &ast.expr(call).kind else {
+        return false;
+    };
+    *target == Some(child)
+        && trace.node(call).is_some()
+        && trace.node(child).is_none()
+        && matches!(
+            ast.expr(child).kind,
+            ExprKind::Ident(_) | ExprKind::Select { .. }
+        )
 }
 
 /// Whether the children of `id` are worth a line: not under a node that never ran, not the

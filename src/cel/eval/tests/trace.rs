@@ -84,3 +84,23 @@ fn bind_and_ternary() {
         "#]],
     );
 }
+
+#[test]
+fn a_qualified_function_namespace_is_not_shown_as_skipped() {
+    check_trace(
+        "strings.quote(x.y) == '\"a\"'",
+        expect![[r#"
+            strings.quote(x.y) == '"a"'  →  error: no such attribute: x
+              strings.quote(x.y)  →  error: no such attribute: x
+                x.y  →  error: no such attribute: x
+                  x  →  error raised here: no such attribute: x
+        "#]],
+    );
+    check_trace(
+        "strings.quote('a') == '\"a\"'",
+        expect![[r#"
+        strings.quote('a') == '"a"'  →  "\"a\"" == "\"a\""  →  true
+          strings.quote('a')  →  "\"a\""
+    "#]],
+    );
+}
