@@ -407,6 +407,80 @@ fn cases_of_the_suites_that_test_the_policy_are_samples_too() {
     assert!(client.shutdown_and_exit().success());
 }
 
+const TEMPLATE: &str = "\
+apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata: {name: k8sreplicalimit}
+spec:
+  crd:
+    spec:
+      names: {kind: K8sReplicaLimit}
+      validation:
+        openAPIV3Schema:
+          type: object
+          properties: {max: {type: integer}}
+  targets:
+  - target: admission.k8s.gatekeeper.sh
+    code:
+    - engine: K8sNativeValidation
+      source:
+        validations:
+        - expression: object.spec.replicas <= variables.params.max
+          message: too many replicas
+";
+
+const GATOR_SUITE: &str = "\
+apiVersion: test.gatekeeper.sh/v1alpha1
+kind: Suite
+tests:
+- name: replicas
+  template: ../template.yaml
+  constraint: constraint.yaml
+  cases:
+  - name: big
+    object: ../samples/big.yaml
+    assertions: [{violations: yes}]
+  - name: small
+    object: ../samples/small.yaml
+    assertions: [{violations: no}]
+";
+
+const CONSTRAINT: &str = "\
+apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sReplicaLimit
+metadata: {name: limit}
+spec:
+  match: {kinds: [{apiGroups: [apps], kinds: [Deployment]}]}
+  parameters: {max: 5}
+";
+
+/// A gator case names its template by path in each test, not in a list of policy files; and a
+/// library of many suites (one per template) keeps the one that tests the open template.
+#[test]
+fn the_cases_of_a_gator_suite_are_samples_of_its_template() {
+    let dir = TempDir::new("live-gator");
+    for i in 0..100 {
+        let other = GATOR_SUITE.replace("../template.yaml", &format!("t{i}.yaml"));
+        dir.write(&format!("a-{i:03}/suite.yaml"), &other);
+    }
+    dir.write("z/suite.yaml", GATOR_SUITE);
+    dir.write("z/constraint.yaml", CONSTRAINT);
+    let (mut client, _) = start(&dir, Value::Null);
+    let template = dir.write("template.yaml", TEMPLATE);
+    let uri = file_uri(&template);
+    client.diagnostics_where(&uri, |_| true);
+    open(&mut client, &uri, TEMPLATE);
+    client.diagnostics_at(&uri, 1);
+    let seen = refreshes(&client);
+    wait_refresh(&mut client, seen);
+    let (labels, _) = verdicts(&mut client, &uri);
+    assert_eq!(
+        labels,
+        ["17: case replicas/big: ✗ deny: too many replicas  ·  case replicas/small: ✓ allow"]
+    );
+    assert!(client.shutdown_and_exit().success());
+}
+
 #[test]
 fn a_policy_without_samples_costs_no_refresh() {
     let dir = TempDir::new("live-none");

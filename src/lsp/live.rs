@@ -153,8 +153,11 @@ pub fn reads(policy: &Path, text: &str, changed: &Path, suite: Option<&str>) -> 
     paths.any(|written| super::origin::normalize(&folder.join(written)) == changed)
 }
 
-/// Suite files read at most per run.
+/// Suite files that mention the policy, run at most per run.
 const MAX_SUITE_FILES: usize = 64;
+
+/// Suite files read at most per run, looking for those that mention the policy.
+const MAX_SUITE_READS: usize = 1_024;
 
 /// The suites that may test the policy at `policy`: the scanned suite files and the open
 /// documents that look like suites, each (path, text), the editor's text first; only those that
@@ -166,9 +169,11 @@ pub fn read_suites(policy: &Path, scanned: &[PathBuf], open: &OpenTexts) -> Vec<
     let open_suites = open.iter().filter(|(_, text)| looks_like_suite(text));
     let mut paths: Vec<&PathBuf> = open_suites.map(|(path, _)| path).collect();
     paths.extend(scanned.iter().filter(|p| !open.contains_key(*p)));
+    // The mention filter comes before the cap: a library of hundreds of suites (one per
+    // template, as gatekeeper-library has) keeps the one that tests this policy.
     paths
         .into_iter()
-        .take(MAX_SUITE_FILES)
+        .take(MAX_SUITE_READS)
         .filter_map(|path| {
             let text = match open.get(path) {
                 Some(text) => text.clone(),
@@ -177,6 +182,7 @@ pub fn read_suites(policy: &Path, scanned: &[PathBuf], open: &OpenTexts) -> Vec<
             let mentions = text.contains(name) && looks_like_suite(&text);
             mentions.then(|| (path.display().to_string(), text))
         })
+        .take(MAX_SUITE_FILES)
         .collect()
 }
 

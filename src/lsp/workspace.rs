@@ -219,12 +219,24 @@ pub fn read_params(paths: &[PathBuf], kinds: &[String], roots: &[PathBuf]) -> Ve
         .collect()
 }
 
-/// The files of `paths` that hold test suites (PolicyTest, kaptest), whose cases the live
-/// verdicts of the policies they test show.
-pub fn suite_files(paths: &[PathBuf], roots: &[PathBuf]) -> Vec<PathBuf> {
-    let files = paths.iter().filter_map(|path| read_bounded(path, roots));
-    let suites = files.filter(|file| crate::ide::live::looks_like_suite(&file.text));
-    suites.map(|file| file.path).collect()
+/// The files of the scan that hold test suites (PolicyTest, kaptest, gator), whose cases the
+/// live verdicts of the policies they test show: among the other YAML files, read now, and
+/// among the admission files, whose texts the scan has (a gator Suite is a Gatekeeper document,
+/// so it is scanned as one).
+pub fn suite_files(scan: &Scan, roots: &[PathBuf]) -> Vec<PathBuf> {
+    let looks_like_suite = |file: &ScannedFile| crate::ide::live::looks_like_suite(&file.text);
+    let scanned = scan.files.iter().filter(|file| looks_like_suite(file));
+    let mut suites: Vec<PathBuf> = scanned.map(|file| file.path.clone()).collect();
+    let others = scan
+        .other_yaml
+        .iter()
+        .filter_map(|path| read_bounded(path, roots));
+    suites.extend(
+        others
+            .filter(|file| looks_like_suite(file))
+            .map(|file| file.path),
+    );
+    suites
 }
 
 /// The kinds (by name) the policies of `analysis` take as params.

@@ -72,6 +72,17 @@ impl Selection<'_> {
     fn is_mine(&self, case: &suite::Case) -> bool {
         self.policies.contains(&case.policy) || (case.policy.is_empty() && self.only().is_some())
     }
+
+    /// Whether `case`, in a suite of `path`, names this file as its policy: a gator case names
+    /// its template by path, in each test rather than in a suite-wide list of policy files.
+    fn names_this_file(&self, path: &str, case: &suite::Case) -> bool {
+        case.gator.is_some() && self.names_this_path(path, &case.policy)
+    }
+
+    /// Whether `written`, a path in a suite of `path`, is this file.
+    fn names_this_path(&self, path: &str, written: &str) -> bool {
+        !written.is_empty() && (self.is_this_file)(&suite::join(path, written))
+    }
 }
 
 /// At most `selection.room` cases of the suites of `text` (at `path`) that test this file, run
@@ -80,7 +91,8 @@ impl Selection<'_> {
 fn run_cases(path: &str, text: &str, selection: &Selection<'_>, load: Loader<'_>) -> Vec<Verdict> {
     let chosen = Cell::new(0usize);
     let select = |path: &str, one: &suite::Suite, case: &suite::Case| {
-        let wanted = selection.tests_this_file(path, one) && selection.is_mine(case);
+        let wanted = selection.tests_this_file(path, one) && selection.is_mine(case)
+            || selection.names_this_file(path, case);
         let take = wanted && chosen.get() < selection.room && !(selection.cancelled)();
         chosen.set(chosen.get() + usize::from(take));
         take
@@ -97,15 +109,28 @@ fn run_cases(path: &str, text: &str, selection: &Selection<'_>, load: Loader<'_>
     let (reports, _) = explain::capture(run);
     let cases = reports.into_iter().flat_map(|report| report.cases);
     cases
-        .filter_map(|case| verdict(case, selection.only()))
+        .filter_map(|case| {
+            // A gator case names its template's file; gator runs the file's first template, whose
+            // hints carry the template's name (its outcome names the generated policy).
+            let template = selection.names_this_path(path, &case.policy);
+            let owner = if template {
+                selection.policies.first()
+            } else {
+                selection.only()
+            };
+            verdict(case, owner, template)
+        })
         .collect()
 }
 
-/// The verdict of one case that ran: its outcome, else why it could not run.
-fn verdict(case: CaseResult, only: Option<&String>) -> Option<Verdict> {
-    let policy = match (&case.outcome, only) {
+/// The verdict of one case that ran: its outcome, else why it could not run. `owner` is the
+/// file's policy a case without a name of its own is for; `by_file` when the case named this
+/// file rather than a policy (then `owner` is the policy, whatever the outcome calls it).
+fn verdict(case: CaseResult, owner: Option<&String>, by_file: bool) -> Option<Verdict> {
+    let policy = match (&case.outcome, owner) {
+        (_, Some(owner)) if by_file => owner.clone(),
         (Some(outcome), _) => outcome.policy.clone(),
-        (None, Some(only)) if case.policy.is_empty() => only.clone(),
+        (None, Some(owner)) if case.policy.is_empty() => owner.clone(),
         (None, _) => case.policy.clone(),
     };
     let result = match (case.outcome, case.error) {

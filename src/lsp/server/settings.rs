@@ -163,7 +163,7 @@ impl Server {
             let schemas = workspace::scan(&schemas);
             scan.files.extend(schemas.files);
             scan.skipped.merge(schemas.skipped);
-            let suites = workspace::suite_files(&scan.other_yaml, &roots);
+            let suites = workspace::suite_files(&scan, &roots);
             (scan, suites, start.elapsed())
         };
         let Ok((scan, suites, elapsed)) = tokio::task::spawn_blocking(scan).await else {
