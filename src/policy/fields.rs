@@ -3,7 +3,8 @@
 //! has and what shape each value must have. The decoder (`decode.rs`) walks a document against
 //! them to report unknown fields, repeated keys and values of the wrong kind.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use serde_json::Value;
 
@@ -37,6 +38,19 @@ pub struct TypeDef {
     pub name: String,
     schema: Arc<Value>,
     minor: u32,
+    /// The shape of each field, worked out on the first question and shared by the clones (every
+    /// item of a list, every document of a kind through [`TypeDef::named`]): reading the shapes
+    /// from the schema again for every key of every document was most of the decoding.
+    fields: Arc<OnceLock<HashMap<String, Shape>>>,
+}
+
+/// The named bundled definitions read so far, by minor and name (`None`: not bundled), shared by
+/// every document: the schemas of a minor never change.
+type NamedDefs = RwLock<HashMap<(u32, String), Option<TypeDef>>>;
+
+fn named_defs() -> &'static NamedDefs {
+    static NAMED: OnceLock<NamedDefs> = OnceLock::new();
+    NAMED.get_or_init(NamedDefs::default)
 }
 
 impl TypeDef {
@@ -57,27 +71,56 @@ impl TypeDef {
     /// An object type read from an inline schema (a CRD version's `openAPIV3Schema`), named `name`
     /// in messages; such schemas hold no `$ref`.
     pub(crate) fn inline(name: &str, schema: Arc<Value>) -> TypeDef {
+        TypeDef::new(name.to_string(), schema, 0)
+    }
+
+    fn new(name: String, schema: Arc<Value>, minor: u32) -> TypeDef {
         TypeDef {
-            name: name.to_string(),
+            name,
             schema,
-            minor: 0,
+            minor,
+            fields: Arc::default(),
         }
     }
 
+    /// The bundled definition `name` of `minor`, read from the bundle once per process.
     fn named(name: &str, minor: u32) -> Option<TypeDef> {
+        let key = (minor, name.to_string());
+        if let Some(found) = named_defs()
+            .read()
+            .ok()
+            .and_then(|defs| defs.get(&key).cloned())
+        {
+            return found;
+        }
+        let def = TypeDef::read_named(name, minor);
+        if let Ok(mut defs) = named_defs().write() {
+            defs.entry(key).or_insert_with(|| def.clone());
+        }
+        def
+    }
+
+    fn read_named(name: &str, minor: u32) -> Option<TypeDef> {
         let schema = bundled::definition(minor, name)?;
         let short = name.rsplit('.').next().unwrap_or(name).to_string();
-        Some(TypeDef {
-            name: short,
-            schema,
-            minor,
-        })
+        Some(TypeDef::new(short, schema, minor))
     }
 
     /// The shape of `key`, if the type has that field.
     pub fn field(&self, key: &str) -> Option<Shape> {
-        let property = self.schema.get("properties")?.get(key)?;
-        Some(self.shape(property))
+        let fields = self.fields.get_or_init(|| self.field_shapes());
+        fields.get(key).cloned()
+    }
+
+    /// The shape of every field the schema lists.
+    fn field_shapes(&self) -> HashMap<String, Shape> {
+        let Some(properties) = self.schema.get("properties").and_then(Value::as_object) else {
+            return HashMap::new();
+        };
+        properties
+            .iter()
+            .map(|(key, property)| (key.clone(), self.shape(property)))
+            .collect()
     }
 
     /// Every field the type has.
@@ -105,11 +148,11 @@ impl TypeDef {
                 Some(Shape::String) => Shape::StringList,
                 _ => Shape::Any,
             },
-            Some("object") if schema.get("properties").is_some() => Shape::Object(TypeDef {
-                name: self.name.clone(),
-                schema: Arc::new(schema.clone()),
-                minor: self.minor,
-            }),
+            Some("object") if schema.get("properties").is_some() => Shape::Object(TypeDef::new(
+                self.name.clone(),
+                Arc::new(schema.clone()),
+                self.minor,
+            )),
             Some("object") => match schema.get("additionalProperties").map(|v| self.shape(v)) {
                 Some(Shape::String) => Shape::StringMap,
                 _ => Shape::Any,
