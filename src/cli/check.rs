@@ -48,6 +48,7 @@ pub struct Checked {
 /// Runs `check` and returns the exit status: 2 if a path could not be read (the check is incomplete),
 /// else 1 if any diagnostic is an error, else 0 (warnings alone pass).
 pub fn run(args: &CheckArgs) -> i32 {
+    keep_freed_memory();
     let mut unreadable = Vec::new();
     let project = load_project(args, &mut unreadable);
     let config = diagnostics_config(args, project.as_ref().map(|p| &p.config));
@@ -118,6 +119,20 @@ pub fn run(args: &CheckArgs) -> i32 {
         Format::Github => annotations::github(&checked, &unreadable),
     };
     out::emit(&report, exit_status(&summary, unreadable.len()))
+}
+
+/// Memory freed stays with the allocator until the process ends. The binary returns freed pages
+/// to the system at once for the server's sake (`main.rs`); a check, which ends after one report,
+/// then paid for giving back the pages of every document's temporary values and for faulting them
+/// in again for the next document: a quarter more page faults and about 5% of the CPU time of
+/// checking 10,000 documents, for a peak RSS 2-3% lower. A `MIMALLOC_PURGE_DELAY` in the
+/// environment is overridden.
+fn keep_freed_memory() {
+    /// mimalloc's value for "never purge".
+    const NEVER: std::os::raw::c_long = -1;
+    // SAFETY: sets an option's value; mimalloc reads options with no other precondition, and no
+    // thread of ours is running yet.
+    unsafe { libmimalloc_sys::mi_option_set(crate::PURGE_DELAY, NEVER) };
 }
 
 /// One input of `check`: a file, or standard input (`-`).
