@@ -300,9 +300,11 @@ fn inputs(
 /// line of every file several times, on the one thread that runs after the check.
 fn api_versions(text: &str) -> impl Iterator<Item = &str> {
     const KEY: &str = "apiVersion:";
-    text.match_indices(KEY)
-        .filter(|(at, _)| *at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n'))
-        .filter_map(move |(at, _)| text.get(at + KEY.len()..))
+    // memchr's searcher rather than `str::match_indices`: this reads every byte of every file on
+    // the thread that writes the report, and the latter took three times as long.
+    memchr::memmem::find_iter(text.as_bytes(), KEY)
+        .filter(|at| *at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n'))
+        .filter_map(move |at| text.get(at + KEY.len()..))
         .map(|rest| rest.split('\n').next().unwrap_or(""))
         .map(|value| value.trim().trim_matches(['"', '\'']))
 }
@@ -448,7 +450,8 @@ fn read_text(path: &Path) -> Result<String, String> {
 
 fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> String {
     let mut out = String::new();
-    for file in checked {
+    // A clean file renders as nothing, and its line table would be built for nothing.
+    for file in checked.iter().filter(|f| !f.diagnostics.is_empty()) {
         let options = RenderOptions { snippets: true };
         out.push_str(&ide::render_diagnostics(
             &file.path,
