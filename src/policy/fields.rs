@@ -58,6 +58,27 @@ impl TypeDef {
     /// (or, when that release does not serve it, of the closest bundled release that does: the
     /// field sets are the same in every release that has the type).
     pub fn root(kind: PolicyKind, version: ApiVersion, minor: u32) -> Option<TypeDef> {
+        type Roots = RwLock<HashMap<(PolicyKind, ApiVersion, u32), Option<TypeDef>>>;
+        static ROOTS: OnceLock<Roots> = OnceLock::new();
+        let roots = ROOTS.get_or_init(Roots::default);
+        // Any target past the newest bundled release (or before the oldest) finds the same
+        // definition, so those share an entry and the table stays as small as the bundle.
+        let minor = match (bundled::versions().first(), bundled::versions().last()) {
+            (Some(&oldest), Some(&newest)) if oldest <= newest => minor.clamp(oldest, newest),
+            _ => minor,
+        };
+        let key = (kind, version, minor);
+        if let Some(found) = roots.read().ok().and_then(|r| r.get(&key).cloned()) {
+            return found;
+        }
+        let root = TypeDef::find_root(kind, version, minor);
+        if let Ok(mut roots) = roots.write() {
+            roots.entry(key).or_insert_with(|| root.clone());
+        }
+        root
+    }
+
+    fn find_root(kind: PolicyKind, version: ApiVersion, minor: u32) -> Option<TypeDef> {
         let name = format!(
             "io.k8s.api.admissionregistration.{}.{}",
             version.as_str(),
