@@ -38,15 +38,19 @@ pub struct TypeDef {
     pub name: String,
     schema: Arc<Value>,
     minor: u32,
-    /// The shape of each field, worked out on the first question and shared by the clones (every
-    /// item of a list, every document of a kind through [`TypeDef::named`]): reading the shapes
-    /// from the schema again for every key of every document was most of the decoding.
-    fields: Arc<OnceLock<HashMap<String, Shape>>>,
+    /// The shape of each field asked for, worked out on the first question and shared by the
+    /// clones (every item of a list, every document of a kind through [`TypeDef::named`]):
+    /// reading the shapes from the schema again for every key of every document was most of the
+    /// decoding. Filled a field at a time, so that the definitions of fields no document has are
+    /// not decoded from the bundle; an unknown key is not kept, so the table stays as small as the
+    /// schema however many keys are written.
+    fields: Arc<RwLock<HashMap<String, Shape>>>,
 }
 
-/// The named bundled definitions read so far, by minor and name (`None`: not bundled), shared by
-/// every document: the schemas of a minor never change.
-type NamedDefs = RwLock<HashMap<(u32, String), Option<TypeDef>>>;
+/// The named bundled definitions found so far, by minor and name, shared by every document: the
+/// schemas of a minor never change. A name the bundle lacks is not kept (a `$ref` written in a
+/// custom schema could be anything).
+type NamedDefs = RwLock<HashMap<(u32, String), TypeDef>>;
 
 fn named_defs() -> &'static NamedDefs {
     static NAMED: OnceLock<NamedDefs> = OnceLock::new();
@@ -112,13 +116,13 @@ impl TypeDef {
             .ok()
             .and_then(|defs| defs.get(&key).cloned())
         {
-            return found;
+            return Some(found);
         }
-        let def = TypeDef::read_named(name, minor);
+        let def = TypeDef::read_named(name, minor)?;
         if let Ok(mut defs) = named_defs().write() {
             defs.entry(key).or_insert_with(|| def.clone());
         }
-        def
+        Some(def)
     }
 
     fn read_named(name: &str, minor: u32) -> Option<TypeDef> {
@@ -129,19 +133,22 @@ impl TypeDef {
 
     /// The shape of `key`, if the type has that field.
     pub fn field(&self, key: &str) -> Option<Shape> {
-        let fields = self.fields.get_or_init(|| self.field_shapes());
-        fields.get(key).cloned()
+        if let Some(known) = self.fields.read().ok().and_then(|f| f.get(key).cloned()) {
+            return Some(known);
+        }
+        let shape = self.read_field(key)?;
+        if let Ok(mut fields) = self.fields.write() {
+            fields
+                .entry(key.to_string())
+                .or_insert_with(|| shape.clone());
+        }
+        Some(shape)
     }
 
-    /// The shape of every field the schema lists.
-    fn field_shapes(&self) -> HashMap<String, Shape> {
-        let Some(properties) = self.schema.get("properties").and_then(Value::as_object) else {
-            return HashMap::new();
-        };
-        properties
-            .iter()
-            .map(|(key, property)| (key.clone(), self.shape(property)))
-            .collect()
+    /// The shape of `key` read from the schema.
+    fn read_field(&self, key: &str) -> Option<Shape> {
+        let property = self.schema.get("properties")?.get(key)?;
+        Some(self.shape(property))
     }
 
     /// Every field the type has.
