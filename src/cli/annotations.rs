@@ -50,7 +50,7 @@ fn level(severity: Severity) -> &'static str {
 /// The SARIF log, pretty-printed.
 pub fn sarif(checked: &[Checked], unreadable: &[Unreadable]) -> String {
     let mut results = Vec::new();
-    for file in checked {
+    for file in checked.iter().filter(|f| !f.diagnostics.is_empty()) {
         let index = LineIndex::new(&file.text);
         for d in &file.diagnostics {
             let r = region(&index, d);
@@ -142,7 +142,7 @@ fn command(severity: Severity) -> &'static str {
 /// The workflow commands, one line per diagnostic.
 pub fn github(checked: &[Checked], unreadable: &[Unreadable]) -> String {
     let mut out = String::new();
-    for file in checked {
+    for file in checked.iter().filter(|f| !f.diagnostics.is_empty()) {
         let index = LineIndex::new(&file.text);
         for d in &file.diagnostics {
             let r = region(&index, d);

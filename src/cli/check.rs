@@ -48,6 +48,7 @@ pub struct Checked {
 /// Runs `check` and returns the exit status: 2 if a path could not be read (the check is incomplete),
 /// else 1 if any diagnostic is an error, else 0 (warnings alone pass).
 pub fn run(args: &CheckArgs) -> i32 {
+    keep_freed_memory();
     let mut unreadable = Vec::new();
     let project = load_project(args, &mut unreadable);
     let config = diagnostics_config(args, project.as_ref().map(|p| &p.config));
@@ -118,6 +119,20 @@ pub fn run(args: &CheckArgs) -> i32 {
         Format::Github => annotations::github(&checked, &unreadable),
     };
     out::emit(&report, exit_status(&summary, unreadable.len()))
+}
+
+/// Memory freed stays with the allocator until the process ends. The binary returns freed pages
+/// to the system at once for the server's sake (`main.rs`); a check, which ends after one report,
+/// then paid for giving back the pages of every document's temporary values and for faulting them
+/// in again for the next document: a quarter more page faults and about 5% of the CPU time of
+/// checking 10,000 documents, for a peak RSS 2-3% lower. A `MIMALLOC_PURGE_DELAY` in the
+/// environment is overridden.
+fn keep_freed_memory() {
+    /// mimalloc's value for "never purge".
+    const NEVER: std::os::raw::c_long = -1;
+    // SAFETY: sets an option's value; mimalloc reads options with no other precondition, and no
+    // thread of ours is running yet.
+    unsafe { libmimalloc_sys::mi_option_set(crate::PURGE_DELAY, NEVER) };
 }
 
 /// One input of `check`: a file, or standard input (`-`).
@@ -285,9 +300,11 @@ fn inputs(
 /// line of every file several times, on the one thread that runs after the check.
 fn api_versions(text: &str) -> impl Iterator<Item = &str> {
     const KEY: &str = "apiVersion:";
-    text.match_indices(KEY)
-        .filter(|(at, _)| *at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n'))
-        .filter_map(move |(at, _)| text.get(at + KEY.len()..))
+    // memchr's searcher rather than `str::match_indices`: this reads every byte of every file on
+    // the thread that writes the report, and the latter took three times as long.
+    memchr::memmem::find_iter(text.as_bytes(), KEY)
+        .filter(|at| *at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n'))
+        .filter_map(move |at| text.get(at + KEY.len()..))
         .map(|rest| rest.split('\n').next().unwrap_or(""))
         .map(|value| value.trim().trim_matches(['"', '\'']))
 }
@@ -433,7 +450,8 @@ fn read_text(path: &Path) -> Result<String, String> {
 
 fn text_report(checked: &[Checked], summary: &Summary, n_unreadable: usize) -> String {
     let mut out = String::new();
-    for file in checked {
+    // A clean file renders as nothing, and its line table would be built for nothing.
+    for file in checked.iter().filter(|f| !f.diagnostics.is_empty()) {
         let options = RenderOptions { snippets: true };
         out.push_str(&ide::render_diagnostics(
             &file.path,

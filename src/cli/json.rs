@@ -79,9 +79,21 @@ pub fn report(checked: &[Checked], unreadable: &[Unreadable], summary: &Summary)
 }
 
 fn file_report(file: &Checked) -> FileReport<'_> {
+    FileReport {
+        path: &file.path,
+        diagnostics: diagnostic_reports(file),
+        skipped: file.skipped.as_deref(),
+    }
+}
+
+fn diagnostic_reports(file: &Checked) -> Vec<DiagnosticReport<'_>> {
+    if file.diagnostics.is_empty() {
+        // No line table for a clean file: building one read every byte of every file again, on
+        // the one thread that writes the report.
+        return Vec::new();
+    }
     let index = LineIndex::new(&file.text);
-    let diagnostics = file
-        .diagnostics
+    file.diagnostics
         .iter()
         .map(|d| DiagnosticReport {
             range: to_proto::range(&index, d.range, Encoding::Utf16),
@@ -91,12 +103,7 @@ fn file_report(file: &Checked) -> FileReport<'_> {
             message: &d.message,
             source: SOURCE,
         })
-        .collect();
-    FileReport {
-        path: &file.path,
-        diagnostics,
-        skipped: file.skipped.as_deref(),
-    }
+        .collect()
 }
 
 fn unreadable_report(u: &Unreadable) -> FileReport<'_> {

@@ -3,7 +3,8 @@
 //! has and what shape each value must have. The decoder (`decode.rs`) walks a document against
 //! them to report unknown fields, repeated keys and values of the wrong kind.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use serde_json::Value;
 
@@ -37,6 +38,23 @@ pub struct TypeDef {
     pub name: String,
     schema: Arc<Value>,
     minor: u32,
+    /// The shape of each field asked for, worked out on the first question and shared by the
+    /// clones (every item of a list, every document of a kind through [`TypeDef::named`]):
+    /// reading the shapes from the schema again for every key of every document was most of the
+    /// decoding. Filled a field at a time, so that the definitions of fields no document has are
+    /// not decoded from the bundle; an unknown key is not kept, so the table stays as small as the
+    /// schema however many keys are written.
+    fields: Arc<RwLock<HashMap<String, Shape>>>,
+}
+
+/// The named bundled definitions found so far, by minor and name, shared by every document: the
+/// schemas of a minor never change. A name the bundle lacks is not kept (a `$ref` written in a
+/// custom schema could be anything).
+type NamedDefs = RwLock<HashMap<(u32, String), TypeDef>>;
+
+fn named_defs() -> &'static NamedDefs {
+    static NAMED: OnceLock<NamedDefs> = OnceLock::new();
+    NAMED.get_or_init(NamedDefs::default)
 }
 
 impl TypeDef {
@@ -44,6 +62,27 @@ impl TypeDef {
     /// (or, when that release does not serve it, of the closest bundled release that does: the
     /// field sets are the same in every release that has the type).
     pub fn root(kind: PolicyKind, version: ApiVersion, minor: u32) -> Option<TypeDef> {
+        type Roots = RwLock<HashMap<(PolicyKind, ApiVersion, u32), Option<TypeDef>>>;
+        static ROOTS: OnceLock<Roots> = OnceLock::new();
+        let roots = ROOTS.get_or_init(Roots::default);
+        // Any target past the newest bundled release (or before the oldest) finds the same
+        // definition, so those share an entry and the table stays as small as the bundle.
+        let minor = match (bundled::versions().first(), bundled::versions().last()) {
+            (Some(&oldest), Some(&newest)) if oldest <= newest => minor.clamp(oldest, newest),
+            _ => minor,
+        };
+        let key = (kind, version, minor);
+        if let Some(found) = roots.read().ok().and_then(|r| r.get(&key).cloned()) {
+            return found;
+        }
+        let root = TypeDef::find_root(kind, version, minor);
+        if let Ok(mut roots) = roots.write() {
+            roots.entry(key).or_insert_with(|| root.clone());
+        }
+        root
+    }
+
+    fn find_root(kind: PolicyKind, version: ApiVersion, minor: u32) -> Option<TypeDef> {
         let name = format!(
             "io.k8s.api.admissionregistration.{}.{}",
             version.as_str(),
@@ -57,25 +96,57 @@ impl TypeDef {
     /// An object type read from an inline schema (a CRD version's `openAPIV3Schema`), named `name`
     /// in messages; such schemas hold no `$ref`.
     pub(crate) fn inline(name: &str, schema: Arc<Value>) -> TypeDef {
+        TypeDef::new(name.to_string(), schema, 0)
+    }
+
+    fn new(name: String, schema: Arc<Value>, minor: u32) -> TypeDef {
         TypeDef {
-            name: name.to_string(),
+            name,
             schema,
-            minor: 0,
+            minor,
+            fields: Arc::default(),
         }
     }
 
+    /// The bundled definition `name` of `minor`, read from the bundle once per process.
     fn named(name: &str, minor: u32) -> Option<TypeDef> {
+        let key = (minor, name.to_string());
+        if let Some(found) = named_defs()
+            .read()
+            .ok()
+            .and_then(|defs| defs.get(&key).cloned())
+        {
+            return Some(found);
+        }
+        let def = TypeDef::read_named(name, minor)?;
+        if let Ok(mut defs) = named_defs().write() {
+            defs.entry(key).or_insert_with(|| def.clone());
+        }
+        Some(def)
+    }
+
+    fn read_named(name: &str, minor: u32) -> Option<TypeDef> {
         let schema = bundled::definition(minor, name)?;
         let short = name.rsplit('.').next().unwrap_or(name).to_string();
-        Some(TypeDef {
-            name: short,
-            schema,
-            minor,
-        })
+        Some(TypeDef::new(short, schema, minor))
     }
 
     /// The shape of `key`, if the type has that field.
     pub fn field(&self, key: &str) -> Option<Shape> {
+        if let Some(known) = self.fields.read().ok().and_then(|f| f.get(key).cloned()) {
+            return Some(known);
+        }
+        let shape = self.read_field(key)?;
+        if let Ok(mut fields) = self.fields.write() {
+            fields
+                .entry(key.to_string())
+                .or_insert_with(|| shape.clone());
+        }
+        Some(shape)
+    }
+
+    /// The shape of `key` read from the schema.
+    fn read_field(&self, key: &str) -> Option<Shape> {
         let property = self.schema.get("properties")?.get(key)?;
         Some(self.shape(property))
     }
@@ -105,11 +176,11 @@ impl TypeDef {
                 Some(Shape::String) => Shape::StringList,
                 _ => Shape::Any,
             },
-            Some("object") if schema.get("properties").is_some() => Shape::Object(TypeDef {
-                name: self.name.clone(),
-                schema: Arc::new(schema.clone()),
-                minor: self.minor,
-            }),
+            Some("object") if schema.get("properties").is_some() => Shape::Object(TypeDef::new(
+                self.name.clone(),
+                Arc::new(schema.clone()),
+                self.minor,
+            )),
             Some("object") => match schema.get("additionalProperties").map(|v| self.shape(v)) {
                 Some(Shape::String) => Shape::StringMap,
                 _ => Shape::Any,

@@ -82,13 +82,13 @@ fn bundle() -> &'static Bundle {
     BUNDLE.get_or_init(|| {
         let text = inflate(DATA, INFLATED_LEN)
             .expect("the bundled schemas are a valid zlib stream (generated and tested)");
+        // memchr's search rather than a loop over the bytes: this runs before anything else can,
+        // and the loop was 5% of a check of 1,000 documents.
         let mut lines = Vec::new();
         let mut start = 0;
-        for (at, byte) in text.iter().enumerate() {
-            if *byte == b'\n' {
-                lines.push((start, at));
-                start = at + 1;
-            }
+        for at in memchr::memchr_iter(b'\n', &text) {
+            lines.push((start, at));
+            start = at + 1;
         }
         let first = lines.first().map_or(&[][..], |(s, e)| &text[*s..*e]);
         let header: Header =

@@ -54,6 +54,36 @@ spec:
     );
 }
 
+/// With two matched kinds the warning is decided over both typed passes and shows the largest of
+/// each estimate once (the estimates for the largest request are made only when some estimate
+/// for an ordinary request is over the limit).
+#[test]
+fn nested_iteration_for_two_kinds_is_reported_once() {
+    check_diagnostics(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: distinct-labels}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+  validations:
+  - expression: "object.metadata.name != ''"
+  - expression: >-
+      object.metadata.labels.all(k,
+        object.metadata.labels.exists_one(j, j.lowerAscii() == k.lowerAscii()))
+"#,
+        expect![[r#"
+            policy.yaml:12:7: warning[cel-cost] (typed check only): spec.validations[1].expression: the estimated cost 469,827,588 for a 64 KiB request exceeds the per-expression runtime limit of 1,000,000 (1,082,329,399,299 for the largest, 3 MiB, request); such a request can fail with 'operation cancelled: actual cost limit exceeded' (the estimate is a worst case: it cannot see early exits or guards). Avoid iterating inside an iteration, or bound the lists with maxItems
+               |
+            12 |       object.metadata.labels.all(k,
+               |       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        "#]],
+    );
+}
+
 #[test]
 fn single_passes_and_passes_over_nested_data_are_clean() {
     check_diagnostics(

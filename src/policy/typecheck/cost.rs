@@ -37,10 +37,48 @@ const VARIABLES: &str = "kubernetes.variables";
 
 /// The largest estimates of each site (by index) over the typed passes: for an ordinary request
 /// and for the largest one.
-pub(super) type Costs = BTreeMap<usize, (u64, u64)>;
+#[derive(Default)]
+pub(super) struct Costs {
+    by_site: BTreeMap<usize, (u64, u64)>,
+}
 
-/// Estimates every checked site of one typed pass (`root`: the matched kind's type name, which
-/// `Object.x` types of a mutating policy stand for) and keeps the largest estimates per site.
+impl Costs {
+    pub(super) fn new() -> Costs {
+        Costs::default()
+    }
+
+    /// Whether some site's estimate for an ordinary request, as [`add_ordinary`] keeps it,
+    /// exceeds the limit: only then can [`report`] warn, and only then does it need both
+    /// estimates of every pass ([`add`]).
+    pub(super) fn over_limit(&self) -> bool {
+        self.by_site
+            .values()
+            .any(|&(ordinary, _)| ordinary > PER_CALL_LIMIT)
+    }
+}
+
+/// Estimates every checked site of one typed pass for an ordinary request only (`root`: the
+/// matched kind's type name, which `Object.x` types of a mutating policy stand for) and keeps the
+/// largest estimate per site: an upper bound of what [`add`] keeps, so that when it stays under
+/// the limit nothing is reported and the walk for the largest request, which only a warning's
+/// message shows, is not needed. Walking both on every pass doubled the estimates' cost.
+pub(super) fn add_ordinary(
+    sites: &[ExpressionSite],
+    parsed: &[Option<Ast>],
+    results: &[Option<Checked>],
+    pass: (&SchemaTypes, &str),
+    costs: &mut Costs,
+) {
+    let ordinary = estimates(sites, parsed, results, pass, ORDINARY_REQUEST);
+    for (i, estimate) in ordinary.into_iter().enumerate() {
+        let Some(estimate) = estimate else { continue };
+        let slot = costs.by_site.entry(i).or_insert((0, 0));
+        slot.0 = slot.0.max(estimate);
+    }
+}
+
+/// Estimates every checked site of one typed pass for an ordinary and for the largest request and
+/// keeps the largest estimates per site, where both are meaningful.
 pub(super) fn add(
     sites: &[ExpressionSite],
     parsed: &[Option<Ast>],
@@ -52,7 +90,7 @@ pub(super) fn add(
     let largest = estimates(sites, parsed, results, pass, REQUEST_BUDGET);
     for (i, (a, b)) in ordinary.into_iter().zip(largest).enumerate() {
         let (Some(a), Some(b)) = (a, b) else { continue };
-        let slot = costs.entry(i).or_insert((0, 0));
+        let slot = costs.by_site.entry(i).or_insert((0, 0));
         *slot = (slot.0.max(a), slot.1.max(b));
     }
 }
@@ -93,7 +131,7 @@ fn estimates(
 /// A warning for every site whose estimate for an ordinary request exceeds the limit, over the
 /// whole expression.
 pub(super) fn report(sites: &[ExpressionSite], costs: &Costs, out: &mut Vec<Diagnostic>) {
-    for (&i, &(ordinary, largest)) in costs {
+    for (&i, &(ordinary, largest)) in &costs.by_site {
         let Some(site) = sites.get(i) else { continue };
         if ordinary <= PER_CALL_LIMIT {
             continue;

@@ -271,8 +271,9 @@ impl Typed<'_> {
         let mut costs = cost::Costs::new();
         let kinds = matched_kinds(self.types.minor(), constraints, workspace);
         let mut passes = 0;
-        // Each kind's results, for the kind guards to tell whether a `has()` field is required.
-        let mut per_kind: BTreeMap<String, Vec<Option<Checked>>> = BTreeMap::new();
+        // Each typed pass's kind and results: the cost estimate for the largest request reads
+        // them again after the loop, and the kind guards read a validating policy's.
+        let mut typed_passes: Vec<(&Gvk, Vec<Option<Checked>>)> = Vec::new();
         for gvk in &kinds {
             let Some(typing) = self.kind_typing(gvk) else {
                 continue;
@@ -280,24 +281,45 @@ impl Typed<'_> {
             passes += 1;
             let results = pass::run(self.sites, self.parsed, self.minor, &typing);
             lints.add(self.parsed, &results);
-            let pass = (&**self.types, gvk.type_name());
-            cost::add(
+            let root = gvk.type_name();
+            cost::add_ordinary(
                 self.sites,
                 self.parsed,
                 &results,
-                (pass.0, &pass.1),
+                (self.types, &root),
                 &mut costs,
             );
             self.collect(&results, &kind_label(gvk), reported, &mut found);
             if self.mutating {
                 self.json_patches(&results, gvk, &mut found);
                 self.apply_configurations(gvk, &mut found);
-            } else {
-                // Validation runs after the object passed schema validation, so a required
-                // field is there; a mutation may run before.
-                per_kind.insert(kind_label(gvk), results);
+            }
+            typed_passes.push((gvk, results));
+        }
+        if costs.over_limit() {
+            // A warning is possible: estimate again, both sizes, as the message shows them.
+            costs = cost::Costs::new();
+            for (gvk, results) in &typed_passes {
+                let root = gvk.type_name();
+                cost::add(
+                    self.sites,
+                    self.parsed,
+                    results,
+                    (self.types, &root),
+                    &mut costs,
+                );
             }
         }
+        // Validation runs after the object passed schema validation, so a required field is
+        // there; a mutation may run before: only a validating policy's kinds say what is required.
+        let per_kind: BTreeMap<String, Vec<Option<Checked>>> = if self.mutating {
+            BTreeMap::new()
+        } else {
+            typed_passes
+                .into_iter()
+                .map(|(gvk, results)| (kind_label(gvk), results))
+                .collect()
+        };
         if passes == 0 && self.params != Type::Dyn {
             // No typed kind, but typed params are still worth a pass.
             let typing = Typing {
