@@ -4,8 +4,8 @@
 //! run later on a snapshot, and requests and commands compute off the serve task, so they never
 //! hold up an edit and a panic in one is answered as an error. The parts: [`sync`] (the document
 //! store), [`settings`] (initialize, configuration, workspace scan), [`isolate`] (requests on the
-//! blocking pool), [`watch`] (files changed on disk), [`schedule`] (when diagnostics run and are
-//! published) and [`warm`] (the one-time tables filled before the first document arrives).
+//! blocking pool), [`watch`] (files changed on disk) and [`schedule`] (when diagnostics run and are
+//! published).
 
 mod isolate;
 mod live;
@@ -13,7 +13,6 @@ mod project;
 mod schedule;
 mod settings;
 mod sync;
-mod warm;
 mod watch;
 
 pub use isolate::Cancel;
@@ -101,7 +100,6 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        warm::start(self.state().config.clone());
         self.publish_project(None);
         let server = self.clone();
         tokio::spawn(async move { server.scan_workspace().await });
