@@ -142,4 +142,29 @@ mod tests {
         edit(&mut doc, (1, 0), (0, 0), "");
         assert_eq!(&*doc.text(), "b: 22\nc: 3\n");
     }
+
+    #[test]
+    fn the_shared_text_and_the_suite_look_follow_each_edit() {
+        let mut doc = Document::new("kind: PolicyTestX\n# PolicyTest\n", 1, FileId(0));
+        let opened = doc.text();
+        assert!(Arc::ptr_eq(&opened, &doc.text()), "one copy per version");
+        assert!(
+            !doc.looks_like_suite(),
+            "the word alone is not a suite's kind line"
+        );
+        edit(&mut doc, (0, 16), (0, 17), "");
+        assert_eq!(&*doc.text(), "kind: PolicyTest\n# PolicyTest\n");
+        assert!(doc.looks_like_suite());
+        edit(&mut doc, (0, 0), (1, 0), "vapTestSuites:\n");
+        assert!(doc.looks_like_suite(), "a kaptest manifest's key");
+        edit(&mut doc, (0, 0), (0, 3), "");
+        assert!(
+            !doc.looks_like_suite(),
+            "`TestSuites:` is not one of its keys"
+        );
+        let gator = "kind: Suite\napiVersion: test.gatekeeper.sh/v1alpha1\n";
+        edit(&mut doc, (0, 0), (99, 0), gator);
+        assert!(doc.looks_like_suite());
+        assert!(!Arc::ptr_eq(&opened, &doc.text()));
+    }
 }
