@@ -33,9 +33,11 @@ pub(super) struct DocCache {
     base_fingerprint: u64,
     /// The text of the run; keys are ranges of it.
     text: Arc<str>,
-    /// By the hash of a document's key text: the key's range in `text` and what its check found.
+    /// By the hash of a document's key text: the key's range in `text` and what its check found,
+    /// shared with the next run's cache when it reuses it (a keystroke in a file of a thousand
+    /// documents used to copy the other 999 findings, lookups included, into the new cache).
     /// Of two keys with one hash only the first is kept.
-    documents: HashMap<u64, (TextRange, Checked)>,
+    documents: HashMap<u64, (TextRange, Arc<Checked>)>,
     /// How many documents the last request checked rather than reused (evidence for tests); 0
     /// when the file's diagnostics were answered from the memo without a run.
     pub(super) checked: AtomicUsize,
@@ -90,7 +92,7 @@ struct Key<'a> {
     hash: u64,
     start: TextSize,
     /// What the last run found, reused as it is.
-    reused: Option<Checked>,
+    reused: Option<Arc<Checked>>,
 }
 
 impl Slot<'_> {
@@ -135,7 +137,7 @@ pub(super) fn check_file(
 impl DocCache {
     /// What the last run found for a document with the key text of `key`, if it still holds in
     /// the workspace of `inputs` (always, when the workspace has the same facts).
-    fn recall(&self, key: &Key, inputs: &Inputs) -> Option<&Checked> {
+    fn recall(&self, key: &Key, inputs: &Inputs) -> Option<&Arc<Checked>> {
         let (range, checked) = self.documents.get(&key.hash)?;
         let stored = self
             .text
@@ -222,10 +224,10 @@ fn assemble(
                     diagnostics.extend(found);
                     continue;
                 };
-                Checked {
+                Arc::new(Checked {
                     diagnostics: relative,
                     reads,
-                }
+                })
             }
         };
         diagnostics.extend(shifted(&checked.diagnostics, key.start));

@@ -1,9 +1,11 @@
 //! The open documents: a rope per document for cheap incremental edits, the client's version, and the
 //! `FileId` the analysis knows the document by. Edits are applied here, synchronously, by the
 //! notification handlers (never after an `.await`, so that edits apply in the order they arrive).
+//! The flat text of a version, and whether it looks like a test suite, are computed once and
+//! shared: the diagnostics run, the live verdicts and the commands all read the same copy.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
@@ -26,6 +28,13 @@ pub struct Document {
     /// What the text of the last diagnostics run contributed to the other files (`ide` compares
     /// it with the next run's to say which files an edit affects).
     pub contribution: Contribution,
+    /// The current text in one piece, made on first use after each change: a 33,000-line file
+    /// is a megabyte, and each reader taking its own copy (the run, then the live verdicts'
+    /// checks after every publish) kept several of them alive at once.
+    flat: OnceLock<Arc<str>>,
+    /// Whether the current text looks like a test suite, decided on first use after each change
+    /// (a scan of every line, asked after every publish).
+    suite: OnceLock<bool>,
 }
 
 impl Document {
@@ -37,12 +46,17 @@ impl Document {
             file,
             synced: false,
             contribution: Contribution::NONE,
+            // The opened text is the first run's input: copied once, here, not out of the rope.
+            flat: OnceLock::from(Arc::from(text)),
+            suite: OnceLock::new(),
         }
     }
 
     /// Applies one content change (a range edit, or the whole text when it has no range).
     pub fn apply_change(&mut self, change: &TextDocumentContentChangeEvent, encoding: Encoding) {
         self.synced = false;
+        self.flat = OnceLock::new();
+        self.suite = OnceLock::new();
         let Some(range) = change.range else {
             self.rope = Rope::from_str(&change.text);
             return;
@@ -55,13 +69,24 @@ impl Document {
         self.rope.insert(start, &change.text);
     }
 
-    /// The current text as the analysis takes it.
+    /// The current text as the analysis takes it (the same allocation until the next change).
     pub fn text(&self) -> Arc<str> {
-        let mut text = String::with_capacity(self.rope.len_bytes());
-        for chunk in self.rope.chunks() {
-            text.push_str(chunk);
-        }
-        Arc::from(text)
+        self.flat
+            .get_or_init(|| {
+                let mut text = String::with_capacity(self.rope.len_bytes());
+                for chunk in self.rope.chunks() {
+                    text.push_str(chunk);
+                }
+                Arc::from(text)
+            })
+            .clone()
+    }
+
+    /// Whether the current text looks like a test suite (`ide::live::looks_like_suite`).
+    pub fn looks_like_suite(&self) -> bool {
+        *self
+            .suite
+            .get_or_init(|| crate::ide::live::looks_like_suite(&self.text()))
     }
 }
 
@@ -116,5 +141,30 @@ mod tests {
         assert_eq!(&*doc.text(), "a: \"é😀YZ\"\r\nb: 22\nc: 3\n");
         edit(&mut doc, (1, 0), (0, 0), "");
         assert_eq!(&*doc.text(), "b: 22\nc: 3\n");
+    }
+
+    #[test]
+    fn the_shared_text_and_the_suite_look_follow_each_edit() {
+        let mut doc = Document::new("kind: PolicyTestX\n# PolicyTest\n", 1, FileId(0));
+        let opened = doc.text();
+        assert!(Arc::ptr_eq(&opened, &doc.text()), "one copy per version");
+        assert!(
+            !doc.looks_like_suite(),
+            "the word alone is not a suite's kind line"
+        );
+        edit(&mut doc, (0, 16), (0, 17), "");
+        assert_eq!(&*doc.text(), "kind: PolicyTest\n# PolicyTest\n");
+        assert!(doc.looks_like_suite());
+        edit(&mut doc, (0, 0), (1, 0), "vapTestSuites:\n");
+        assert!(doc.looks_like_suite(), "a kaptest manifest's key");
+        edit(&mut doc, (0, 0), (0, 3), "");
+        assert!(
+            !doc.looks_like_suite(),
+            "`TestSuites:` is not one of its keys"
+        );
+        let gator = "kind: Suite\napiVersion: test.gatekeeper.sh/v1alpha1\n";
+        edit(&mut doc, (0, 0), (99, 0), gator);
+        assert!(doc.looks_like_suite());
+        assert!(!Arc::ptr_eq(&opened, &doc.text()));
     }
 }

@@ -136,7 +136,7 @@ impl Shared {
             state
                 .documents
                 .values()
-                .any(|d| looks_like_suite(&d.text()))
+                .any(crate::lsp::documents::Document::looks_like_suite)
         };
         if !text.contains(crate::ide::live::MARKER) && state.live.suites.is_empty() && !open_suite()
         {
@@ -174,8 +174,8 @@ fn readers_of_open(state: &State, uri: &Uri) -> Vec<(Uri, i32)> {
     let (Some(path), Some(document)) = (local_path(uri), state.documents.get(uri)) else {
         return Vec::new();
     };
-    let text = document.text();
-    let suite = looks_like_suite(&text).then_some(&*text);
+    let text = document.looks_like_suite().then(|| document.text());
+    let suite = text.as_deref();
     readers_of(state, &path, suite, state.live.is_suite(&path), Some(uri))
 }
 

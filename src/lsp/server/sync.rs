@@ -6,7 +6,6 @@ use tower_lsp_server::ls_types::*;
 
 use super::Server;
 use crate::ide::Contribution;
-use crate::ide::live::looks_like_suite;
 use crate::lsp::commands::OpenTexts;
 use crate::lsp::diagnostics::{Guard, Publish};
 use crate::lsp::documents::Document;
@@ -69,7 +68,7 @@ impl Server {
             let suite = state
                 .documents
                 .get(&uri)
-                .map(|d| looks_like_suite(&d.text()));
+                .map(crate::lsp::documents::Document::looks_like_suite);
             if let (Some(suite), Some(path)) = (suite, crate::lsp::disk::local_path(&uri)) {
                 state.live.note_suite(&path, suite);
             }
