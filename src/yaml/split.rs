@@ -65,6 +65,11 @@ struct PieceState {
 /// End of what go-yaml reads of the piece `text[start..end]`: the end of its first `...` line,
 /// or of the piece.
 pub(crate) fn read_end(text: &str, (start, end): (usize, usize)) -> usize {
+    // Nearly every piece has no `...` at all: one substring search spares the line walk.
+    let piece = text.as_bytes().get(start..end).unwrap_or_default();
+    if memchr::memmem::find(piece, b"...").is_none() {
+        return end;
+    }
     let mut line_start = start;
     while line_start < end {
         let line_end = next_line_start(text, line_start).min(end);
@@ -148,19 +153,19 @@ fn is_preamble(line: &str) -> bool {
     trimmed.is_empty() || trimmed.starts_with(['#', '\r', '\n']) || line.starts_with('%')
 }
 
-/// Start of the line after the one starting at `from` (LF, CRLF or a lone CR end a line).
+/// Start of the line after the one starting at `from` (LF, CRLF or a lone CR end a line). The
+/// line break is found with memchr: a byte loop here was a serial twentieth of opening a
+/// 33,000-line file, before its documents are parsed in parallel.
 fn next_line_start(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'\n' => return i + 1,
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => return i + 2,
-            b'\r' => return i + 1,
-            _ => i += 1,
-        }
+    let rest = bytes.get(from..).unwrap_or_default();
+    let Some(at) = memchr::memchr2(b'\n', b'\r', rest).map(|i| from + i) else {
+        return text.len();
+    };
+    match bytes.get(at..at + 2) {
+        Some(b"\r\n") => at + 2,
+        _ => at + 1,
     }
-    text.len()
 }
 
 #[cfg(test)]
@@ -189,6 +194,7 @@ mod tests {
         assert_eq!(pieces("a: ---x\n----\n"), ["a: ---x\n----\n"]);
         assert_eq!(pieces(""), [""]);
         assert_eq!(pieces("a\r\n---\r\nb"), ["a\r\n", "---\r\nb"]);
+        assert_eq!(pieces("a\r---\rb\r"), ["a\r", "---\rb\r"]);
     }
 
     #[test]
@@ -196,6 +202,8 @@ mod tests {
         let text = "a\n...\nb: [\n";
         assert_eq!(read_end(text, (0, text.len())), 6);
         assert_eq!(read_end("a\n", (0, 2)), 2);
+        assert_eq!(read_end("a: x...y\nb\n", (0, 11)), 11);
+        assert_eq!(read_end("a\r...\rb\r", (0, 8)), 6);
         assert_eq!(leading_end_marker(text, (0, text.len())), None);
         let text = "# c\n---\n\n... # end\nb\n";
         assert_eq!(leading_end_marker(text, (0, text.len())), Some(9));
