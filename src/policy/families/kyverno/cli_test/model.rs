@@ -179,10 +179,7 @@ fn text(node: &Node, key: &str) -> String {
 }
 
 fn items(node: Option<&Node>) -> &[Node] {
-    match node.map(|n| &n.kind) {
-        Some(NodeKind::Sequence(items)) => items,
-        _ => &[],
-    }
+    node.and_then(Node::as_sequence).unwrap_or_default()
 }
 
 fn strings(node: Option<&Node>) -> Vec<String> {

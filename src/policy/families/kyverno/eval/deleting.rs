@@ -20,7 +20,7 @@ use crate::policy::admission::explain;
 use crate::policy::admission::expr::Scope;
 use crate::policy::admission::json::str_at;
 use crate::policy::admission::view::Policy;
-use crate::yaml::{Node, NodeKind};
+use crate::yaml::Node;
 
 /// A named condition.
 struct Condition {
@@ -48,15 +48,12 @@ pub(super) fn evaluate(root: &Node, kind: &str, input: &EvalInput) -> Vec<Respon
 
 /// `spec.conditions`, in order.
 fn conditions(root: &Node) -> Vec<Condition> {
-    let items = match root
-        .get("spec")
+    let spec = root.get("spec");
+    let items = spec
         .and_then(|s| s.get("conditions"))
-        .map(|c| &c.kind)
-    {
-        Some(NodeKind::Sequence(items)) => items.as_slice(),
-        _ => &[],
-    };
+        .and_then(Node::as_sequence);
     items
+        .unwrap_or_default()
         .iter()
         .map(|item| Condition {
             name: text_at(item, &["name"]).to_string(),
@@ -105,23 +102,9 @@ fn respond(
     current.request.object = object.cloned();
     if !matches_policy(policy, settings, &current) {
         // `applyDeletingPolicies` emits no row for an object the policy does not select.
-        return Response {
-            outcome: FamilyOutcome {
-                result: "no match".into(),
-                decision: "skip".into(),
-                ..outcome
-            },
-            status: None,
-            has_selector: true,
-            patched: None,
-            unavailable: None,
-        };
+        return Response::no_match(outcome, true);
     }
-    let data = Arc::new(ContextData::new(
-        &input.context,
-        input.context_source.clone(),
-        input.now,
-    ));
+    let data = Arc::new(ContextData::of(input));
     let (ran, explained) =
         explain::traced(|| run(policy, &current, object, conditions, data.clone()));
     outcome.explained = explained;
@@ -144,10 +127,7 @@ fn respond(
         status: Some(status),
         has_selector: true,
         patched: None,
-        // An error a lookup without data caused is this tool's, not the policy's.
-        unavailable: (status == Status::Error)
-            .then(|| data.unavailable())
-            .flatten(),
+        unavailable: data.unavailable_after(status),
     }
 }
 

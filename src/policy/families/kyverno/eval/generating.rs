@@ -23,7 +23,7 @@ use super::{EvalInput, FamilyOutcome, Response, Status, text_at};
 use crate::policy::admission::explain;
 use crate::policy::admission::expr::Scope;
 use crate::policy::admission::view::Policy;
-use crate::yaml::{Node, NodeKind};
+use crate::yaml::Node;
 
 /// One `generate` entry.
 enum Generation {
@@ -68,15 +68,12 @@ pub(super) fn evaluate(
 
 /// `spec.generate`, in order.
 fn generations(root: &Node) -> Vec<Generation> {
-    let entries = match root
-        .get("spec")
+    let spec = root.get("spec");
+    let entries = spec
         .and_then(|s| s.get("generate"))
-        .map(|g| &g.kind)
-    {
-        Some(NodeKind::Sequence(items)) => items.as_slice(),
-        _ => &[],
-    };
+        .and_then(Node::as_sequence);
     entries
+        .unwrap_or_default()
         .iter()
         .map(
             |entry| match entry.get("expression").and_then(Node::as_str) {
@@ -125,25 +122,11 @@ fn respond(
     };
     // The CLI keeps a generating policy's response only when it has a result
     // (`processor/policy_processor.go`: `if res.Result == nil { continue }`).
-    let dropped = Response {
-        outcome: FamilyOutcome {
-            result: "no match".into(),
-            decision: "skip".into(),
-            ..outcome.clone()
-        },
-        status: None,
-        has_selector: true,
-        patched: None,
-        unavailable: None,
-    };
+    let dropped = Response::no_match(outcome.clone(), true);
     if !matches_policy(policy, settings, input) {
         return dropped;
     }
-    let data = Arc::new(ContextData::new(
-        &input.context,
-        input.context_source.clone(),
-        input.now,
-    ));
+    let data = Arc::new(ContextData::of(input));
     let (ran, explained) = explain::traced(|| {
         run(
             policy,
@@ -190,10 +173,7 @@ fn respond(
         status: Some(status),
         has_selector: true,
         patched: None,
-        // An error a lookup without data caused is this tool's, not the policy's.
-        unavailable: (status == Status::Error)
-            .then(|| data.unavailable())
-            .flatten(),
+        unavailable: data.unavailable_after(status),
     }
 }
 

@@ -55,11 +55,7 @@ fn respond(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput)
         ..FamilyOutcome::default()
     };
     let has_selector = validating::has_selector(policy.match_constraints.as_ref());
-    let data = Arc::new(ContextData::new(
-        &input.context,
-        input.context_source.clone(),
-        input.now,
-    ));
+    let data = Arc::new(ContextData::of(input));
     let result = if validating::matches_policy(policy, settings, input) {
         let (result, explained) =
             explain::traced(|| run(root, policy, settings, input, data.clone()));
@@ -68,10 +64,8 @@ fn respond(root: &Node, policy: &Policy, settings: &Settings, input: &EvalInput)
     } else {
         None
     };
-    // An error a lookup or verification without data caused is this tool's, not the policy's.
-    let unavailable = (status_of(&result) == Some(Status::Error))
-        .then(|| data.unavailable())
-        .flatten();
+    // A verification without data is recorded as a lookup without data is.
+    let unavailable = status_of(&result).and_then(|status| data.unavailable_after(status));
     let status = status_of(&result);
     match result {
         None => {

@@ -45,6 +45,11 @@ pub struct ContextData {
 }
 
 impl ContextData {
+    /// The data the request `input` names: its context documents, their source and its clock.
+    pub fn of(input: &super::EvalInput) -> ContextData {
+        ContextData::new(&input.context, input.context_source.clone(), input.now)
+    }
+
     /// The data of `documents` (Kyverno `Context` documents or plain objects), given by `source`
     /// (`--context FILE`, the suite's `context` file); no documents and no source: no data.
     pub fn new(documents: &[Json], source: Option<String>, now: Option<Timestamp>) -> ContextData {
@@ -112,6 +117,14 @@ impl ContextData {
             Ok(mut list) => list.push(message.to_string()),
             Err(poisoned) => poisoned.into_inner().push(message.to_string()),
         }
+    }
+
+    /// [`Self::unavailable`] for a policy that ended with `status`: only an error can be one a
+    /// lookup without data caused, and then it is this tool's, not the policy's.
+    pub fn unavailable_after(&self, status: super::Status) -> Option<String> {
+        (status == super::Status::Error)
+            .then(|| self.unavailable())
+            .flatten()
     }
 
     /// The first call that found no data, when one did: a result that is an error then says

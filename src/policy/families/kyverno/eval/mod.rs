@@ -83,6 +83,24 @@ pub struct Response {
     pub unavailable: Option<String>,
 }
 
+impl Response {
+    /// The response of a policy that did not select the request: `outcome` marked as skipped,
+    /// no rule result.
+    fn no_match(outcome: FamilyOutcome, has_selector: bool) -> Response {
+        Response {
+            outcome: FamilyOutcome {
+                result: "no match".into(),
+                decision: "skip".into(),
+                ..outcome
+            },
+            status: None,
+            has_selector,
+            patched: None,
+            unavailable: None,
+        }
+    }
+}
+
 /// The responses of every variant of the policy at `root` (of `kind`) to `input`, in the order
 /// Kyverno's provider lists them, then a mutate-existing policy's responses on the objects of the
 /// context it targets; `Err` for a kind this tool does not evaluate yet.

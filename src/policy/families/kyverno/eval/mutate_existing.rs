@@ -188,7 +188,7 @@ fn variables(policy: &Policy) -> Vec<(String, String)> {
 }
 
 fn functions(input: &EvalInput) -> Arc<dyn crate::cel::eval::ExternalFunctions> {
-    let data = ContextData::new(&input.context, input.context_source.clone(), input.now);
+    let data = ContextData::of(input);
     Library::shared(Arc::new(data))
 }
 

@@ -83,21 +83,9 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
     };
     let has_selector = has_selector(policy.match_constraints.as_ref());
     if !matches_policy(policy, settings, input) {
-        outcome.result = "no match".into();
-        outcome.decision = "skip".into();
-        return Response {
-            outcome,
-            status: None,
-            has_selector,
-            patched: None,
-            unavailable: None,
-        };
+        return Response::no_match(outcome, has_selector);
     }
-    let data = Arc::new(ContextData::new(
-        &input.context,
-        input.context_source.clone(),
-        input.now,
-    ));
+    let data = Arc::new(ContextData::of(input));
     let mut changes = Vec::new();
     let (ran, explained) = explain::traced(|| run(policy, settings, input, &data, &mut changes));
     outcome.explained = explained;
@@ -132,10 +120,7 @@ fn respond(policy: &Policy, settings: &Settings, input: &EvalInput) -> Response 
         status: Some(status),
         has_selector,
         patched,
-        // An error a lookup without data caused is this tool's, not the policy's.
-        unavailable: (status == Status::Error)
-            .then(|| data.unavailable())
-            .flatten(),
+        unavailable: data.unavailable_after(status),
     }
 }
 

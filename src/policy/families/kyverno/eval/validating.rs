@@ -196,28 +196,13 @@ fn respond(variant: &Variant, settings: &Settings, input: &EvalInput) -> Respons
     };
     let has_selector = has_selector(variant.policy.match_constraints.as_ref());
     if !matches(variant, settings, input) {
-        outcome.result = "no match".into();
-        outcome.decision = "skip".into();
-        return Response {
-            outcome,
-            status: None,
-            has_selector,
-            patched: None,
-            unavailable: None,
-        };
+        return Response::no_match(outcome, has_selector);
     }
-    let data = std::sync::Arc::new(ContextData::new(
-        &input.context,
-        input.context_source.clone(),
-        input.now,
-    ));
+    let data = std::sync::Arc::new(ContextData::of(input));
     let ((status, message, annotations), explained) =
         explain::traced(|| run(&variant.policy, settings, input, data.clone()));
     outcome.explained = explained;
-    // An error a lookup without data caused is this tool's, not the policy's.
-    let unavailable = (status == Status::Error)
-        .then(|| data.unavailable())
-        .flatten();
+    let unavailable = data.unavailable_after(status);
     outcome.result = status.as_str().into();
     outcome.message = Some(message.clone());
     outcome.audit_annotations = annotations;
