@@ -244,15 +244,24 @@ fn load_resources(
     load: Loader<'_>,
     errors: &mut Vec<String>,
 ) -> Vec<Json> {
+    let objects = load_objects(path, files, load, errors, "resource");
+    objects.into_iter().map(resources::prepare).collect()
+}
+
+/// The objects of the documents of `files` (relative to the suite at `path`); a file that cannot
+/// be read is an error naming it as a `what` file.
+fn load_objects(
+    path: &str,
+    files: &[String],
+    load: Loader<'_>,
+    errors: &mut Vec<String>,
+    what: &str,
+) -> Vec<Json> {
     let mut out = Vec::new();
     for file in files {
         match load(&join(path, file)).and_then(|text| documents(&text)) {
-            Ok(docs) => out.extend(
-                docs.into_iter()
-                    .filter(Json::is_object)
-                    .map(resources::prepare),
-            ),
-            Err(e) => errors.push(format!("cannot read resource file {file}: {e}")),
+            Ok(docs) => out.extend(docs.into_iter().filter(Json::is_object)),
+            Err(e) => errors.push(format!("cannot read {what} file {file}: {e}")),
         }
     }
     out
@@ -301,14 +310,7 @@ fn load_exceptions(
     load: Loader<'_>,
     errors: &mut Vec<String>,
 ) -> Vec<Json> {
-    let mut out = Vec::new();
-    for file in files {
-        match load(&join(path, file)).and_then(|text| documents(&text)) {
-            Ok(docs) => out.extend(docs.into_iter().filter(Json::is_object)),
-            Err(e) => errors.push(format!("cannot read exception file {file}: {e}")),
-        }
-    }
-    out
+    load_objects(path, files, load, errors, "exception")
 }
 
 /// What every case of a suite draws from.
@@ -535,6 +537,11 @@ fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> CaseResult {
             }
         }
     }
+    judged(expected, failures)
+}
+
+/// The result of the row `expected` that ran, failing with `failures` (passing without any).
+fn judged(expected: &Expected, failures: Vec<String>) -> CaseResult {
     CaseResult {
         name: String::new(),
         range: expected.range,

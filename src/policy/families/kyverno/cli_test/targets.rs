@@ -10,14 +10,12 @@
 //! Stricter than the CLI: a target no policy mutated is an error case (the CLI then finds no
 //! resource of that name and judges the result on every resource of the suite).
 
-use std::time::Duration;
-
 use serde_json::Value as Json;
 
 use super::eval::{self, Response, Status};
 use super::model::Expected;
 use super::patched::{self, Field};
-use super::{Suite, errored, input_for, is_mutating, named, with_root};
+use super::{Suite, errored, input_for, is_mutating, judged, named, with_root};
 use crate::policy::admission::json::str_at;
 use crate::policy::suite::CaseResult;
 
@@ -50,16 +48,7 @@ pub(super) fn judge(expected: &Expected, resource: &str, suite: &Suite<'_>) -> C
             ),
         );
     }
-    CaseResult {
-        name: String::new(),
-        range: expected.range,
-        policy: expected.policy.clone(),
-        passed: failures.is_empty(),
-        error: None,
-        failures,
-        outcome: None,
-        duration: Duration::ZERO,
-    }
+    judged(expected, failures)
 }
 
 /// The mutate-existing policies for one trigger on `target`: the target after all of them and
