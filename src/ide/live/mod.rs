@@ -249,56 +249,29 @@ fn owned(root: &crate::yaml::Node) -> Option<Owned> {
             against: EvaluatedAgainst::Request,
         });
     }
-    if let Some(against) = evaluated_against(root) {
-        // Named by `metadata.name`, or by its kind when it has none (the API server's
-        // configuration files).
-        let name = name().or_else(|| text_of(root.get("kind")))?;
-        return Some(Owned {
-            name: name.to_string(),
-            range,
-            family: true,
-            against,
-        });
+    // Every other document the family that claims it evaluates: a Kyverno CEL policy against a
+    // request, named by `metadata.name`; a DRA document or the API server's configuration
+    // against its own kind of sample, named by its kind when it has no name.
+    let family = crate::policy::families::claiming(root)?;
+    if !family.evaluated(root) {
+        return None;
     }
-    let kind = text_of(root.get("kind"))?;
-    let api_version = text_of(root.get("apiVersion"))?;
-    let shown = api_version.starts_with("policies.kyverno.io/")
-        && FAMILY_KINDS.contains(&kind)
-        && crate::policy::families::claiming(root).is_some();
-    let name = name()?;
-    shown.then(|| Owned {
+    let against = family.evaluated_against();
+    let name = match against {
+        EvaluatedAgainst::Request => name()?,
+        _ => name().or_else(|| text_of(root.get("kind")))?,
+    };
+    Some(Owned {
         name: name.to_string(),
         range,
         family: true,
-        against: EvaluatedAgainst::Request,
+        against,
     })
-}
-
-/// What the family of `root` runs it against, when it is evaluated and not against a request.
-fn evaluated_against(root: &crate::yaml::Node) -> Option<EvaluatedAgainst> {
-    let family = crate::policy::families::claiming(root)?;
-    let against = family.evaluated_against();
-    (family.evaluated(root) && against != EvaluatedAgainst::Request).then_some(against)
 }
 
 fn text_of(node: Option<&crate::yaml::Node>) -> Option<&str> {
     node.and_then(crate::yaml::Node::as_str)
 }
-
-/// The family kinds whose live verdict is shown: their decision at the modeline, and after each
-/// validation, mutation (the fields it changed) and DeletingPolicy condition.
-const FAMILY_KINDS: &[&str] = &[
-    "ValidatingPolicy",
-    "NamespacedValidatingPolicy",
-    "MutatingPolicy",
-    "NamespacedMutatingPolicy",
-    "GeneratingPolicy",
-    "NamespacedGeneratingPolicy",
-    "DeletingPolicy",
-    "NamespacedDeletingPolicy",
-    "ImageValidatingPolicy",
-    "NamespacedImageValidatingPolicy",
-];
 
 /// The policy a modeline at `at` is for: the first that ends after it, else the last.
 fn owner(policies: &[Owned], at: TextSize) -> Option<&Owned> {
