@@ -40,7 +40,7 @@
 mod bigint;
 pub mod cidr;
 pub mod format;
-mod go;
+pub(crate) mod go;
 pub mod ip;
 #[cfg(test)]
 mod net_tests;

@@ -11,6 +11,7 @@
 use serde_json::Value as Json;
 
 use crate::cel::eval::functions::convert::format_double;
+use crate::cel::kube::go::quote as go_quote;
 
 /// The first minor whose rule failures show values instead of type names.
 const VALUES_FROM: u32 = 35;
@@ -41,48 +42,6 @@ fn scalar(value: &Json) -> String {
         // Not reached for a scalar node; what `json.Marshal` would give.
         other => other.to_string(),
     }
-}
-
-/// Go's `strconv.Quote`: `"` and `\` escaped, the usual control escapes, other non-printable
-/// characters as `\x`, `\u` or `\U` escapes.
-pub(crate) fn go_quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x80 && c.is_ascii_control() => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() || is_unprintable(c) => {
-                let code = c as u32;
-                if code <= 0xffff {
-                    out.push_str(&format!("\\u{code:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{code:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Characters Go's `unicode.IsPrint` refuses besides controls: format characters and
-/// separators other than the ASCII space.
-fn is_unprintable(c: char) -> bool {
-    matches!(c,
-        '\u{a0}' | '\u{ad}' | '\u{2000}'..='\u{200f}' | '\u{2028}'..='\u{202f}' | '\u{205f}'..='\u{206f}'
-        | '\u{3000}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
 }
 
 #[cfg(test)]
