@@ -118,7 +118,7 @@ impl Analysis {
     /// Every policy of `kind` named `name`, in any file.
     fn policies_named(&self, kind: PolicyKind, name: &str) -> Vec<NavigationTarget> {
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning(name) {
+        for (file, parsed) in self.parsed_mentioning(&[name]) {
             for model in parsed.all_models() {
                 let header = model.document.header();
                 let Some(field) = header.name() else { continue };
@@ -137,7 +137,7 @@ impl Analysis {
     /// Every CustomResourceDefinition whose `spec.names.kind` is `kind`, in any file.
     fn crds_of_kind(&self, kind: &str) -> Vec<NavigationTarget> {
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning("CustomResourceDefinition") {
+        for (file, parsed) in self.parsed_mentioning(&["CustomResourceDefinition"]) {
             for document in &parsed.yaml.documents {
                 let Some(root) = &document.root else { continue };
                 if root.get("kind").and_then(Node::as_str) != Some("CustomResourceDefinition") {

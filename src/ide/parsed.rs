@@ -76,17 +76,17 @@ impl Analysis {
         Some(index.clone())
     }
 
-    /// The parse of every file whose text contains `needle`, in file order. Workspace-wide
-    /// searches (references, rename, navigation) look for a name few files mention: the text test
-    /// spares parsing the others.
+    /// The parse of every file whose text contains each of `needles`, in file order.
+    /// Workspace-wide searches (references, rename, navigation) look for a name few files
+    /// mention: the text test spares parsing the others.
     pub(crate) fn parsed_mentioning<'s>(
         &'s self,
-        needle: &'s str,
+        needles: &'s [&'s str],
     ) -> impl Iterator<Item = (FileId, Arc<Parsed>)> + 's {
         let files = self
             .files
             .iter()
-            .filter(move |(_, text)| text.contains(needle));
+            .filter(move |(_, text)| needles.iter().all(|needle| text.contains(needle)));
         files.filter_map(|(&file, _)| Some((file, self.parsed(file)?)))
     }
 

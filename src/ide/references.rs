@@ -46,7 +46,7 @@ impl Analysis {
     pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
         let query = query.to_lowercase();
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning("AdmissionPolicy") {
+        for (file, parsed) in self.parsed_mentioning(&["AdmissionPolicy"]) {
             for model in parsed.all_models() {
                 let header = model.document.header();
                 let Some(name) = header.name() else { continue };

@@ -155,7 +155,7 @@ impl Analysis {
 
     /// Whether a policy of `kind` named `name` is in some file.
     pub(super) fn policy_exists(&self, kind: PolicyKind, name: &str) -> bool {
-        self.parsed_mentioning(name).any(|(_, parsed)| {
+        self.parsed_mentioning(&[name]).any(|(_, parsed)| {
             parsed.all_models().any(|m| {
                 let header = m.document.header();
                 header.kind == kind && header.name().is_some_and(|n| n.value.value == name)
@@ -166,7 +166,7 @@ impl Analysis {
     /// Every policy of `kind` named `name` and every binding of it, in any file.
     fn policy_name_occurrences(&self, kind: PolicyKind, name: &str) -> Vec<Occurrence> {
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning(name) {
+        for (file, parsed) in self.parsed_mentioning(&[name]) {
             for model in parsed.all_models() {
                 let field = policy_name_field(&model.document, kind);
                 if let Some(text) = field.filter(|t| t.value == name) {
@@ -182,10 +182,7 @@ impl Analysis {
     /// `testSuites[].policy` (validating) or `mapTestSuites[].policy` (mutating).
     fn suite_policy_occurrences(&self, kind: PolicyKind, name: &str) -> Vec<Occurrence> {
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning(name) {
-            if !parsed.text.contains("policy") {
-                continue;
-            }
+        for (file, parsed) in self.parsed_mentioning(&[name, "policy"]) {
             for root in parsed.yaml.documents.iter().filter_map(|d| d.root.as_ref()) {
                 let named = suite_policy_fields(root, kind)
                     .into_iter()
@@ -199,7 +196,7 @@ impl Analysis {
     /// Every policy's `paramKind.kind` naming `kind` of `api_version`, in any file.
     fn param_kind_occurrences(&self, api_version: &str, kind: &str) -> Vec<Occurrence> {
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning(kind) {
+        for (file, parsed) in self.parsed_mentioning(&[kind]) {
             for model in parsed.all_models() {
                 let Some((version, text)) = param_kind_of(&model.document) else {
                     continue;
@@ -216,7 +213,7 @@ impl Analysis {
     /// (with a `listKind` of `<kind>List`) of every CRD that serves that group and version.
     fn object_kind_occurrences(&self, api_version: &str, kind: &str) -> Vec<Occurrence> {
         let mut out = Vec::new();
-        for (file, parsed) in self.parsed_mentioning(kind) {
+        for (file, parsed) in self.parsed_mentioning(&[kind]) {
             for root in parsed.yaml.documents.iter().filter_map(|d| d.root.as_ref()) {
                 if root.get("apiVersion").and_then(Node::as_str) == Some(api_version)
                     && let Some(node) = root.get("kind").filter(|k| k.as_str() == Some(kind))
