@@ -71,6 +71,15 @@ fn settle(client: &mut Client) {
     while client.next_within(Duration::from_millis(600)).is_some() {}
 }
 
+/// Opens `uri` with `text` in a fresh session and returns the verdicts of its first run, once
+/// its diagnostics are out and the first refresh came.
+fn first_verdicts(client: &mut Client, uri: &str, text: &str) -> (Vec<String>, Vec<String>) {
+    open(client, uri, text);
+    client.diagnostics_at(uri, 1);
+    wait_refresh(client, 0);
+    verdicts(client, uri)
+}
+
 /// Every inlay hint of `uri` whose label is not a type or cost: `line:label`, and the tooltips.
 fn verdicts(client: &mut Client, uri: &str) -> (Vec<String>, Vec<String>) {
     let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}});
@@ -104,10 +113,7 @@ fn start(dir: &TempDir, options: Value) -> (Client, String) {
 fn each_validation_shows_the_verdict_of_each_sample_with_its_trace() {
     let dir = TempDir::new("live-verdicts");
     let (mut client, uri) = start(&dir, Value::Null);
-    open(&mut client, &uri, POLICY);
-    client.diagnostics_at(&uri, 1);
-    wait_refresh(&mut client, 0);
-    let (labels, tooltips) = verdicts(&mut client, &uri);
+    let (labels, tooltips) = first_verdicts(&mut client, &uri, POLICY);
     assert_eq!(
         labels,
         [
@@ -238,10 +244,7 @@ spec:
       expression: \"Object{spec: Object.spec{replicas: 3}}\"
 ";
     let uri = file_uri(&dir.write("mutating.yaml", text));
-    open(&mut client, &uri, text);
-    client.diagnostics_at(&uri, 1);
-    wait_refresh(&mut client, 0);
-    let (labels, _) = verdicts(&mut client, &uri);
+    let (labels, _) = first_verdicts(&mut client, &uri, text);
     assert_eq!(
         labels,
         [
@@ -276,10 +279,7 @@ spec:
       expression: \"[JSONPatch{op: 'add', path: '/metadata/labels', value: {'a': 'b'}}]\"
 ";
     let uri = file_uri(&dir.write("mutating.yaml", text));
-    open(&mut client, &uri, text);
-    client.diagnostics_at(&uri, 1);
-    wait_refresh(&mut client, 0);
-    let (labels, tooltips) = verdicts(&mut client, &uri);
+    let (labels, tooltips) = first_verdicts(&mut client, &uri, text);
     assert_eq!(
         labels,
         [
@@ -317,10 +317,7 @@ spec:
     expression: object.spec.replicas < 5
 ";
     let uri = file_uri(&dir.write("deleting.yaml", text));
-    open(&mut client, &uri, text);
-    client.diagnostics_at(&uri, 1);
-    wait_refresh(&mut client, 0);
-    let (labels, _) = verdicts(&mut client, &uri);
+    let (labels, _) = first_verdicts(&mut client, &uri, text);
     assert_eq!(
         labels,
         [
