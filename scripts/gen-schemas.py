@@ -50,7 +50,7 @@ OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema
 OUT_FILE = "kubernetes.jsonl.blocks"
 # Inflated text per definition block: big enough that zlib finds its repeats, small enough that
 # reading one definition inflates little (sizes tried are in schemas/README.md).
-BLOCK_TARGET = 32 * 1024
+BLOCK_TARGET = 16 * 1024
 # The preset dictionary: at most a deflate window, sampled from about DICTIONARY_SAMPLES lines.
 DICTIONARY_SIZE = 32 * 1024
 DICTIONARY_SAMPLES = 200

@@ -118,8 +118,9 @@ fn bundle() -> &'static Bundle {
     })
 }
 
-/// How much is inflated per call to the decompressor before looking for the wanted line's end.
-const STEP: usize = 4096;
+/// How much is inflated per call to the decompressor before looking for the wanted line's end: a
+/// read overshoots its line by half of this on average.
+const STEP: usize = 2048;
 
 /// The raw deflate stream `stored` inflated after `dictionary` (which its back-references may
 /// reach, as zlib's preset dictionaries do): a buffer of `dictionary` followed by the text.
@@ -134,23 +135,23 @@ fn inflate(
     use miniz_oxide::inflate::TINFLStatus;
     use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
     // One buffer holds the dictionary and the whole output, so back-references reach all of it;
-    // it is allocated at its final size so that it never grows.
+    // it is allocated at its final size so that it never moves, and zeroed (as the decompressor
+    // wants its output initialised) only as far as each step reaches, since most reads stop early.
     let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
-    let mut out = Vec::with_capacity(dictionary.len() + length);
+    let end = dictionary.len() + length;
+    let mut out = Vec::with_capacity(end);
     out.extend_from_slice(dictionary);
-    out.resize(dictionary.len() + length, 0);
     let mut state = Box::<DecompressorOxide>::default();
     let mut written = dictionary.len();
     loop {
-        let limit = (written + STEP).min(out.len());
-        let (status, read, wrote) =
-            decompress(&mut state, stored, &mut out[..limit], written, flags);
+        out.resize((written + STEP).min(end), 0);
+        let (status, read, wrote) = decompress(&mut state, stored, &mut out, written, flags);
         let stop = enough(out.get(written..written + wrote)?);
         written += wrote;
         match status {
             TINFLStatus::Done => break,
             TINFLStatus::HasMoreOutput if stop => break,
-            TINFLStatus::HasMoreOutput if written < out.len() => stored = stored.get(read..)?,
+            TINFLStatus::HasMoreOutput if written < end => stored = stored.get(read..)?,
             _ => return None,
         }
     }
