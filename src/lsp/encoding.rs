@@ -47,24 +47,50 @@ pub mod from_proto {
         start + column_bytes(&rest[..content], position.character, encoding)
     }
 
-    /// The byte offset where line `line` starts, or `None` past the last line. The breaks are
-    /// found with memchr: each keystroke in a large file converts its range this way.
+    /// Bytes whose line feeds are counted at once, when they hold no CR.
+    const BLOCK: usize = 4096;
+
+    /// The byte offset where line `line` starts, or `None` past the last line. Each keystroke in
+    /// a large file converts its range this way, so the breaks of a block without a CR are
+    /// counted at once (its breaks are its LFs); the block holding the line's start, or a CR, is
+    /// walked break by break.
     fn line_start(bytes: &[u8], line: u32) -> Option<usize> {
+        let line = line as usize;
         if line == 0 {
             return Some(0);
         }
-        let mut seen = 0u32;
-        for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-            // `\r\n` is one break: the line starts after its `\n`, found next.
-            if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
-                continue;
+        let mut seen = 0;
+        for (n, block) in bytes.chunks(BLOCK).enumerate() {
+            let from = n * BLOCK;
+            if memchr::memchr(b'\r', block).is_none() {
+                let feeds = count_line_feeds(block);
+                if seen + feeds < line {
+                    seen += feeds;
+                    continue;
+                }
             }
-            seen += 1;
-            if seen == line {
-                return Some(at + 1);
+            for at in memchr::memchr2_iter(b'\n', b'\r', block).map(|at| from + at) {
+                // `\r\n` is one break: the line starts after its `\n`, found next (perhaps in
+                // the next block).
+                if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                    continue;
+                }
+                seen += 1;
+                if seen == line {
+                    return Some(at + 1);
+                }
             }
         }
         None
+    }
+
+    /// How many LF bytes `bytes` holds, counted in byte-wide lanes (runs short enough for a `u8`
+    /// count, which the compiler turns into vector compares).
+    fn count_line_feeds(bytes: &[u8]) -> usize {
+        bytes
+            .chunks(192)
+            .map(|run| usize::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+            .sum()
     }
 
     /// Bytes of `line` (without its break) before the column `character`, counted in `encoding`
@@ -190,6 +216,39 @@ mod tests {
             3,
             "before the CRLF, never inside it"
         );
+    }
+
+    /// Line starts in a text of several blocks: CRLFs split across a block boundary, lone CRs in
+    /// some blocks only, long lines and runs of empty ones.
+    #[test]
+    fn line_starts_across_blocks_are_the_rope_s() {
+        let mut text = String::new();
+        let mut n = 0u32;
+        while text.len() < 5 * 4096 {
+            n = n.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let width = (n >> 16) as usize % 90;
+            text.push_str(&"x".repeat(width));
+            let in_cr_block = (text.len() / 4096) % 2 == 1;
+            text.push_str(match n % 7 {
+                0 | 1 if in_cr_block => "\r",
+                2 => "\r\n",
+                _ => "\n",
+            });
+        }
+        let boundary = 3 * 4096 - 1;
+        text.replace_range(boundary..boundary + 2, "\r\n");
+        let rope = Rope::from_str(&text);
+        for line in 0..rope.len_lines() as u32 + 2 {
+            for character in [0, 5, 200] {
+                let position = Position { line, character };
+                let expected = rope_offset(&rope, position, Encoding::Utf8);
+                assert_eq!(
+                    from_proto::byte_offset(&text, position, Encoding::Utf8),
+                    expected,
+                    "{position:?}"
+                );
+            }
+        }
     }
 
     /// The conversion the document store made when it kept a ropey `Rope` (with its `cr_lines`
