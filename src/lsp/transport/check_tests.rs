@@ -190,8 +190,9 @@ impl Mutator {
     }
 
     fn mutate(&mut self, body: &mut Vec<u8>) {
-        const INSERTS: [&[u8]; 9] = [
-            b"\\", b"\"", b"\\ud83d", b"\\udc00", b"\xff", b"[", b"}", b"1e400", b",",
+        const INSERTS: [&[u8]; 18] = [
+            b"\\", b"\"", b"\\ud83d", b"\\udc00", b"\xff", b"[", b"}", b"1e400", b",", b"e", b".",
+            b"-", b" ", b"\t", b"0", b":", b"\\u00", b"null",
         ];
         let at = self.next(body.len() + 1);
         match self.next(4) {
