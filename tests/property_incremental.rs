@@ -1,6 +1,6 @@
 //! Incremental edits equal a full re-parse: random `didChange` edit sequences applied the way the
 //! server's document store applies them (a flat text, LSP positions through
-//! `lsp::encoding::from_proto::byte_offset`) must give the same text as the same edits applied to
+//! `lsp::encoding::from_proto::byte_offsets`) must give the same text as the same edits applied to
 //! a ropey rope (the store's former text, its positions converted by char index) and to a plain
 //! string through the analysis' `LineIndex::offset`, and so the same diagnostics as a fresh parse
 //! of that text. The parse that re-reads only the changed documents of a multi-document file
@@ -65,8 +65,8 @@ fn edit() -> impl Strategy<Value = Edit> {
 /// What the document store does with a ranged change.
 fn apply_flat(text: &mut String, edit: &Edit, encoding: Encoding) {
     let position = |(line, character): (u32, u32)| Position::new(line, character);
-    let start = from_proto::byte_offset(text, position(edit.start), encoding);
-    let end = from_proto::byte_offset(text, position(edit.end), encoding);
+    let (start, end) =
+        from_proto::byte_offsets(text, position(edit.start), position(edit.end), encoding);
     text.replace_range(start.min(end)..start.max(end), &edit.text);
 }
 

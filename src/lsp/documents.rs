@@ -89,8 +89,7 @@ fn replaced_span(
     encoding: Encoding,
 ) -> Option<std::ops::Range<usize>> {
     let range = change.range?;
-    let start = from_proto::byte_offset(text, range.start, encoding);
-    let end = from_proto::byte_offset(text, range.end, encoding);
+    let (start, end) = from_proto::byte_offsets(text, range.start, range.end, encoding);
     Some(start.min(end)..start.max(end))
 }
 

@@ -39,29 +39,71 @@ pub mod from_proto {
     /// character's start. Lines end at LF, CRLF or a lone CR, and a text ending in a break has
     /// an empty last line after it, so `line` counts breaks as the protocol does.
     pub fn byte_offset(text: &str, position: Position, encoding: Encoding) -> usize {
-        let Some(start) = line_start(text.as_bytes(), position.line) else {
+        let start = line_start(text.as_bytes(), (0, 0), position.line as usize);
+        offset_in_line(text, start, position.character, encoding)
+    }
+
+    /// The byte offsets of both ends of an LSP range, each as [`byte_offset`] gives it, in the
+    /// order given: the later line's start is searched from the earlier one's, so an edit in a
+    /// large file scans its text once.
+    pub fn byte_offsets(
+        text: &str,
+        start: Position,
+        end: Position,
+        encoding: Encoding,
+    ) -> (usize, usize) {
+        let (first, second) = if start.line <= end.line {
+            (start, end)
+        } else {
+            (end, start)
+        };
+        let bytes = text.as_bytes();
+        let first_start = line_start(bytes, (0, 0), first.line as usize);
+        let second_start = match first_start {
+            Some(from) => line_start(bytes, (from, first.line as usize), second.line as usize),
+            None => None,
+        };
+        let first = offset_in_line(text, first_start, first.character, encoding);
+        let second = offset_in_line(text, second_start, second.character, encoding);
+        if start.line <= end.line {
+            (first, second)
+        } else {
+            (second, first)
+        }
+    }
+
+    /// The offset of column `character` of the line starting at `start` (the text's end for a
+    /// line past it).
+    fn offset_in_line(
+        text: &str,
+        start: Option<usize>,
+        character: u32,
+        encoding: Encoding,
+    ) -> usize {
+        let Some(start) = start else {
             return text.len();
         };
         let rest = &text[start..];
         let content = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
-        start + column_bytes(&rest[..content], position.character, encoding)
+        start + column_bytes(&rest[..content], character, encoding)
     }
 
     /// Bytes whose line feeds are counted at once, when they hold no CR.
     const BLOCK: usize = 4096;
 
-    /// The byte offset where line `line` starts, or `None` past the last line. Each keystroke in
-    /// a large file converts its range this way, so the breaks of a block without a CR are
-    /// counted at once (its breaks are its LFs); the block holding the line's start, or a CR, is
-    /// walked break by break.
-    fn line_start(bytes: &[u8], line: u32) -> Option<usize> {
-        let line = line as usize;
-        if line == 0 {
-            return Some(0);
+    /// The byte offset where line `line` starts, or `None` past the last line, searched from
+    /// `known`: the start of an earlier line (offset, line). Each keystroke in a large file
+    /// converts its range this way, so the breaks of a block without a CR are counted at once
+    /// (its breaks are its LFs); the block holding the line's start, or a CR, is walked break by
+    /// break. A line start is never inside a CRLF, so blocks may begin at one.
+    fn line_start(bytes: &[u8], known: (usize, usize), line: usize) -> Option<usize> {
+        let (from, mut seen) = known;
+        if line == seen {
+            return Some(from);
         }
-        let mut seen = 0;
-        for (n, block) in bytes.chunks(BLOCK).enumerate() {
-            let from = n * BLOCK;
+        let rest = bytes.get(from..)?;
+        for (n, block) in rest.chunks(BLOCK).enumerate() {
+            let block_start = from + n * BLOCK;
             if memchr::memchr(b'\r', block).is_none() {
                 let feeds = count_line_feeds(block);
                 if seen + feeds < line {
@@ -69,7 +111,7 @@ pub mod from_proto {
                     continue;
                 }
             }
-            for at in memchr::memchr2_iter(b'\n', b'\r', block).map(|at| from + at) {
+            for at in memchr::memchr2_iter(b'\n', b'\r', block).map(|at| block_start + at) {
                 // `\r\n` is one break: the line starts after its `\n`, found next (perhaps in
                 // the next block).
                 if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
@@ -247,6 +289,13 @@ mod tests {
                     expected,
                     "{position:?}"
                 );
+                let earlier = Position {
+                    line: line * 2 / 3,
+                    character: 1,
+                };
+                let from_earlier =
+                    from_proto::byte_offsets(&text, earlier, position, Encoding::Utf8);
+                assert_eq!(from_earlier.1, expected, "{earlier:?}..{position:?}");
             }
         }
     }
@@ -307,10 +356,26 @@ mod tests {
                 for line in 0..(text.len() as u32 + 3) {
                     for character in (0..20).chain([u32::MAX]) {
                         let position = Position { line, character };
+                        let expected = rope_offset(&rope, position, encoding);
                         assert_eq!(
                             from_proto::byte_offset(text, position, encoding),
-                            rope_offset(&rope, position, encoding),
+                            expected,
                             "{text:?} {position:?} {encoding:?}"
+                        );
+                        let other = Position {
+                            line: line / 2,
+                            character: 3,
+                        };
+                        let other_expected = rope_offset(&rope, other, encoding);
+                        assert_eq!(
+                            from_proto::byte_offsets(text, position, other, encoding),
+                            (expected, other_expected),
+                            "{text:?} {position:?}..{other:?}"
+                        );
+                        assert_eq!(
+                            from_proto::byte_offsets(text, other, position, encoding),
+                            (other_expected, expected),
+                            "{text:?} {other:?}..{position:?}"
                         );
                     }
                 }
