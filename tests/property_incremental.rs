@@ -1,8 +1,9 @@
 //! Incremental edits equal a full re-parse: random `didChange` edit sequences applied the way the
-//! server's document store applies them (a rope, LSP positions through
-//! `lsp::encoding::from_proto::char_index`) must give the same text as the same edits applied to a
-//! plain string through the analysis' `LineIndex::offset`, and so the same diagnostics as a fresh
-//! parse of that text. The parse that re-reads only the changed documents of a multi-document file
+//! server's document store applies them (a flat text, LSP positions through
+//! `lsp::encoding::from_proto::byte_offsets`) must give the same text as the same edits applied to
+//! a ropey rope (the store's former text, its positions converted by char index) and to a plain
+//! string through the analysis' `LineIndex::offset`, and so the same diagnostics as a fresh parse
+//! of that text. The parse that re-reads only the changed documents of a multi-document file
 //! equals a fresh parse too. Positions include columns past the line end, past the last line and inside
 //! multi-unit characters (emoji, CRLF), in both UTF-8 and UTF-16 encodings.
 
@@ -62,10 +63,49 @@ fn edit() -> impl Strategy<Value = Edit> {
 }
 
 /// What the document store does with a ranged change.
+fn apply_flat(text: &mut String, edit: &Edit, encoding: Encoding) {
+    let position = |(line, character): (u32, u32)| Position::new(line, character);
+    let (start, end) =
+        from_proto::byte_offsets(text, position(edit.start), position(edit.end), encoding);
+    text.replace_range(start.min(end)..start.max(end), &edit.text);
+}
+
+/// The char index of a position in a rope, clamped to its line's content (before LF, CR or CRLF)
+/// and to the rope's end: the conversion the store made when it kept a rope.
+fn rope_char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
+    let line = position.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let slice = rope.line(line);
+    let n = slice.len_chars();
+    let ends_with = |c| n > 0 && slice.char(n - 1) == c;
+    let crlf = ends_with('\n') && n > 1 && slice.char(n - 2) == '\r';
+    let content_end =
+        start + n - usize::from(crlf) - usize::from(ends_with('\n') || ends_with('\r'));
+    let character = position.character as usize;
+    let char = match encoding {
+        Encoding::Utf8 => {
+            let (a, b) = (rope.char_to_byte(start), rope.char_to_byte(content_end));
+            rope.byte_to_char(a + character.min(b - a))
+        }
+        Encoding::Utf16 => {
+            let (a, b) = (
+                rope.char_to_utf16_cu(start),
+                rope.char_to_utf16_cu(content_end),
+            );
+            rope.utf16_cu_to_char(a + character.min(b - a))
+        }
+    };
+    char.min(content_end)
+}
+
+/// The same change as the store made it on its rope.
 fn apply_rope(rope: &mut Rope, edit: &Edit, encoding: Encoding) {
     let position = |(line, character): (u32, u32)| Position::new(line, character);
-    let start = from_proto::char_index(rope, position(edit.start), encoding);
-    let end = from_proto::char_index(rope, position(edit.end), encoding);
+    let start = rope_char_index(rope, position(edit.start), encoding);
+    let end = rope_char_index(rope, position(edit.end), encoding);
     let (start, end) = (start.min(end), start.max(end));
     rope.remove(start..end);
     rope.insert(start, &edit.text);
@@ -97,13 +137,16 @@ proptest! {
     ) {
         let encoding = if utf16 { Encoding::Utf16 } else { Encoding::Utf8 };
         let mut rope = Rope::from_str(POLICY);
+        let mut flat = POLICY.to_string();
         let mut text = POLICY.to_string();
         for edit in &edits {
             apply_rope(&mut rope, edit, encoding);
+            apply_flat(&mut flat, edit, encoding);
             apply_string(&mut text, edit, encoding);
+            prop_assert_eq!(&flat, &text, "after {:?}", edit);
             prop_assert_eq!(rope.to_string(), text.clone(), "after {:?}", edit);
         }
-        prop_assert_eq!(summary(&rope.to_string()), summary(&text));
+        prop_assert_eq!(summary(&flat), summary(&text));
     }
 }
 
@@ -119,13 +162,8 @@ fn a_column_inside_a_character_means_its_start() {
         let text = "😀é\n";
         let index = LineIndex::new(text);
         let offset = usize::from(index.offset(LineCol { line: 0, col }, encoding));
-        let rope = Rope::from_str(text);
-        let chars = from_proto::char_index(&rope, Position::new(0, col), encoding);
-        assert_eq!(
-            offset,
-            rope.char_to_byte(chars),
-            "{encoding:?} column {col}"
-        );
+        let flat = from_proto::byte_offset(text, Position::new(0, col), encoding);
+        assert_eq!(offset, flat, "{encoding:?} column {col}");
     }
 }
 

@@ -1,10 +1,10 @@
 //! Position encodings: negotiation at `initialize`, and conversion of positions between the protocol
-//! (line + UTF-8 or UTF-16 code units) and the analysis (byte offsets) or the document rope (chars).
+//! (line + UTF-8 or UTF-16 code units) and byte offsets into a document's text.
 //!
 //! Every conversion clamps: a position past the end of its line or of the document is moved to that
-//! end, as the LSP specification asks, so hostile input never makes ropey panic.
+//! end, as the LSP specification asks, so hostile input never gives an offset outside the text or
+//! inside a character.
 
-use ropey::{Rope, RopeSlice};
 use tower_lsp_server::ls_types::{InitializeParams, PositionEncodingKind};
 
 use crate::ide::Encoding;
@@ -27,64 +27,133 @@ pub mod from_proto {
     use super::*;
     use tower_lsp_server::ls_types::Position;
 
-    /// The byte offset in `rope` of an LSP position, clamped like [`char_index`].
-    pub fn offset(rope: &Rope, position: Position, encoding: Encoding) -> crate::ide::TextSize {
-        let byte = rope.char_to_byte(char_index(rope, position, encoding));
-        crate::ide::TextSize::from(u32::try_from(byte).unwrap_or(u32::MAX))
+    /// The byte offset in `text` of an LSP position, as a `TextSize` (see [`byte_offset`]).
+    pub fn offset(text: &str, position: Position, encoding: Encoding) -> crate::ide::TextSize {
+        crate::ide::TextSize::from(
+            u32::try_from(byte_offset(text, position, encoding)).unwrap_or(u32::MAX),
+        )
     }
 
-    /// The char index in `rope` of an LSP position, clamped to the line end and the document end.
-    pub fn char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
-        let line = position.line as usize;
-        if line >= rope.len_lines() {
-            return rope.len_chars();
+    /// The byte offset in `text` of an LSP position, clamped to the end of its line (before the
+    /// line break) and to the end of the text; a column inside a character gives that
+    /// character's start. Lines end at LF, CRLF or a lone CR, and a text ending in a break has
+    /// an empty last line after it, so `line` counts breaks as the protocol does.
+    pub fn byte_offset(text: &str, position: Position, encoding: Encoding) -> usize {
+        let start = line_start(text.as_bytes(), (0, 0), position.line as usize);
+        offset_in_line(text, start, position.character, encoding)
+    }
+
+    /// The byte offsets of both ends of an LSP range, each as [`byte_offset`] gives it, in the
+    /// order given: the later line's start is searched from the earlier one's, so an edit in a
+    /// large file scans its text once.
+    pub fn byte_offsets(
+        text: &str,
+        start: Position,
+        end: Position,
+        encoding: Encoding,
+    ) -> (usize, usize) {
+        let (first, second) = if start.line <= end.line {
+            (start, end)
+        } else {
+            (end, start)
+        };
+        let bytes = text.as_bytes();
+        let first_start = line_start(bytes, (0, 0), first.line as usize);
+        let second_start = match first_start {
+            Some(from) => line_start(bytes, (from, first.line as usize), second.line as usize),
+            None => None,
+        };
+        let first = offset_in_line(text, first_start, first.character, encoding);
+        let second = offset_in_line(text, second_start, second.character, encoding);
+        if start.line <= end.line {
+            (first, second)
+        } else {
+            (second, first)
         }
-        let line_start = rope.line_to_char(line);
-        let slice = rope.line(line);
-        let content_chars = slice.len_chars() - line_break_chars(slice);
-        let col = column_chars(
-            rope,
-            line_start,
-            content_chars,
-            position.character,
-            encoding,
-        );
-        line_start + col.min(content_chars)
     }
 
-    /// Number of chars of the line before the column `character`, counted in `encoding` units; a
-    /// column inside a character counts that character as not yet reached.
-    fn column_chars(
-        rope: &Rope,
-        line_start: usize,
-        content_chars: usize,
+    /// The offset of column `character` of the line starting at `start` (the text's end for a
+    /// line past it).
+    fn offset_in_line(
+        text: &str,
+        start: Option<usize>,
         character: u32,
         encoding: Encoding,
     ) -> usize {
-        let character = character as usize;
-        match encoding {
-            Encoding::Utf8 => {
-                let start = rope.char_to_byte(line_start);
-                let end = rope.char_to_byte(line_start + content_chars);
-                rope.byte_to_char(start + character.min(end - start)) - line_start
-            }
-            Encoding::Utf16 => {
-                let start = rope.char_to_utf16_cu(line_start);
-                let end = rope.char_to_utf16_cu(line_start + content_chars);
-                rope.utf16_cu_to_char(start + character.min(end - start)) - line_start
-            }
-        }
+        let Some(start) = start else {
+            return text.len();
+        };
+        let rest = &text[start..];
+        let content = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
+        start + column_bytes(&rest[..content], character, encoding)
     }
 
-    /// How many chars at the end of a line are its line break (LF, CR or CRLF).
-    fn line_break_chars(line: RopeSlice<'_>) -> usize {
-        let n = line.len_chars();
-        let last = if n > 0 { line.char(n - 1) } else { return 0 };
-        match last {
-            '\n' if n > 1 && line.char(n - 2) == '\r' => 2,
-            '\n' | '\r' => 1,
-            _ => 0,
+    /// Bytes whose line feeds are counted at once, when they hold no CR.
+    const BLOCK: usize = 4096;
+
+    /// The byte offset where line `line` starts, or `None` past the last line, searched from
+    /// `known`: the start of an earlier line (offset, line). Each keystroke in a large file
+    /// converts its range this way, so the breaks of a block without a CR are counted at once
+    /// (its breaks are its LFs); the block holding the line's start, or a CR, is walked break by
+    /// break. A line start is never inside a CRLF, so blocks may begin at one.
+    fn line_start(bytes: &[u8], known: (usize, usize), line: usize) -> Option<usize> {
+        let (from, mut seen) = known;
+        if line == seen {
+            return Some(from);
         }
+        let rest = bytes.get(from..)?;
+        for (n, block) in rest.chunks(BLOCK).enumerate() {
+            let block_start = from + n * BLOCK;
+            if memchr::memchr(b'\r', block).is_none() {
+                let feeds = count_line_feeds(block);
+                if seen + feeds < line {
+                    seen += feeds;
+                    continue;
+                }
+            }
+            for at in memchr::memchr2_iter(b'\n', b'\r', block).map(|at| block_start + at) {
+                // `\r\n` is one break: the line starts after its `\n`, found next (perhaps in
+                // the next block).
+                if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                    continue;
+                }
+                seen += 1;
+                if seen == line {
+                    return Some(at + 1);
+                }
+            }
+        }
+        None
+    }
+
+    /// How many LF bytes `bytes` holds, counted in byte-wide lanes (runs short enough for a `u8`
+    /// count, which the compiler turns into vector compares).
+    fn count_line_feeds(bytes: &[u8]) -> usize {
+        bytes
+            .chunks(192)
+            .map(|run| usize::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+            .sum()
+    }
+
+    /// Bytes of `line` (without its break) before the column `character`, counted in `encoding`
+    /// units; a column inside a character counts that character as not yet reached.
+    fn column_bytes(line: &str, character: u32, encoding: Encoding) -> usize {
+        let character = character as usize;
+        if encoding == Encoding::Utf8 {
+            let mut at = character.min(line.len());
+            while !line.is_char_boundary(at) {
+                at -= 1;
+            }
+            return at;
+        }
+        let mut units = 0usize;
+        for (byte, ch) in line.char_indices() {
+            units += ch.len_utf16();
+            if units > character {
+                return byte;
+            }
+        }
+        line.len()
     }
 }
 
@@ -150,30 +219,167 @@ pub mod to_proto {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ropey::Rope;
     use tower_lsp_server::ls_types::Position;
 
-    fn at(rope: &Rope, line: u32, character: u32, encoding: Encoding) -> usize {
-        from_proto::char_index(rope, Position { line, character }, encoding)
+    fn at(text: &str, line: u32, character: u32, encoding: Encoding) -> usize {
+        from_proto::byte_offset(text, Position { line, character }, encoding)
     }
 
     #[test]
     fn utf16_and_utf8_columns_agree_on_the_same_char() {
-        let rope = Rope::from_str("a: x\r\nb: \"é😀x\"\rc");
-        // The 'x' after the emoji: 7 UTF-16 units or 10 bytes into line 1, char 6 + 6.
-        assert_eq!(at(&rope, 1, 7, Encoding::Utf16), 12);
-        assert_eq!(at(&rope, 1, 10, Encoding::Utf8), 12);
+        let text = "a: x\r\nb: \"é😀x\"\rc";
+        // The 'x' after the emoji: 7 UTF-16 units or 10 bytes into line 1, byte 6 + 10.
+        assert_eq!(at(text, 1, 7, Encoding::Utf16), 16);
+        assert_eq!(at(text, 1, 10, Encoding::Utf8), 16);
         // Inside the surrogate pair or inside a multi-byte char: the char itself.
-        assert_eq!(at(&rope, 1, 6, Encoding::Utf16), 11);
-        assert_eq!(at(&rope, 1, 7, Encoding::Utf8), 11);
+        assert_eq!(at(text, 1, 6, Encoding::Utf16), 12);
+        assert_eq!(at(text, 1, 7, Encoding::Utf8), 12);
+        assert_eq!(at(text, 1, 5, Encoding::Utf8), 10, "inside é");
     }
 
     #[test]
     fn out_of_range_positions_are_clamped() {
-        let rope = Rope::from_str("ab\r\ncd\n");
-        assert_eq!(at(&rope, 0, 99, Encoding::Utf16), 2);
-        assert_eq!(at(&rope, 1, 99, Encoding::Utf8), 6);
-        assert_eq!(at(&rope, 2, 5, Encoding::Utf8), 7);
-        assert_eq!(at(&rope, 99, 0, Encoding::Utf16), 7);
-        assert_eq!(at(&Rope::new(), u32::MAX, u32::MAX, Encoding::Utf16), 0);
+        let text = "ab\r\ncd\n";
+        assert_eq!(at(text, 0, 99, Encoding::Utf16), 2);
+        assert_eq!(at(text, 1, 99, Encoding::Utf8), 6);
+        assert_eq!(at(text, 2, 5, Encoding::Utf8), 7);
+        assert_eq!(at(text, 99, 0, Encoding::Utf16), 7);
+        assert_eq!(at("", u32::MAX, u32::MAX, Encoding::Utf16), 0);
+    }
+
+    #[test]
+    fn lone_cr_and_crlf_each_end_one_line() {
+        let text = "a\rb\r\nc\r\rd";
+        let starts: Vec<usize> = (0..6).map(|l| at(text, l, 0, Encoding::Utf8)).collect();
+        assert_eq!(starts, [0, 2, 5, 7, 8, 9], "line 5 is past the end");
+        assert_eq!(
+            at(text, 1, 9, Encoding::Utf16),
+            3,
+            "before the CRLF, never inside it"
+        );
+    }
+
+    /// Line starts in a text of several blocks: CRLFs split across a block boundary, lone CRs in
+    /// some blocks only, long lines and runs of empty ones.
+    #[test]
+    fn line_starts_across_blocks_are_the_rope_s() {
+        let mut text = String::new();
+        let mut n = 0u32;
+        while text.len() < 5 * 4096 {
+            n = n.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let width = (n >> 16) as usize % 90;
+            text.push_str(&"x".repeat(width));
+            let in_cr_block = (text.len() / 4096) % 2 == 1;
+            text.push_str(match n % 7 {
+                0 | 1 if in_cr_block => "\r",
+                2 => "\r\n",
+                _ => "\n",
+            });
+        }
+        let boundary = 3 * 4096 - 1;
+        text.replace_range(boundary..boundary + 2, "\r\n");
+        let rope = Rope::from_str(&text);
+        for line in 0..rope.len_lines() as u32 + 2 {
+            for character in [0, 5, 200] {
+                let position = Position { line, character };
+                let expected = rope_offset(&rope, position, Encoding::Utf8);
+                assert_eq!(
+                    from_proto::byte_offset(&text, position, Encoding::Utf8),
+                    expected,
+                    "{position:?}"
+                );
+                let earlier = Position {
+                    line: line * 2 / 3,
+                    character: 1,
+                };
+                let from_earlier =
+                    from_proto::byte_offsets(&text, earlier, position, Encoding::Utf8);
+                assert_eq!(from_earlier.1, expected, "{earlier:?}..{position:?}");
+            }
+        }
+    }
+
+    /// The conversion the document store made when it kept a ropey `Rope` (with its `cr_lines`
+    /// feature: LF, CR and CRLF end lines): the char index of a position, clamped to the line's
+    /// content and the text's end, as a byte offset.
+    fn rope_offset(rope: &Rope, position: Position, encoding: Encoding) -> usize {
+        let line = position.line as usize;
+        if line >= rope.len_lines() {
+            return rope.len_bytes();
+        }
+        let line_start = rope.line_to_char(line);
+        let slice = rope.line(line);
+        let n = slice.len_chars();
+        let last = (n > 0).then(|| slice.char(n - 1));
+        let crlf = last == Some('\n') && n > 1 && slice.char(n - 2) == '\r';
+        let breaks = usize::from(crlf) + usize::from(matches!(last, Some('\n' | '\r')));
+        let content_end = line_start + n - breaks;
+        let character = position.character as usize;
+        let char = match encoding {
+            Encoding::Utf8 => {
+                let (start, end) = (
+                    rope.char_to_byte(line_start),
+                    rope.char_to_byte(content_end),
+                );
+                rope.byte_to_char(start + character.min(end - start))
+            }
+            Encoding::Utf16 => {
+                let start = rope.char_to_utf16_cu(line_start);
+                let end = rope.char_to_utf16_cu(content_end);
+                rope.utf16_cu_to_char(start + character.min(end - start))
+            }
+        };
+        rope.char_to_byte(char.min(content_end))
+    }
+
+    /// Every position (lines and columns past the ends included) of texts with every kind of
+    /// line end, multi-unit characters and empty lines converts as the rope did.
+    #[test]
+    fn every_position_converts_as_the_rope_did() {
+        let texts = [
+            "",
+            "\n",
+            "\r",
+            "\r\n",
+            "\n\r",
+            "a",
+            "ab\r\ncd\n",
+            "a: x\r\nb: \"é😀x\"\rc",
+            "\r\r\n\n😀\r😀é\r\n\u{10FFFF}\u{FFFF}x",
+            "line\u{2028}sep\u{85}nel\u{b}vt\u{c}ff\n",
+            "é\n\n😀😀\r\n\r\n",
+        ];
+        for text in texts {
+            let rope = Rope::from_str(text);
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                for line in 0..(text.len() as u32 + 3) {
+                    for character in (0..20).chain([u32::MAX]) {
+                        let position = Position { line, character };
+                        let expected = rope_offset(&rope, position, encoding);
+                        assert_eq!(
+                            from_proto::byte_offset(text, position, encoding),
+                            expected,
+                            "{text:?} {position:?} {encoding:?}"
+                        );
+                        let other = Position {
+                            line: line / 2,
+                            character: 3,
+                        };
+                        let other_expected = rope_offset(&rope, other, encoding);
+                        assert_eq!(
+                            from_proto::byte_offsets(text, position, other, encoding),
+                            (expected, other_expected),
+                            "{text:?} {position:?}..{other:?}"
+                        );
+                        assert_eq!(
+                            from_proto::byte_offsets(text, other, position, encoding),
+                            (other_expected, expected),
+                            "{text:?} {other:?}..{position:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

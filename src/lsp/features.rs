@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types as lsp;
 
 use super::encoding::{from_proto, to_proto};
@@ -19,7 +18,7 @@ pub struct Request {
     /// The document's file.
     pub file: FileId,
     /// The document's text.
-    pub rope: Rope,
+    pub text: Arc<str>,
     /// The negotiated position encoding.
     pub encoding: Encoding,
     /// The settings (target Kubernetes version).
@@ -30,7 +29,7 @@ pub struct Request {
 
 impl Request {
     fn offset(&self, position: lsp::Position) -> TextSize {
-        from_proto::offset(&self.rope, position, self.encoding)
+        from_proto::offset(&self.text, position, self.encoding)
     }
 
     fn line_index(&self) -> Option<Arc<LineIndex>> {

@@ -147,24 +147,24 @@ impl State {
     /// A snapshot for a request on open document `uri` (hover, completion…), with the document's
     /// current text handed to the host first.
     pub fn request(&mut self, uri: &Uri) -> Option<super::features::Request> {
-        let (file, rope) = {
+        let (file, text) = {
             let document = self.documents.get(uri)?;
-            (document.file, document.rope.clone())
+            (document.file, document.text())
         };
-        Some(self.request_on(file, rope))
+        Some(self.request_on(file, text))
     }
 
     /// A snapshot for a workspace-wide request (no document of its own).
     pub fn workspace_request(&mut self) -> super::features::Request {
-        self.request_on(FileId(u32::MAX), ropey::Rope::new())
+        self.request_on(FileId(u32::MAX), std::sync::Arc::from(""))
     }
 
-    fn request_on(&mut self, file: FileId, rope: ropey::Rope) -> super::features::Request {
+    fn request_on(&mut self, file: FileId, text: std::sync::Arc<str>) -> super::features::Request {
         self.sync_open_documents();
         super::features::Request {
             analysis: self.host.snapshot(),
             file,
-            rope,
+            text,
             encoding: self.encoding,
             config: self.config.clone(),
             uris: self

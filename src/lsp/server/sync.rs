@@ -50,9 +50,7 @@ impl Server {
                 );
                 return;
             };
-            for change in &params.content_changes {
-                document.apply_change(change, encoding);
-            }
+            document.apply_changes(&params.content_changes, encoding);
             document.version = version;
         }
         // The run also asks `ide` which other files the edit affects, and re-checks them.

@@ -6,6 +6,11 @@
 //! own reader ends the stream at the first such frame. A request for an unknown `$/` method is
 //! answered `-32601` Method not found: the library drops those silently, which leaves a client
 //! waiting for an answer that never comes; a `$/` notification is still passed on (and ignored).
+//!
+//! A call is judged on its outline first ([`outline`](super::outline): the fields without the
+//! params, known to parse), which decides a pass without decoding the params; anything else, and
+//! anything the outline cannot vouch for, is judged on the full `Value` parse, whose error
+//! messages the answers quote.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -37,6 +42,24 @@ pub fn check(frame: Frame) -> Verdict {
         Frame::Body(body) => body,
         Frame::Broken(reason) => return error(Value::Null, PARSE_ERROR, &reason),
     };
+    if passes_on_its_outline(&body) {
+        return Verdict::Pass(body);
+    }
+    check_parsed(body)
+}
+
+/// Whether `body` is a call that passes, judged on its outline: `check_message` reads the params
+/// of a call only for their kind, which the outline keeps. A response (no method) is judged on
+/// the whole message, params included, so it is left to the full parse.
+pub(super) fn passes_on_its_outline(body: &[u8]) -> bool {
+    let Some(outline) = super::outline::outline(body) else {
+        return false;
+    };
+    outline.get("method").is_some_and(Value::is_string) && check_message(&outline).is_ok()
+}
+
+/// The verdict on `body` from the full parse.
+pub(super) fn check_parsed(body: Vec<u8>) -> Verdict {
     let message: Value = match serde_json::from_slice(&body) {
         Ok(message) => message,
         Err(parse) => return error(Value::Null, PARSE_ERROR, &parse.to_string()),

@@ -6,7 +6,10 @@
 //! from the library's output and from the reader's answers, so they never interleave.
 
 mod check;
+#[cfg(test)]
+mod check_tests;
 mod frames;
+mod outline;
 
 use std::time::Duration;
 
