@@ -49,10 +49,13 @@ pub struct VersionTarget {
 /// How many (version, stored) library sets each thread keeps for [`Env::kubernetes`].
 const LIBRARY_SETS_KEPT: usize = 8;
 
+/// A library set made for a (version, stored) pair.
+type LibrarySet = ((u32, bool), Vec<Library>);
+
 thread_local! {
     /// The library sets [`Env::kubernetes`] made on this thread: every pass over a policy's sites
     /// builds that environment, and deciding each library's gate showed in the check's profile.
-    static LIBRARY_SETS: RefCell<Vec<((u32, bool), Vec<Library>)>> = const { RefCell::new(Vec::new()) };
+    static LIBRARY_SETS: RefCell<Vec<LibrarySet>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The libraries of the admission environment of 1.`minor`, without the mutation-only ones.
