@@ -2,6 +2,8 @@
 //! for hover, so the policy layer only decides which ones a field sees (by the field's role) and how `object` and
 //! `params` are typed (`dyn` for the acceptance check, schema types for the typed check).
 
+use std::sync::Arc;
+
 use super::Env;
 use crate::cel::library::Library;
 use crate::cel::types::provider::{ADMISSION_REQUEST, NAMESPACE};
@@ -22,41 +24,90 @@ pub struct AdmissionVariables {
     pub authorizer: bool,
 }
 
+/// The documentation of each admission variable, by name.
+const DOCS: [(&str, &str); 8] = [
+    (
+        "object",
+        "The object from the incoming request (null for DELETE), converted to the matched version.",
+    ),
+    (
+        "oldObject",
+        "The existing object (null for CREATE and CONNECT).",
+    ),
+    (
+        "request",
+        "Attributes of the admission request (kind, resource, user, operation…).",
+    ),
+    (
+        "namespaceObject",
+        "The namespace of the object (null for cluster-scoped objects and in match conditions).",
+    ),
+    (
+        "params",
+        "The parameter resource referred to by the binding (null without paramRef).",
+    ),
+    (
+        "variables",
+        "The policy's variables, each evaluated lazily at most once.",
+    ),
+    (
+        "authorizer",
+        "Authorization checks for the requesting user.",
+    ),
+    (
+        "authorizer.requestResource",
+        "A resource check pre-populated with the request's resource.",
+    ),
+];
+
+thread_local! {
+    /// [`DOCS`] made shareable once per thread: every site's environment declares these
+    /// variables, and copying each text into a new allocation showed in the check's profile.
+    static SHARED_DOCS: Vec<(&'static str, Arc<str>)> =
+        DOCS.iter().map(|&(name, doc)| (name, Arc::from(doc))).collect();
+}
+
 impl Env {
     /// Declares the admission variables described by `vars`.
     pub fn declare_admission(&mut self, vars: &AdmissionVariables) {
-        let object = Some(
-            "The object from the incoming request (null for DELETE), converted to the matched version.",
-        );
-        self.declare("object", vars.object.clone(), object);
-        let old = Some("The existing object (null for CREATE and CONNECT).");
-        self.declare("oldObject", vars.object.clone(), old);
-        let request =
-            Some("Attributes of the admission request (kind, resource, user, operation…).");
-        self.declare("request", Type::object(ADMISSION_REQUEST), request);
-        let namespace = Some(
-            "The namespace of the object (null for cluster-scoped objects and in match conditions).",
-        );
-        self.declare("namespaceObject", Type::object(NAMESPACE), namespace);
+        self.declare_request(&vars.object);
+        self.declare_site_variables(vars);
+    }
+
+    /// Declares what every admission expression sees: `object` and `oldObject` (of type
+    /// `object`), `request` and `namespaceObject`. Several environments built from one with these
+    /// declared need not declare them again ([`Env::declare_site_variables`]).
+    pub fn declare_request(&mut self, object: &Type) {
+        self.declare_documented("object", object.clone());
+        self.declare_documented("oldObject", object.clone());
+        self.declare_documented("request", Type::object(ADMISSION_REQUEST));
+        self.declare_documented("namespaceObject", Type::object(NAMESPACE));
+    }
+
+    /// Declares the admission variables that depend on the expression's field: `params`,
+    /// `variables` and `authorizer`, as `vars` says (its `object` is not read).
+    pub fn declare_site_variables(&mut self, vars: &AdmissionVariables) {
         if let Some(params) = &vars.params {
-            let doc =
-                Some("The parameter resource referred to by the binding (null without paramRef).");
-            self.declare("params", params.clone(), doc);
+            self.declare_documented("params", params.clone());
         }
         if let Some(variables) = &vars.variables {
-            let doc = Some("The policy's variables, each evaluated lazily at most once.");
-            self.declare("variables", variables.clone(), doc);
+            self.declare_documented("variables", variables.clone());
         }
         if vars.authorizer {
-            let doc = Some("Authorization checks for the requesting user.");
-            self.declare("authorizer", Type::object(AUTHORIZER), doc);
-            let doc = Some("A resource check pre-populated with the request's resource.");
-            self.declare(
-                "authorizer.requestResource",
-                Type::object(RESOURCE_CHECK),
-                doc,
-            );
+            self.declare_documented("authorizer", Type::object(AUTHORIZER));
+            self.declare_documented("authorizer.requestResource", Type::object(RESOURCE_CHECK));
         }
+    }
+
+    /// Declares admission variable `name` (an entry of [`DOCS`]) with its documentation.
+    fn declare_documented(&mut self, name: &str, ty: Type) {
+        let doc = SHARED_DOCS.with(|docs| {
+            docs.iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, doc)| doc.clone())
+        });
+        self.variables
+            .insert(name.to_string(), super::Variable { ty, doc });
     }
 
     /// Enables what only MutatingAdmissionPolicy mutations have: the `Object`/`JSONPatch` types

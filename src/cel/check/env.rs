@@ -7,6 +7,7 @@
 //! comparisons are [`Library::CrossTypeNumericComparisons`], optional syntax needs
 //! [`Library::Optional`].
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -43,6 +44,43 @@ pub struct VersionTarget {
     pub minor: u32,
     /// StoredExpressions (runtime, unchanged expressions) rather than NewExpressions.
     pub stored: bool,
+}
+
+/// How many (version, stored) library sets each thread keeps for [`Env::kubernetes`].
+const LIBRARY_SETS_KEPT: usize = 8;
+
+/// A library set made for a (version, stored) pair.
+type LibrarySet = ((u32, bool), Vec<Library>);
+
+thread_local! {
+    /// The library sets [`Env::kubernetes`] made on this thread: every pass over a policy's sites
+    /// builds that environment, and deciding each library's gate showed in the check's profile.
+    static LIBRARY_SETS: RefCell<Vec<LibrarySet>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The libraries of the admission environment of 1.`minor`, without the mutation-only ones.
+fn kubernetes_libraries(minor: u32, stored: bool) -> Vec<Library> {
+    let key = (minor, stored);
+    let kept = LIBRARY_SETS.with(|sets| {
+        let sets = sets.borrow();
+        sets.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, libraries)| libraries.clone())
+    });
+    if let Some(libraries) = kept {
+        return libraries;
+    }
+    let libraries: Vec<Library> = libraries_for(minor, stored)
+        .into_iter()
+        .filter(|library| !library.mutation_only())
+        .collect();
+    LIBRARY_SETS.with(|sets| {
+        let mut sets = sets.borrow_mut();
+        if sets.len() < LIBRARY_SETS_KEPT {
+            sets.push((key, libraries.clone()));
+        }
+    });
+    libraries
 }
 
 /// Several providers asked in order; the first that knows a type answers.
@@ -123,11 +161,7 @@ impl Env {
     /// variables and without the mutation-only libraries (add [`Library::JsonPatch`] for MAP
     /// mutations), with homogeneous literals and a version target.
     pub fn kubernetes(minor: u32, stored: bool) -> Env {
-        let libraries = libraries_for(minor, stored)
-            .into_iter()
-            .filter(|library| !library.mutation_only())
-            .collect();
-        let mut env = Env::new(libraries);
+        let mut env = Env::new(kubernetes_libraries(minor, stored));
         env.homogeneous_literals = true;
         let version = if stored {
             minor

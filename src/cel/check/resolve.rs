@@ -2,6 +2,7 @@
 //! types, each tried in the container's candidate order), dotted names given as selection chains
 //! (`authorizer.requestResource`, `net.IP`), and field selection on maps, objects and `dyn`.
 
+use std::ops::Bound;
 use std::sync::Arc;
 
 use super::{CheckErrorKind, Checker, Reference, cel_go_type, closest};
@@ -132,11 +133,14 @@ impl Checker<'_> {
             return true;
         }
         let root = crate::cel::types::provider::root_part(parts);
+        // The names that start with `root` are together in the map's order, from `root` on.
         let variable = self
             .env
             .variables
-            .keys()
-            .any(|name| name.len() > root.len() && is_dotted_under(name, root));
+            .range::<str, _>((Bound::Included(root), Bound::Unbounded))
+            .map(|(name, _)| name)
+            .take_while(|name| name.starts_with(root))
+            .any(|name| is_dotted_under(name, root));
         variable
             || crate::cel::library::is_type_identifier_root(root)
             || self.env.providers.may_name_type(parts)

@@ -16,6 +16,33 @@ use crate::cel::ast::{Ast, ExprId, ExprKind, Literal};
 use crate::cel::eval::Value;
 use crate::cel::eval::functions::convert;
 
+/// Whether any validator could report on `ast`: the literal validators look only at calls of
+/// `duration`, `timestamp`, `matches`, `find` and `findAll` whose first argument is a literal, the
+/// homogeneous-literal rule only at list and map literals. Most
+/// expressions have neither, and then the walk that orders the nodes for them is not needed.
+pub(super) fn may_report(ast: &Ast) -> bool {
+    ast.exprs.iter().any(|expr| match &expr.kind {
+        ExprKind::List { .. } | ExprKind::Map { .. } => true,
+        ExprKind::Call {
+            target,
+            function,
+            args,
+        } => {
+            let validated = match function.text.as_str() {
+                "duration" | "timestamp" => target.is_none(),
+                "find" | "findAll" => target.is_some(),
+                "matches" => true,
+                _ => false,
+            };
+            validated
+                && args
+                    .first()
+                    .is_some_and(|&arg| matches!(ast.expr(arg).kind, ExprKind::Literal(_)))
+        }
+        _ => false,
+    })
+}
+
 /// Reports literal arguments of `duration` and `timestamp` calls that would fail to convert,
 /// and literal `matches` patterns Go refuses.
 /// `order` is every node of `ast` in pre-order.

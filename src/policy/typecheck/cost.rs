@@ -15,6 +15,8 @@
 //! Only the typed passes are estimated, and an estimate that depends on a value of unknown size
 //! (`dyn`) is not reported: a guess would be a false alarm.
 
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use crate::cel::ast::Ast;
@@ -31,6 +33,9 @@ use super::mutation::object_path;
 
 /// The request size the warning is decided for: a large but ordinary object (64 KiB).
 pub const ORDINARY_REQUEST: u64 = 64 * 1024;
+
+/// How many owner types' shares one pass's estimates keep ([`SchemaSizes::share`]).
+const MAX_SHARES_KEPT: usize = 32;
 
 /// The type `variables` has in a typed pass.
 const VARIABLES: &str = "kubernetes.variables";
@@ -109,6 +114,7 @@ fn estimates(
         root: pass.1,
         budget,
         variables: BTreeMap::new(),
+        shares: RefCell::new(Vec::new()),
     };
     let mut out = Vec::with_capacity(sites.len());
     for ((site, ast), checked) in sites.iter().zip(parsed).zip(results) {
@@ -174,6 +180,10 @@ struct SchemaSizes<'a> {
     root: &'a str,
     budget: u64,
     variables: BTreeMap<String, Estimate>,
+    /// [`SchemaSizes::share`] by owner type, as computed so far: the sites of a policy read the
+    /// same few object types again and again, and each share walks the type's dotted name up
+    /// through the schema.
+    shares: RefCell<Vec<(String, u64)>>,
 }
 
 impl SizeEstimator for SchemaSizes<'_> {
@@ -234,10 +244,10 @@ impl SchemaSizes<'_> {
     }
 
     /// The schema type an `Object.x` type of a mutating policy stands for.
-    fn schema_name(&self, name: &str) -> String {
+    fn schema_name<'n>(&self, name: &'n str) -> Cow<'n, str> {
         match object_path(name) {
-            Some(rest) => format!("{}{rest}", self.root),
-            None => name.to_string(),
+            Some(rest) => Cow::Owned(format!("{}{rest}", self.root)),
+            None => Cow::Borrowed(name),
         }
     }
 
@@ -246,6 +256,20 @@ impl SchemaSizes<'_> {
     /// one. (Giving every element the whole request, as the API server's per-value rule does, makes
     /// a pass over `containers` and their `env` look quadratic when it reads the request once.)
     fn share(&self, owner: &str) -> u64 {
+        if let Some(&(_, share)) = self.shares.borrow().iter().find(|(name, _)| name == owner) {
+            return share;
+        }
+        let share = self.compute_share(owner);
+        let mut shares = self.shares.borrow_mut();
+        // Bounded, so that the search stays short when an expression reads hundreds of types.
+        if shares.len() < MAX_SHARES_KEPT {
+            shares.push((owner.to_string(), share));
+        }
+        share
+    }
+
+    /// [`SchemaSizes::share`], computed.
+    fn compute_share(&self, owner: &str) -> u64 {
         let mut levels = Vec::new();
         let mut name = owner;
         while let Some((parent, field)) = name.rsplit_once('.') {

@@ -273,7 +273,7 @@ impl Typed<'_> {
         let mut passes = 0;
         // Each typed pass's kind and results: the cost estimate for the largest request reads
         // them again after the loop, and the kind guards read a validating policy's.
-        let mut typed_passes: Vec<(&Gvk, Vec<Option<Checked>>)> = Vec::new();
+        let mut typed_passes: Vec<(&Gvk, String, Vec<Option<Checked>>)> = Vec::new();
         for gvk in &kinds {
             let Some(typing) = self.kind_typing(gvk) else {
                 continue;
@@ -289,17 +289,18 @@ impl Typed<'_> {
                 (self.types, &root),
                 &mut costs,
             );
-            self.collect(&results, &kind_label(gvk), reported, &mut found);
+            let label = kind_label(gvk);
+            self.collect(&results, &label, reported, &mut found);
             if self.mutating {
                 self.json_patches(&results, gvk, &mut found);
                 self.apply_configurations(gvk, &mut found);
             }
-            typed_passes.push((gvk, results));
+            typed_passes.push((gvk, label, results));
         }
         if costs.over_limit() {
             // A warning is possible: estimate again, both sizes, as the message shows them.
             costs = cost::Costs::new();
-            for (gvk, results) in &typed_passes {
+            for (gvk, _, results) in &typed_passes {
                 let root = gvk.type_name();
                 cost::add(
                     self.sites,
@@ -317,7 +318,7 @@ impl Typed<'_> {
         } else {
             typed_passes
                 .into_iter()
-                .map(|(gvk, results)| (kind_label(gvk), results))
+                .map(|(_, label, results)| (label, results))
                 .collect()
         };
         if passes == 0 && self.params != Type::Dyn {

@@ -92,6 +92,8 @@ fn walk(
     for provider in typing.providers.iter().rev() {
         base.push_provider(provider.clone());
     }
+    // What every site of the pass sees, declared once rather than per environment.
+    base.declare_request(&typing.object);
     let mut variables: BTreeMap<&str, Type> = BTreeMap::new();
     let settled = Settled::default();
     // Sites with the same environment share one: every validation of a policy usually does, and
@@ -236,7 +238,7 @@ fn site_env(
         };
         env.push_provider(Arc::new(visible));
     }
-    env.declare_admission(&AdmissionVariables {
+    env.declare_site_variables(&AdmissionVariables {
         object: typing.object.clone(),
         params: site.has_params.then(|| typing.params.clone()),
         variables: site.sees_variables.then(|| Type::object(VARIABLES)),

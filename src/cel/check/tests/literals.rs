@@ -268,3 +268,33 @@ fn regex_library_patterns_are_compiled_with_the_program() {
         "#]],
     );
 }
+
+/// The validators look for their calls and literals anywhere in the tree: inside macro bodies
+/// and as operands, not only at the top.
+#[test]
+fn validators_reach_into_macro_bodies() {
+    check_errors(
+        "[1].all(x, [x].exists(y, duration('5 minutes') > duration('1s') && [y, 'a'].size() > 0))",
+        &dyn_env(30, false),
+        expect![[r#"
+            cel-type: invalid duration argument
+              | [1].all(x, [x].exists(y, duration('5 minutes') > duration('1s') && [y, 'a'].size() > 0))
+              |                                   ^^^^^^^^^^^
+            cel-type: expected type 'int' but found 'string'
+              | [1].all(x, [x].exists(y, duration('5 minutes') > duration('1s') && [y, 'a'].size() > 0))
+              |                                                                        ^^^
+        "#]],
+    );
+    check_errors(
+        "[1].all(x, 'a'.find('[') == '' || matches('(', 'a'))",
+        &dyn_env(30, false),
+        expect![[r#"
+            cel-type: program instantiation failed: error parsing regexp: missing closing ]: `[`
+              | [1].all(x, 'a'.find('[') == '' || matches('(', 'a'))
+              |                     ^^^
+            cel-type: invalid matches argument
+              | [1].all(x, 'a'.find('[') == '' || matches('(', 'a'))
+              |                                           ^^^
+        "#]],
+    );
+}

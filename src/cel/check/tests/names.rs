@@ -239,3 +239,21 @@ fn cel_go_style_report() {
          | .....^"#]]
     .assert_eq(&crate::cel::check::cel_go_report(src, &checked.errors));
 }
+
+/// A dotted variable is found under its root whatever other names sort between the root and it
+/// (`a-c` sorts after `a` and before `a.b`).
+#[test]
+fn dotted_variable_past_names_sorting_between() {
+    let mut env = env();
+    env.declare("a", Type::Int, None);
+    env.declare("a-c", Type::Int, None);
+    env.declare("a.b", Type::String, None);
+    check_types(
+        "a.b",
+        &env,
+        expect![[r#"
+        .b ~string ^var a.b
+          a ~int ^var a
+    "#]],
+    );
+}

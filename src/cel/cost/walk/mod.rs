@@ -144,12 +144,10 @@ impl<'a> Walker<'a> {
     }
 
     fn select(&mut self, id: ExprId, operand: ExprId, optional: bool) -> Cost {
-        match self.checked.reference(id) {
+        let checked = self.checked;
+        match checked.reference(id) {
             // A qualified variable name (`authorizer.requestResource`) is one identifier.
-            Some(Reference::Variable { name, .. }) => {
-                let name = name.clone();
-                return self.ident(id, &name);
-            }
+            Some(Reference::Variable { name, .. }) => return self.ident(id, name),
             Some(Reference::Field { owner, name, .. }) => {
                 let root = PathRoot::Field {
                     owner: owner.clone(),
@@ -212,14 +210,15 @@ impl<'a> Walker<'a> {
     }
 
     fn call(&mut self, id: ExprId, target: Option<ExprId>, args: &[ExprId]) -> Cost {
-        let Some(Reference::Function { name, overloads }) = self.checked.reference(id) else {
+        // Borrowed from the check result, which outlives the walk: no copy per call.
+        let checked = self.checked;
+        let Some(Reference::Function { name, overloads }) = checked.reference(id) else {
             return self.unresolved_call(id, target, args);
         };
-        let name = name.clone();
-        let overloads = overloads.clone();
+        let name = name.as_str();
         // `strings.quote(x)` parses as a member call on `strings`; the checker resolved it to a
         // global function, so the namespace is not a receiver to cost.
-        let target = target.filter(|_| !is_namespaced(&name, self.ast, id));
+        let target = target.filter(|_| !is_namespaced(name, self.ast, id));
         if name == "dyn" {
             let Some(&arg) = args.first() else {
                 return Cost::fixed(1);
@@ -232,10 +231,10 @@ impl<'a> Walker<'a> {
         let target_cost = target.map_or(Cost::default(), |t| self.cost(t));
         let mut fn_cost: Option<Cost> = None;
         let mut result: Option<Size> = None;
-        for overload in &overloads {
+        for overload in overloads {
             let call = calls::Call {
                 id,
-                name: &name,
+                name,
                 overload,
                 target,
                 args,
