@@ -3,6 +3,7 @@
 
 mod actions;
 mod add_required;
+pub mod ahead;
 mod completion;
 pub mod crd_lenses;
 mod cursor;

@@ -139,7 +139,8 @@ impl Parsed {
 /// them when a request on an older snapshot still reads it.
 fn reparse(text: &str, previous: Option<Arc<Parsed>>) -> (YamlFile, Pieces) {
     match previous.map(Arc::try_unwrap) {
-        None => incremental::reparse(text, None),
+        // A large opened text may have been parsed ahead, as soon as its message arrived.
+        None => super::ahead::take(text).unwrap_or_else(|| incremental::reparse(text, None)),
         Some(Ok(old)) => incremental::reparse_owned(text, &old.text, old.yaml, &old.pieces),
         Some(Err(shared)) => {
             let previous = Previous {

@@ -43,6 +43,12 @@ impl LineIndex {
     /// `Arc`, so a request on a large file need not copy its text.
     pub fn shared(text: std::sync::Arc<str>) -> LineIndex {
         let bytes = text.as_bytes();
+        if memchr::memchr(b'\r', bytes).is_none() {
+            return LineIndex {
+                line_starts: line_feed_starts(bytes),
+                text,
+            };
+        }
         // Sized by a first count (every break byte, so at least the line count): a 30,000-line
         // file's index is then one allocation rather than a doubling vector and its copies. Both
         // passes find the breaks with memchr, several bytes at a time: the diagnostics of every
@@ -127,6 +133,17 @@ impl LineIndex {
         }
         to_size(at)
     }
+}
+
+/// The line starts of a text without `\r`: after every `\n`. Counted first by memchr's
+/// vectorized count (one allocation of the right size), then found with the one-byte search,
+/// which is quicker than the two-byte one the general case needs: building this index was
+/// 0.75 ms of every diagnostics run on a 33,000-line file.
+fn line_feed_starts(bytes: &[u8]) -> Vec<TextSize> {
+    let mut line_starts = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
+    line_starts.push(TextSize::from(0));
+    line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|at| to_size(at + 1)));
+    line_starts
 }
 
 /// Converts a `usize` length or offset to `TextSize`; texts over 4 GiB are refused before they get here.

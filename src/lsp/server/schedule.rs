@@ -232,8 +232,14 @@ impl Shared {
 }
 
 /// Computes the files of `job`, sending each result to the publisher under its guard as soon as
-/// it is ready.
+/// it is ready. A parse made ahead and not taken by this run counts the run (see `ide::ahead`).
 fn compute_and_publish(job: &Job, guards: &HashMap<Uri, Guard>, publisher: &PublishSender) {
+    publish_each(job, guards, publisher);
+    crate::ide::ahead::run_ended();
+}
+
+/// [`compute_and_publish`] without the bookkeeping.
+fn publish_each(job: &Job, guards: &HashMap<Uri, Guard>, publisher: &PublishSender) {
     diagnostics::compute_each(job, &|uri, diagnostics| {
         let Some(&guard) = guards.get(&uri) else {
             return;

@@ -5,6 +5,7 @@
 //! through an in-memory pipe; a writer task is the only writer of stdout, taking whole frames
 //! from the library's output and from the reader's answers, so they never interleave.
 
+mod ahead;
 mod check;
 #[cfg(test)]
 mod check_tests;
@@ -96,7 +97,10 @@ async fn deliver(
     answers: &mpsc::UnboundedSender<Vec<u8>>,
 ) -> bool {
     match check::check(frame) {
-        Verdict::Pass(body) => write_frame(library, &body).await.is_ok(),
+        Verdict::Pass(body) => {
+            ahead::start(&body);
+            write_frame(library, &body).await.is_ok()
+        }
         Verdict::Answer(answer) => {
             eprintln!("admission-ls: answered a malformed message: {answer}");
             let _ = answers.send(answer.to_string().into_bytes());
