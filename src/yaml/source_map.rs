@@ -40,6 +40,24 @@ impl SourceMap {
         }
     }
 
+    /// The map of a value that is the file text at `content` itself: one verbatim run (none for
+    /// an empty value), as [`MapBuilder::verbatim`] would build it.
+    pub(crate) fn verbatim(content: TextRange) -> SourceMap {
+        let len = u32::from(content.len());
+        let segments = if len == 0 {
+            Segments::None
+        } else {
+            Segments::One(Segment {
+                decoded: 0,
+                file: u32::from(content.start()),
+                decoded_len: len,
+                file_len: len,
+                verbatim: true,
+            })
+        };
+        SourceMap { segments, content }
+    }
+
     /// A map that sends every decoded offset to the start of the content: used when the exact
     /// correspondence is unknown, so that positions stay inside the scalar.
     pub(crate) fn degraded(content: TextRange) -> SourceMap {
@@ -267,6 +285,28 @@ impl SourceMap {
                     segment.file = shift(segment.file);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MapBuilder, SourceMap};
+    use crate::text::{TextRange, TextSize};
+
+    /// The map of a value read verbatim is the one the builder makes for the same run.
+    #[test]
+    fn verbatim_map_is_the_builders() {
+        for (start, text) in [(0, "abc"), (7, "x"), (3, "")] {
+            let content = TextRange::at(TextSize::from(start), TextSize::of(text));
+            let mut built = MapBuilder::default();
+            built.verbatim(text, start as usize);
+            let (_, expected) = built.finish(content);
+            assert_eq!(
+                SourceMap::verbatim(content),
+                expected,
+                "{text:?} at {start}"
+            );
         }
     }
 }
