@@ -12,13 +12,14 @@ use super::source_map::{MapBuilder, SourceMap};
 use crate::text::TextRange;
 
 /// Decodes the flow scalar whose raw text (quotes included) is `text[start..end]`; `None` when the
-/// text is not what the style needs (the caller then keeps the parser's value). `indent` is the
-/// least indentation of a plain scalar's lines (one more than the enclosing block collection's).
+/// text is not what the style needs (the caller then keeps the parser's value). `indent` gives the
+/// least indentation of a plain scalar's lines (one more than the enclosing block collection's),
+/// asked only for a scalar written on several lines.
 pub(crate) fn decode_flow(
     text: &str,
     style: ScalarStyle,
     (start, end): (usize, usize),
-    indent: usize,
+    indent: impl FnOnce() -> usize,
 ) -> Option<(String, SourceMap)> {
     let raw = text.get(start..end)?;
     let (content_start, content_end) = match style {
@@ -35,14 +36,20 @@ pub(crate) fn decode_flow(
         }
         _ => return None,
     };
-    let mut out = MapBuilder::with_capacity(content_end - content_start);
     let content = TextRange::new(size(content_start), size(content_end));
-    let one_line = !text.get(content_start..content_end)?.contains(['\n', '\r']);
+    let written = text.get(content_start..content_end)?;
+    if is_verbatim(written, style) {
+        // Most scalars: the value is the text as written, and the map one run of it.
+        return Some((written.to_owned(), SourceMap::verbatim(content)));
+    }
+    let mut out = MapBuilder::with_capacity(content_end - content_start);
+    let one_line = memchr::memchr2(b'\n', b'\r', written.as_bytes()).is_none();
     if one_line {
         // The common case, without the line table.
         emit_line(text, style, content_start, content_end, &mut out)?;
         return Some(out.finish(content));
     }
+    let indent = indent();
     let lines = split_lines(text, content_start, content_end);
     let mut index = 0;
     while let Some(line) = lines.get(index) {
@@ -63,6 +70,18 @@ pub(crate) fn decode_flow(
         );
     }
     Some(out.finish(content))
+}
+
+/// Whether the content `written` of a flow scalar of `style` decodes to itself: one line, without
+/// the escapes of its style (a backslash in double quotes, a doubled quote in single quotes).
+fn is_verbatim(written: &str, style: ScalarStyle) -> bool {
+    let bytes = written.as_bytes();
+    match style {
+        ScalarStyle::Plain => memchr::memchr2(b'\n', b'\r', bytes).is_none(),
+        ScalarStyle::SingleQuoted => memchr::memchr3(b'\n', b'\r', b'\'', bytes).is_none(),
+        ScalarStyle::DoubleQuoted => memchr::memchr3(b'\n', b'\r', b'\\', bytes).is_none(),
+        ScalarStyle::Literal | ScalarStyle::Folded => false,
+    }
 }
 
 /// A source line of a scalar: `[start, end)` and the break after it (`break_len == 0` for the last).

@@ -19,15 +19,19 @@ use super::{Entry, Node, NodeKind, ScalarStyle, SyntaxError, binary};
 /// document order. A value whose key is written again later in its mapping is not looked at:
 /// go-yaml keeps the last value of a key.
 pub(crate) fn refusal(root: &Node) -> Option<SyntaxError> {
-    if let Some(node) = nodes(root, false).find(|node| is_invalid_binary(node)) {
+    // Almost no document has such a value: one plain walk looks for both, the careful walk for a
+    // float only runs after it found one.
+    let mut walk = nodes(root, false);
+    let first = walk.find(|node| is_invalid_binary(node) || unsupported_float(node).is_some())?;
+    // A bad binary anywhere is reported before a float, as go-yaml fails on it while decoding.
+    let binary = Some(first)
+        .filter(|node| is_invalid_binary(node))
+        .or_else(|| walk.find(|node| is_invalid_binary(node)));
+    if let Some(node) = binary {
         return Some(SyntaxError {
             range: node.range,
             message: binary::INVALID.to_owned(),
         });
-    }
-    // Almost no document has such a value: a plain walk first, the careful one only then.
-    if !nodes(root, false).any(|node| unsupported_float(node).is_some()) {
-        return None;
     }
     let node = nodes(root, true).find(|node| unsupported_float(node).is_some())?;
     let written = unsupported_float(node)?;

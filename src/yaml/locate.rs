@@ -159,11 +159,21 @@ pub(crate) fn quoted_end(text: &str, start: usize, limit: usize) -> Option<usize
     let quote = *bytes.get(start)?;
     let mut i = start + 1;
     while i < limit {
-        match *bytes.get(i)? {
-            b'\\' if quote == b'"' => i += 2,
-            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
-            b if b == quote => return Some(i + 1),
-            _ => i += 1,
+        // Jump to the next byte that may end the scalar or escape the quote.
+        let rest = bytes.get(i..)?;
+        let found = if quote == b'"' {
+            memchr::memchr2(b'"', b'\\', rest)
+        } else {
+            memchr::memchr(quote, rest)
+        };
+        i += found?;
+        if i >= limit {
+            break;
+        }
+        match bytes.get(i) {
+            Some(b'\\') if quote == b'"' => i += 2,
+            Some(b'\'') if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            _ => return Some(i + 1),
         }
     }
     None
@@ -224,5 +234,17 @@ mod tests {
         assert_eq!(after_colon("a : b", 1), 3);
         assert_eq!(after_colon("a, b", 1), 1);
         assert_eq!(trim_end("ab \r\n", 0, 5), 2);
+    }
+
+    #[test]
+    fn quoted_ends() {
+        let text = r#"a: "x\"y" # "c""#;
+        assert_eq!(quoted_end(text, 3, text.len()), Some(9));
+        assert_eq!(quoted_end(text, 3, 8), None);
+        let text = "a: 'it''s' b";
+        assert_eq!(quoted_end(text, 3, text.len()), Some(10));
+        assert_eq!(quoted_end(text, 3, 7), None);
+        assert_eq!(quoted_end("'it'", 0, 2), None);
+        assert_eq!(quoted_end("\"a\\", 0, 9), None);
     }
 }

@@ -83,7 +83,7 @@ fn flow_scalar(
         _ => locate::quoted_end(text, from, end).unwrap_or(end),
     };
     let range = TextRange::new(size(from), size(end));
-    let indent = builder.block_indent().map_or(0, |column| column + 1);
+    let indent = || builder.block_indent().map_or(0, |column| column + 1);
     let decoded = decode::decode_flow(text, style, (from, end), indent);
     let (value, map) = match decoded {
         // The parser read this scalar with its breaks as spaces; only our decoding folds them.

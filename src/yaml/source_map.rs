@@ -3,7 +3,10 @@
 //! A scalar's value is made of segments: runs copied verbatim from the file (one entry for the whole
 //! run, since decoded and file offsets advance together) and single produced pieces (an escape, a
 //! folded line break, a `''`) whose every byte maps to the start of the source text that produced it.
-//! Storing runs keeps the map small: a one-line scalar has a single segment.
+//! Storing runs keeps the map small: a one-line scalar has a single segment, and when that segment
+//! is the whole content (most scalars) it is not stored at all.
+
+use std::ops::Deref;
 
 use crate::text::{TextRange, TextSize};
 
@@ -34,24 +37,36 @@ pub struct SourceMap {
 impl SourceMap {
     /// A map built from segments covering the value, for content at `content` in the file.
     pub(crate) fn new(segments: Vec<Segment>, content: TextRange) -> SourceMap {
-        SourceMap {
-            segments: Segments::from_vec(segments),
-            content,
-        }
+        let segments = match segments.as_slice() {
+            [one] if *one == whole_segment(content) => Segments::Whole,
+            _ => Segments::Listed(segments.into_boxed_slice()),
+        };
+        SourceMap { segments, content }
+    }
+
+    /// The map of a value that is the file text at `content` itself: one verbatim run (none for
+    /// an empty value), as [`MapBuilder::verbatim`] would build it.
+    pub(crate) fn verbatim(content: TextRange) -> SourceMap {
+        let segments = if content.is_empty() {
+            Segments::Listed(Box::default())
+        } else {
+            Segments::Whole
+        };
+        SourceMap { segments, content }
     }
 
     /// A map that sends every decoded offset to the start of the content: used when the exact
     /// correspondence is unknown, so that positions stay inside the scalar.
     pub(crate) fn degraded(content: TextRange) -> SourceMap {
         SourceMap {
-            segments: Segments::Degraded,
+            segments: Segments::Listed(Box::new([DEGRADED])),
             content,
         }
     }
 
     /// Whether the map is exact (built by the decoder) rather than degraded.
     pub fn is_exact(&self) -> bool {
-        !matches!(self.segments, Segments::Degraded)
+        !self.segments.is_degraded()
     }
 
     /// The file range of the scalar's content (without quotes or block header).
@@ -102,13 +117,11 @@ impl SourceMap {
             return Some(TextSize::from(0));
         }
         let at = u32::from(at);
+        let segments = self.segments();
         // Segments are in decoded order, and decoded order follows file order.
-        let index = self
-            .segments()
-            .partition_point(|seg| seg.file.saturating_add(seg.file_len) <= at);
-        let Some(seg) = self.segments().get(index) else {
-            let len = self
-                .segments()
+        let index = segments.partition_point(|seg| seg.file.saturating_add(seg.file_len) <= at);
+        let Some(seg) = segments.get(index) else {
+            let len = segments
                 .last()
                 .map_or(0, |seg| seg.decoded + seg.decoded_len);
             return Some(TextSize::from(len));
@@ -124,42 +137,80 @@ impl SourceMap {
     }
 
     /// The segments in decoded order.
-    fn segments(&self) -> &[Segment] {
+    fn segments(&self) -> View<'_> {
         match &self.segments {
-            Segments::None | Segments::Degraded => &[],
-            Segments::One(segment) => std::slice::from_ref(segment),
-            Segments::Many(segments) => segments,
+            Segments::Whole => View::One(whole_segment(self.content)),
+            Segments::Listed(_) if self.segments.is_degraded() => View::Listed(&[]),
+            Segments::Listed(segments) => View::Listed(segments),
         }
     }
 
     /// The segment holding decoded byte `at`.
-    fn segment_containing(&self, at: u32) -> Option<&Segment> {
-        let index = self
-            .segments()
-            .partition_point(|seg| seg.decoded.saturating_add(seg.decoded_len) <= at);
-        self.segments().get(index).filter(|seg| seg.decoded <= at)
+    fn segment_containing(&self, at: u32) -> Option<Segment> {
+        let segments = self.segments();
+        let index =
+            segments.partition_point(|seg| seg.decoded.saturating_add(seg.decoded_len) <= at);
+        segments.get(index).filter(|seg| seg.decoded <= at).copied()
     }
 }
 
-/// Segments, with the common one-segment case stored without an allocation (a policy file has
-/// thousands of one-line scalars). A degraded map is a variant rather than a flag beside them,
-/// which would add 8 bytes of padding to every scalar.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The one verbatim run that is the whole content.
+fn whole_segment(content: TextRange) -> Segment {
+    let len = u32::from(content.len());
+    Segment {
+        decoded: 0,
+        file: u32::from(content.start()),
+        decoded_len: len,
+        file_len: len,
+        verbatim: true,
+    }
+}
+
+/// What a degraded map lists: an empty piece, which no decoded value has (the builder skips them).
+const DEGRADED: Segment = Segment {
+    decoded: 0,
+    file: 0,
+    decoded_len: 0,
+    file_len: 0,
+    verbatim: false,
+};
+
+/// Segments, sized for the tree: a policy file has thousands of one-line scalars, whose map is one
+/// run over the whole content and needs no storage. Other maps are listed in one allocation (none
+/// when empty), and a degraded map (rare) lists only [`DEGRADED`]. With two variants the enum
+/// fits in the list's 16 bytes (the pointer's niche tells them apart); a third variant without
+/// data would add 8 bytes to every node of the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Segments {
-    #[default]
-    None,
-    One(Segment),
-    Many(Box<[Segment]>),
-    /// A degraded map: every offset maps to the content start.
-    Degraded,
+    Whole,
+    Listed(Box<[Segment]>),
+}
+
+impl Default for Segments {
+    fn default() -> Segments {
+        Segments::Listed(Box::default())
+    }
 }
 
 impl Segments {
-    fn from_vec(segments: Vec<Segment>) -> Segments {
-        match segments.as_slice() {
-            [] => Segments::None,
-            [one] => Segments::One(*one),
-            _ => Segments::Many(segments.into_boxed_slice()),
+    fn is_degraded(&self) -> bool {
+        matches!(self, Segments::Listed(list) if **list == [DEGRADED])
+    }
+}
+
+/// The segments of a map: borrowed from the list, or the whole-content run made on the spot.
+enum View<'a> {
+    Listed(&'a [Segment]),
+    One(Segment),
+}
+
+impl Deref for View<'_> {
+    type Target = [Segment];
+
+    fn deref(&self) -> &[Segment] {
+        match self {
+            View::Listed(segments) => segments,
+            View::One(segment) => std::slice::from_ref(segment),
         }
     }
 }
@@ -259,14 +310,56 @@ impl SourceMap {
     pub(crate) fn moved(&mut self, from: TextSize, to: TextSize) {
         let shift = |at: u32| super::incremental::moved_offset(at, from, to);
         self.content = super::incremental::moved_range(self.content, from, to);
-        match &mut self.segments {
-            Segments::None | Segments::Degraded => {}
-            Segments::One(segment) => segment.file = shift(segment.file),
-            Segments::Many(segments) => {
-                for segment in segments.iter_mut() {
-                    segment.file = shift(segment.file);
-                }
+        if self.segments.is_degraded() {
+            return;
+        }
+        if let Segments::Listed(segments) = &mut self.segments {
+            for segment in segments.iter_mut() {
+                segment.file = shift(segment.file);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MapBuilder, SourceMap};
+    use crate::text::{TextRange, TextSize};
+
+    /// The map of a value read verbatim is the one the builder makes for the same run.
+    #[test]
+    fn verbatim_map_is_the_builders() {
+        for (start, text) in [(0, "abc"), (7, "x"), (3, "")] {
+            let content = TextRange::at(TextSize::from(start), TextSize::of(text));
+            let mut built = MapBuilder::default();
+            built.verbatim(text, start as usize);
+            let (_, expected) = built.finish(content);
+            assert_eq!(
+                SourceMap::verbatim(content),
+                expected,
+                "{text:?} at {start}"
+            );
+        }
+    }
+
+    /// Every node of the tree holds a map: it must stay as small as the layout comment says.
+    #[test]
+    fn map_is_three_words() {
+        assert_eq!(std::mem::size_of::<SourceMap>(), 24);
+        // A tree node is then ten words: 80 bytes, where a map of four words made it 88.
+        assert_eq!(std::mem::size_of::<crate::yaml::Node>(), 80);
+    }
+
+    /// A moved map still covers its content as one run, and a degraded one stays degraded.
+    #[test]
+    fn moved_maps_keep_their_shape() {
+        let content = TextRange::at(TextSize::from(4), TextSize::from(3));
+        let mut whole = SourceMap::verbatim(content);
+        whole.moved(TextSize::from(0), TextSize::from(10));
+        assert_eq!(whole.to_file(TextSize::from(1)), TextSize::from(15));
+        let mut degraded = SourceMap::degraded(content);
+        degraded.moved(TextSize::from(0), TextSize::from(10));
+        assert!(!degraded.is_exact());
+        assert_eq!(degraded, SourceMap::degraded(content + TextSize::from(10)));
     }
 }

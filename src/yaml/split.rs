@@ -21,8 +21,16 @@ pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
         has_start: false,
         ended: false,
     };
+    let mut markers = MarkerLines::new(text);
     let mut line_start = 0;
     while line_start < text.len() {
+        if piece.has_content || piece.ended {
+            // Only a marker line changes anything now: skip the lines before it unread.
+            match markers.next_from(line_start) {
+                Some(at) => line_start = at,
+                None => break,
+            }
+        }
         let line_end = next_line_start(text, line_start);
         let line = text.get(line_start..line_end).unwrap_or("");
         match marker(line) {
@@ -51,6 +59,44 @@ pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// What is known of the piece being read.
+/// The marker lines of a text, found in order by substring search rather than line by line (a
+/// document's content lines need no look once it is known to have content).
+struct MarkerLines<'t> {
+    text: &'t str,
+    dashes: std::iter::Peekable<memchr::memmem::FindIter<'t, 'static>>,
+    dots: std::iter::Peekable<memchr::memmem::FindIter<'t, 'static>>,
+}
+
+impl<'t> MarkerLines<'t> {
+    fn new(text: &'t str) -> MarkerLines<'t> {
+        MarkerLines {
+            text,
+            dashes: memchr::memmem::find_iter(text.as_bytes(), b"---").peekable(),
+            dots: memchr::memmem::find_iter(text.as_bytes(), b"...").peekable(),
+        }
+    }
+
+    /// Start of the first marker line at or after the line start `from`. A match never spans a
+    /// line break, so one that starts a line is never hidden inside an earlier match.
+    fn next_from(&mut self, from: usize) -> Option<usize> {
+        loop {
+            while self.dashes.next_if(|&at| at < from).is_some() {}
+            while self.dots.next_if(|&at| at < from).is_some() {}
+            let found = match (self.dashes.peek(), self.dots.peek()) {
+                (Some(&dash), Some(&dot)) if dot < dash => self.dots.next(),
+                (Some(_), _) => self.dashes.next(),
+                (None, _) => self.dots.next(),
+            }?;
+            let line_start =
+                found == 0 || matches!(self.text.as_bytes().get(found - 1), Some(b'\n' | b'\r'));
+            let line = self.text.get(found..).unwrap_or("");
+            if line_start && marker(line).is_some() {
+                return Some(found);
+            }
+        }
+    }
+}
+
 struct PieceState {
     /// Where it starts.
     start: usize,
@@ -195,6 +241,50 @@ mod tests {
         assert_eq!(pieces(""), [""]);
         assert_eq!(pieces("a\r\n---\r\nb"), ["a\r\n", "---\r\nb"]);
         assert_eq!(pieces("a\r---\rb\r"), ["a\r", "---\rb\r"]);
+    }
+
+    /// The split made by looking at every line, as the markers are defined.
+    fn pieces_line_by_line(text: &str) -> Vec<(usize, usize)> {
+        let mut pieces = Vec::new();
+        let (mut start, mut content, mut opened, mut ended) = (0, false, false, false);
+        let mut line_start = 0;
+        while line_start < text.len() {
+            let line_end = super::next_line_start(text, line_start);
+            let line = &text[line_start..line_end];
+            match super::marker(line) {
+                Some(super::Marker::Start) => {
+                    if content || opened || ended {
+                        pieces.push((start, line_start));
+                        start = line_start;
+                    }
+                    (content, opened, ended) = (false, true, false);
+                }
+                Some(super::Marker::End) => ended = true,
+                None => content |= !ended && !super::is_preamble(line),
+            }
+            line_start = line_end;
+        }
+        if start < text.len() || pieces.is_empty() {
+            pieces.push((start, text.len()));
+        }
+        pieces
+    }
+
+    #[test]
+    fn skipping_content_lines_finds_every_marker() {
+        let texts = [
+            "a: ---\n--- # c\nb: ...\n...\n--- x\n",
+            "a: b----\n----\n---\n",
+            "a\n....\n...\tx\n---\n---\n",
+            "# c\n\n%YAML 1.1\n---\n...\n...\na\n---",
+            "a\r\n...\r\n---\r\nb\r--- c\r...",
+            "x: |\n  ---\n  ...\n---\n.. .\n---a\n",
+            "---",
+            "...\n---\n",
+        ];
+        for text in texts {
+            assert_eq!(split_documents(text), pieces_line_by_line(text), "{text:?}");
+        }
     }
 
     #[test]
