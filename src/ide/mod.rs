@@ -95,6 +95,12 @@ pub struct DiagnosticsConfig {
     pub kyverno_version: KyvernoVersion,
 }
 
+/// Prepares, ahead of the first diagnostics run, the bundled data a check against Kubernetes
+/// 1.`minor` reads first (see [`crate::policy::prepare_schemas`]).
+pub fn prepare_schemas(minor: u32) {
+    crate::policy::prepare_schemas(minor);
+}
+
 impl DiagnosticsConfig {
     /// The target Kubernetes minor version.
     pub fn minor(&self) -> u32 {

@@ -40,6 +40,12 @@ pub use model::{ApiVersion, Field, List, PolicyKind, Ranged, Text};
 pub use model_kinds::PolicyDocument;
 pub use sites::{ExpressionSite, ResultType, SiteRole};
 pub use typecheck::{MAX_KINDS, kind_label, matched_kinds};
+
+/// Reads now what the first check against Kubernetes 1.`minor` reads first: the bundled schema
+/// index of the version its types come from (inflated and decoded on first use).
+pub fn prepare_schemas(minor: u32) {
+    let _ = crate::schema::bundled::kinds(typecheck::schema_minor(minor));
+}
 pub(crate) use typecheck::{editor_schema_types, site_env, site_results, thousands};
 pub use workspace::Workspace;
 

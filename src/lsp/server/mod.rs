@@ -100,6 +100,12 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        // The schema index the first check reads is read now, while the client sends its first
+        // document (it was about a million instructions on the way to a didOpen's diagnostics).
+        let minor = self.state().config.minor();
+        drop(tokio::task::spawn_blocking(move || {
+            crate::ide::prepare_schemas(minor)
+        }));
         self.publish_project(None);
         let server = self.clone();
         tokio::spawn(async move { server.scan_workspace().await });
