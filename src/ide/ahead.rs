@@ -4,14 +4,15 @@
 //! server's bookkeeping: about 7 ms during which the YAML parse, the first step of those
 //! diagnostics, could already run on the other core.
 //!
-//! [`parse_ahead`] parses a text and keeps the result, keyed by the text, for the analysis to take
-//! ([`take`]) when it parses exactly that text with nothing to reuse. Only one parse is kept: a
+//! The front end [`promise`]s a parse the moment such a message arrives and fulfils the
+//! [`Promise`] with the text once it has read it out of the message; the analysis takes the parse
+//! ([`take`]) when it parses exactly that text with nothing to reuse, waiting for the text and the
+//! parse if they are not ready, so the same text is never parsed twice. Only one parse is kept: a
 //! newer one replaces it, and one nobody took is dropped once [`KEEP_RUNS`] diagnostics runs have
 //! ended since (the front end reports their ends with [`run_ended`]; the document's own run is
-//! normally the first). Taking a parse still running waits for it, so the analysis never parses the
-//! same text twice.
+//! normally the first).
 
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::yaml::YamlFile;
 use crate::yaml::incremental::{self, Pieces};
@@ -25,53 +26,86 @@ const KEEP_RUNS: u32 = 2;
 
 /// The parse kept for the analysis.
 struct Ahead {
-    text: Arc<str>,
-    /// Diagnostics runs ended since it was kept.
+    /// Diagnostics runs ended since it was promised.
     runs_ended: u32,
     result: Arc<Pending>,
 }
 
-/// A parse's result once its thread has it.
+/// A parse promised ahead, and what became of it.
 #[derive(Default)]
 struct Pending {
     state: Mutex<State>,
-    done: Condvar,
+    changed: Condvar,
 }
 
 #[derive(Default)]
 enum State {
+    /// Promised as soon as the message arrived, before its text is read out of it: the analysis
+    /// may ask for a tree while the text is still being read, and must then wait rather than parse
+    /// the same text a second time beside the parse ahead.
     #[default]
-    Running,
-    Done(Box<(YamlFile, Pieces)>),
-    /// The parse panicked (the analysis will meet the same panic, and report it, when it parses).
-    Failed,
+    Reading,
+    /// The text is known (moved in from the message, not copied: a copy of a large text is a
+    /// megabyte of fresh pages) and being parsed.
+    Parsing(Arc<String>),
+    Done(Arc<String>, Box<(YamlFile, Pieces)>),
+    /// Not a text to parse after all, the parse panicked (the analysis will meet the same panic,
+    /// and report it, when it parses), or the parse was taken.
+    Gone,
 }
 
 static AHEAD: Mutex<Option<Ahead>> = Mutex::new(None);
 
-fn slot() -> std::sync::MutexGuard<'static, Option<Ahead>> {
+fn slot() -> MutexGuard<'static, Option<Ahead>> {
     AHEAD.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Parses `text` on this thread and keeps the result for [`take`]; a text shorter than
-/// [`MIN_BYTES`] is left alone.
-pub fn parse_ahead(text: Arc<str>) {
-    if text.len() < MIN_BYTES {
-        return;
+impl Pending {
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    fn set(&self, state: State) {
+        *self.state() = state;
+        self.changed.notify_all();
+    }
+}
+
+/// A parse promised to the analysis: [`Promise::fulfil`] parses the text; dropping it unfulfilled
+/// tells whoever waits that there is nothing to take.
+pub struct Promise(Arc<Pending>);
+
+/// Promises a parse (replacing any kept one), for a message whose text is about to be read.
+pub fn promise() -> Promise {
     let result = Arc::new(Pending::default());
-    *slot() = Some(Ahead {
-        text: text.clone(),
+    let replaced = slot().replace(Ahead {
         runs_ended: 0,
         result: result.clone(),
     });
-    let parsed = std::panic::catch_unwind(|| incremental::reparse(&text, None));
-    let mut state = result.state.lock().unwrap_or_else(|e| e.into_inner());
-    *state = match parsed {
-        Ok(parsed) => State::Done(Box::new(parsed)),
-        Err(_) => State::Failed,
-    };
-    result.done.notify_all();
+    drop(replaced);
+    Promise(result)
+}
+
+impl Promise {
+    /// Parses `text` on this thread and keeps the result for [`take`].
+    pub fn fulfil(self, text: String) {
+        let text = Arc::new(text);
+        self.0.set(State::Parsing(text.clone()));
+        let parsed = std::panic::catch_unwind(|| incremental::reparse(&text, None));
+        if let Ok(parsed) = parsed {
+            self.0.set(State::Done(text, Box::new(parsed)));
+        }
+    }
+}
+
+impl Drop for Promise {
+    fn drop(&mut self) {
+        let mut state = self.0.state();
+        if matches!(*state, State::Reading | State::Parsing(_)) {
+            *state = State::Gone;
+            self.0.changed.notify_all();
+        }
+    }
 }
 
 /// Counts the end of a diagnostics run against the kept parse, dropping it after [`KEEP_RUNS`].
@@ -97,53 +131,74 @@ pub fn run_ended() {
 /// The parse of `text` made ahead, waiting for it if it is still running; `None` when none was
 /// made for this text (or it failed).
 pub(crate) fn take(text: &str) -> Option<(YamlFile, Pieces)> {
-    let ahead = {
-        let mut slot = slot();
-        match slot.as_ref() {
-            Some(ahead) if *ahead.text == *text => slot.take(),
-            _ => None,
+    let pending = slot().as_ref()?.result.clone();
+    let mut state = pending.state();
+    loop {
+        match &*state {
+            State::Reading => {}
+            State::Parsing(kept) if kept.as_str() == text => {}
+            State::Done(kept, _) if kept.as_str() == text => break,
+            State::Parsing(_) | State::Done(..) | State::Gone => return None,
         }
-    }?;
-    let mut state = ahead.result.state.lock().unwrap_or_else(|e| e.into_inner());
-    while matches!(*state, State::Running) {
-        state = ahead
-            .result
-            .done
+        state = pending
+            .changed
             .wait(state)
             .unwrap_or_else(|e| e.into_inner());
     }
-    match std::mem::take(&mut *state) {
-        State::Done(parsed) => Some(*parsed),
-        State::Running | State::Failed => None,
+    let State::Done(_, parsed) = std::mem::take(&mut *state) else {
+        return None;
+    };
+    *state = State::Gone;
+    drop(state);
+    let mut slot = slot();
+    if slot
+        .as_ref()
+        .is_some_and(|a| Arc::ptr_eq(&a.result, &pending))
+    {
+        *slot = None;
     }
+    Some(*parsed)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn large_text(marker: &str) -> Arc<str> {
+    fn large_text(marker: &str) -> String {
         let document =
             format!("kind: ConfigMap\nmetadata:\n  name: {marker}\ndata:\n  a: b\n---\n");
-        document.repeat(MIN_BYTES / document.len() + 1).into()
+        document.repeat(MIN_BYTES / document.len() + 1)
     }
 
     /// One test, as the kept parse is process-wide.
     #[test]
     fn a_parse_made_ahead_is_taken_once_for_its_text_only() {
         let text = large_text("ahead-once");
-        parse_ahead(text.clone());
+        promise().fulfil(text.clone());
         assert!(take(&large_text("ahead-different")).is_none());
         let taken = take(&text).expect("the parse made ahead");
         assert_eq!(taken.0, incremental::reparse(&text, None).0);
         assert!(take(&text).is_none(), "taken once");
-        let short: Arc<str> = "kind: ConfigMap\n".into();
-        parse_ahead(short.clone());
-        assert!(take(&short).is_none(), "short texts are not parsed ahead");
+        drop(promise());
+        assert!(
+            take(&text).is_none(),
+            "a promise dropped unfulfilled gives nothing"
+        );
         let untaken = large_text("ahead-untaken");
-        parse_ahead(untaken.clone());
+        promise().fulfil(untaken.clone());
         run_ended();
         run_ended();
         assert!(take(&untaken).is_none(), "dropped after two runs");
+        // Asked for while the text is still being read out of its message: waits for it.
+        let late = promise();
+        let reader = std::thread::spawn({
+            let text = text.clone();
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                late.fulfil(text);
+            }
+        });
+        assert!(take(&text).is_some(), "waited for the text and its parse");
+        reader.join().expect("the reading thread");
     }
 }

@@ -2,22 +2,26 @@
 //! the check, on a thread of its own, while the protocol library decodes and dispatches the same
 //! message (`ide::ahead` keeps the result for the diagnostics run that follows).
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 
-use crate::ide::ahead::{MIN_BYTES, parse_ahead};
+use crate::ide::ahead::{MIN_BYTES, promise};
 
 /// Starts parsing the opened text of `body` ahead if it is a large `didOpen`; otherwise nothing.
-pub(super) fn start(body: &[u8]) {
+pub(super) fn start(body: &Arc<Vec<u8>>) {
     if body.len() < MIN_BYTES || memchr::memmem::find(body, b"textDocument/didOpen").is_none() {
         return;
     }
-    let body = body.to_vec();
+    let body = body.clone();
+    // Promised before the text is read out: the analysis may already ask for the tree meanwhile.
+    let promise = promise();
     let spawned = std::thread::Builder::new()
         .name("parse-ahead".into())
         .spawn(move || {
             if let Some(text) = opened_text(&body) {
                 drop(body);
-                parse_ahead(text.into());
+                promise.fulfil(text);
             }
         });
     if let Err(error) = spawned {

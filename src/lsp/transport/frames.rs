@@ -12,6 +12,10 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024 * 1024;
 
 const CONTENT_LENGTH: &[u8] = b"content-length";
 
+/// The most reserved ahead for a body whose header has arrived: a header can claim any length up to
+/// [`MAX_BODY_BYTES`], and a larger body grows as it arrives.
+const MAX_RESERVED_BYTES: usize = 16 * 1024 * 1024;
+
 /// What the reader found next in the stream.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Frame {
@@ -69,6 +73,11 @@ impl FrameReader {
             Ok(length) if length > MAX_BODY_BYTES => Some(self.skip_body(length)),
             Ok(length) => {
                 self.body_length = Some(length);
+                // Room for the whole body at once: growing by doubling would fault in and copy
+                // twice a large body's size (a 1.25 MB didOpen) on its way.
+                let wanted = length.min(MAX_RESERVED_BYTES);
+                self.buffer
+                    .reserve(wanted.saturating_sub(self.buffer.len()));
                 self.next_frame()
             }
             Err(reason) => Some(Frame::Broken(reason)),

@@ -98,6 +98,8 @@ async fn deliver(
 ) -> bool {
     match check::check(frame) {
         Verdict::Pass(body) => {
+            // Shared, not copied, with a parse started ahead.
+            let body = std::sync::Arc::new(body);
             ahead::start(&body);
             write_frame(library, &body).await.is_ok()
         }
