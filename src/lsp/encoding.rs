@@ -105,7 +105,7 @@ pub mod from_proto {
         for (n, block) in rest.chunks(BLOCK).enumerate() {
             let block_start = from + n * BLOCK;
             if memchr::memchr(b'\r', block).is_none() {
-                let feeds = count_line_feeds(block);
+                let feeds = memchr::memchr_iter(b'\n', block).count();
                 if seen + feeds < line {
                     seen += feeds;
                     continue;
@@ -124,15 +124,6 @@ pub mod from_proto {
             }
         }
         None
-    }
-
-    /// How many LF bytes `bytes` holds, counted in byte-wide lanes (runs short enough for a `u8`
-    /// count, which the compiler turns into vector compares).
-    fn count_line_feeds(bytes: &[u8]) -> usize {
-        bytes
-            .chunks(192)
-            .map(|run| usize::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-            .sum()
     }
 
     /// Bytes of `line` (without its break) before the column `character`, counted in `encoding`
