@@ -1,11 +1,10 @@
 //! Parsing a large document ahead of its analysis. Between the moment a 33,000-line file's
 //! `didOpen` arrives and the moment its diagnostics run asks for its tree, the message goes
-//! through the transport's check, the protocol library's own decoding and dispatch, and the
-//! server's bookkeeping: about 7 ms during which the YAML parse, the first step of those
-//! diagnostics, could already run on the other core.
+//! through the protocol library's decoding and dispatch and the server's bookkeeping, during which
+//! the YAML parse, the first step of those diagnostics, can already run on the other core.
 //!
-//! The front end [`promise`]s a parse the moment such a message arrives and fulfils the
-//! [`Promise`] with the text once it has read it out of the message; the analysis takes the parse
+//! The front end reads the text out of such a message, [`promise`]s its parse and fulfils the
+//! [`Promise`] with that same shared text on a thread of its own; the analysis takes the parse
 //! ([`take`]) when it parses exactly that text with nothing to reuse, waiting for the text and the
 //! parse if they are not ready, so the same text is never parsed twice. Only one parse is kept: a
 //! newer one replaces it, and one nobody took is dropped once [`KEEP_RUNS`] diagnostics runs have
@@ -40,15 +39,14 @@ struct Pending {
 
 #[derive(Default)]
 enum State {
-    /// Promised as soon as the message arrived, before its text is read out of it: the analysis
-    /// may ask for a tree while the text is still being read, and must then wait rather than parse
-    /// the same text a second time beside the parse ahead.
+    /// Promised, the text not handed over yet: the analysis may ask for a tree meanwhile, and must
+    /// then wait rather than parse the same text a second time beside the parse ahead.
     #[default]
     Reading,
-    /// The text is known (moved in from the message, not copied: a copy of a large text is a
+    /// The text is known (shared with the document, not copied: a copy of a large text is a
     /// megabyte of fresh pages) and being parsed.
-    Parsing(Arc<String>),
-    Done(Arc<String>, Box<(YamlFile, Pieces)>),
+    Parsing(Arc<str>),
+    Done(Arc<str>, Box<(YamlFile, Pieces)>),
     /// Not a text to parse after all, the parse panicked (the analysis will meet the same panic,
     /// and report it, when it parses), or the parse was taken.
     Gone,
@@ -88,8 +86,7 @@ pub fn promise() -> Promise {
 
 impl Promise {
     /// Parses `text` on this thread and keeps the result for [`take`].
-    pub fn fulfil(self, text: String) {
-        let text = Arc::new(text);
+    pub fn fulfil(self, text: Arc<str>) {
         self.0.set(State::Parsing(text.clone()));
         let parsed = std::panic::catch_unwind(|| incremental::reparse(&text, None));
         if let Ok(parsed) = parsed {
@@ -136,8 +133,8 @@ pub(crate) fn take(text: &str) -> Option<(YamlFile, Pieces)> {
     loop {
         match &*state {
             State::Reading => {}
-            State::Parsing(kept) if kept.as_str() == text => {}
-            State::Done(kept, _) if kept.as_str() == text => break,
+            State::Parsing(kept) if same_text(kept, text) => {}
+            State::Done(kept, _) if same_text(kept, text) => break,
             State::Parsing(_) | State::Done(..) | State::Gone => return None,
         }
         state = pending
@@ -160,14 +157,19 @@ pub(crate) fn take(text: &str) -> Option<(YamlFile, Pieces)> {
     Some(*parsed)
 }
 
+/// Whether `kept` is `text`: normally the very same shared text, compared by address first.
+fn same_text(kept: &str, text: &str) -> bool {
+    std::ptr::eq(kept, text) || kept == text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn large_text(marker: &str) -> String {
+    fn large_text(marker: &str) -> Arc<str> {
         let document =
             format!("kind: ConfigMap\nmetadata:\n  name: {marker}\ndata:\n  a: b\n---\n");
-        document.repeat(MIN_BYTES / document.len() + 1)
+        document.repeat(MIN_BYTES / document.len() + 1).into()
     }
 
     /// One test, as the kept parse is process-wide.

@@ -37,13 +37,13 @@ pub struct Document {
 
 impl Document {
     /// A document opened with `text` at `version`.
-    pub fn new(text: &str, version: i32, file: FileId) -> Document {
+    pub fn new(text: impl Into<Arc<str>>, version: i32, file: FileId) -> Document {
         Document {
             version,
             file,
             synced: false,
             contribution: Contribution::NONE,
-            text: Arc::from(text),
+            text: text.into(),
             suite: OnceLock::new(),
         }
     }

@@ -19,7 +19,10 @@ impl Server {
             let mut state = self.state();
             let origins = &mut crate::lsp::origin::OriginFinder::new();
             let file = state.file_with_origin(&document.uri, origins);
-            let opened = Document::new(&document.text, document.version, file);
+            // A large text was taken out of its message by the transport; this is its token.
+            let text = crate::lsp::transport::claim_opened_text(&document.text)
+                .unwrap_or_else(|| std::sync::Arc::from(document.text));
+            let opened = Document::new(text, document.version, file);
             state.documents.insert(document.uri.clone(), opened);
             pulled_after_push = state.pull && state.workspace.contains_key(&document.uri);
         }

@@ -6,10 +6,13 @@
 //! from the library's output and from the reader's answers, so they never interleave.
 
 mod ahead;
+
+pub use ahead::claim as claim_opened_text;
 mod check;
 #[cfg(test)]
 mod check_tests;
 mod frames;
+mod json_text;
 mod outline;
 
 use std::time::Duration;
@@ -96,13 +99,14 @@ async fn deliver(
     library: &mut DuplexStream,
     answers: &mpsc::UnboundedSender<Vec<u8>>,
 ) -> bool {
+    // A large didOpen is read here once, and what is checked and passed on is the message with
+    // its text taken over.
+    let frame = match frame {
+        Frame::Body(body) => Frame::Body(ahead::take_over(&body).unwrap_or(body)),
+        broken => broken,
+    };
     match check::check(frame) {
-        Verdict::Pass(body) => {
-            // Shared, not copied, with a parse started ahead.
-            let body = std::sync::Arc::new(body);
-            ahead::start(&body);
-            write_frame(library, &body).await.is_ok()
-        }
+        Verdict::Pass(body) => write_frame(library, &body).await.is_ok(),
         Verdict::Answer(answer) => {
             eprintln!("admission-ls: answered a malformed message: {answer}");
             let _ = answers.send(answer.to_string().into_bytes());
