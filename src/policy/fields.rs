@@ -3,7 +3,7 @@
 //! has and what shape each value must have. The decoder (`decode.rs`) walks a document against
 //! them to report unknown fields, repeated keys and values of the wrong kind.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use serde_json::Value;
