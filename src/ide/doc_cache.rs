@@ -196,8 +196,7 @@ fn check_missing(slots: &[Slot], inputs: &Inputs) -> Vec<(Vec<Diagnostic>, Reads
         .filter(|s| !s.reused())
         .map(|s| s.root)
         .collect();
-    let per_thread = crate::policy::DOCUMENTS_PER_THREAD;
-    crate::text::parallel::map_chunks(&missing, per_thread, |root| {
+    crate::policy::map_documents(&missing, |root| {
         reads::recording(|| crate::policy::check_root(root, inputs.minor, inputs.workspace))
     })
 }

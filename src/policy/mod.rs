@@ -80,11 +80,22 @@ pub fn check_file_in(
     let _ = text;
     let minor = config.kube_version.minor();
     let roots: Vec<&Node> = admission_roots(yaml).collect();
-    // Documents are checked independently; a file of many policies uses several threads.
-    let found = crate::text::parallel::map_chunks(&roots, DOCUMENTS_PER_THREAD, |root| {
-        check_root(root, minor, workspace)
-    });
+    let found = map_documents(&roots, |root| check_root(root, minor, workspace));
     found.into_iter().flatten().collect()
+}
+
+/// `check` of each of `roots`, in order. Documents are checked independently, so a file of many
+/// uses several threads, each typing with schema registries of its own
+/// ([`workspace::private_types`]).
+pub fn map_documents<T: Sync, R: Send>(roots: &[T], check: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let split = crate::text::parallel::splits(roots.len(), DOCUMENTS_PER_THREAD);
+    let _private = split.then(workspace::private_types::on_this_thread);
+    crate::text::parallel::map_chunks(roots, DOCUMENTS_PER_THREAD, |root| {
+        if split {
+            workspace::private_types::for_this_thread();
+        }
+        check(root)
+    })
 }
 
 /// The diagnostics of one document, by the root of a document that [`checked_root`] returned.

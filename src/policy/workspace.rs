@@ -13,6 +13,7 @@ use super::PolicyKind;
 use crate::schema::{CrdKind, Gvk, SchemaTypes, Scope};
 use crate::text::TextRange;
 
+pub mod private_types;
 pub mod reads;
 
 use reads::{Query, note};
@@ -49,6 +50,8 @@ pub struct Workspace {
     /// Gatekeeper: each Constraint kind with the `(group, kind)` pairs its Constraints match.
     constraint_matches: BTreeMap<String, BTreeSet<(String, String)>>,
     types: Mutex<BTreeMap<u32, Arc<SchemaTypes>>>,
+    /// Which workspace this is, for the registries private to a thread of a parallel check.
+    instance: private_types::Instance,
 }
 
 impl fmt::Debug for Workspace {
@@ -324,19 +327,25 @@ impl Workspace {
     }
 
     /// The schema registry of Kubernetes 1.`minor`, with every CRD of the workspace registered.
-    /// Shared: converted types are cached across every policy checked against this workspace.
+    /// Shared: converted types are cached across every policy checked against this workspace (on
+    /// a thread of a parallel check, across the policies that thread checks: [`private_types`]).
     pub fn types(&self, minor: u32) -> Arc<SchemaTypes> {
+        if let Some(types) = private_types::lookup(self.instance, minor, || self.new_types(minor)) {
+            return types;
+        }
         let mut cache = self.types.lock().unwrap_or_else(|e| e.into_inner());
         cache
             .entry(minor)
-            .or_insert_with(|| {
-                let types = SchemaTypes::new(minor);
-                for crd in self.crds.iter().filter(|c| c.schema.is_some()) {
-                    types.register_crd(crd);
-                }
-                Arc::new(types)
-            })
+            .or_insert_with(|| Arc::new(self.new_types(minor)))
             .clone()
+    }
+
+    fn new_types(&self, minor: u32) -> SchemaTypes {
+        let types = SchemaTypes::new(minor);
+        for crd in self.crds.iter().filter(|c| c.schema.is_some()) {
+            types.register_crd(crd);
+        }
+        types
     }
 }
 

@@ -94,6 +94,12 @@ impl<R> Pieces<R> {
     }
 }
 
+/// Whether [`map_chunks`] would split `items` items of at least `min_per_thread` per thread over
+/// several threads (for work that prepares each thread when it does).
+pub fn splits(items: usize, min_per_thread: usize) -> bool {
+    thread_count(items, min_per_thread) > 1
+}
+
 fn thread_count(items: usize, min_per_thread: usize) -> usize {
     let useful = items / min_per_thread.max(1);
     cores().min(MAX_THREADS).min(useful).max(1)
