@@ -19,7 +19,7 @@ impl Server {
             let mut state = self.state();
             let origins = &mut crate::lsp::origin::OriginFinder::new();
             let file = state.file_with_origin(&document.uri, origins);
-            // A large text was taken out of its message by the transport; this is its token.
+            // The transport takes a large text out of its message and passes a token in its place.
             let text = crate::lsp::transport::claim_opened_text(&document.text)
                 .unwrap_or_else(|| std::sync::Arc::from(document.text));
             let opened = Document::new(text, document.version, file);

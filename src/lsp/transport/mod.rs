@@ -6,14 +6,14 @@
 //! from the library's output and from the reader's answers, so they never interleave.
 
 mod ahead;
-
-pub use ahead::claim as claim_opened_text;
 mod check;
 #[cfg(test)]
 mod check_tests;
 mod frames;
 mod json_text;
 mod outline;
+
+pub use ahead::claim as claim_opened_text;
 
 use std::time::Duration;
 
