@@ -40,6 +40,16 @@ fn escape<'a>(after: &'a [u8], out: &mut Vec<u8>) -> Option<&'a [u8]> {
 /// A `\u` escape (its four hex digits first in `digits`), and its low surrogate when it is a high
 /// one.
 fn unicode<'a>(digits: &'a [u8], out: &mut Vec<u8>) -> Option<&'a [u8]> {
+    let (char, rest) = unicode_escape(digits)?;
+    let mut buffer = [0u8; 4];
+    out.extend_from_slice(char.encode_utf8(&mut buffer).as_bytes());
+    Some(rest)
+}
+
+/// The character of a `\u` escape whose four hex digits start `digits` (a high surrogate with the
+/// `\u` escape of its low one after it), and what follows; `None` for a lone surrogate or a
+/// malformed escape, as serde_json refuses them.
+pub(super) fn unicode_escape(digits: &[u8]) -> Option<(char, &[u8])> {
     let (unit, rest) = hex4(digits)?;
     let (code, rest) = match unit {
         0xD800..=0xDBFF => {
@@ -53,9 +63,7 @@ fn unicode<'a>(digits: &'a [u8], out: &mut Vec<u8>) -> Option<&'a [u8]> {
         0xDC00..=0xDFFF => return None,
         _ => (unit, rest),
     };
-    let mut buffer = [0u8; 4];
-    out.extend_from_slice(char::from_u32(code)?.encode_utf8(&mut buffer).as_bytes());
-    Some(rest)
+    Some((char::from_u32(code)?, rest))
 }
 
 fn hex4(bytes: &[u8]) -> Option<(u32, &[u8])> {

@@ -250,7 +250,11 @@ impl Reader<'_> {
             }
             self.at = match *self.body.get(self.at + 1)? {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.at + 2,
-                b'u' => unicode_escape_end(self.body, self.at)?,
+                b'u' => {
+                    let after = self.body.get(self.at + 2..)?;
+                    let (_, rest) = super::json_text::unicode_escape(after)?;
+                    self.body.len() - rest.len()
+                }
                 _ => return None,
             };
         }
@@ -265,27 +269,4 @@ fn empty_of_kind(first: u8) -> Value {
         b'n' => Value::Null,
         _ => Value::Bool(false),
     }
-}
-
-/// The index after the `\u` escape at `at` (after both halves of a surrogate pair), or `None`
-/// for a lone surrogate or a malformed escape.
-fn unicode_escape_end(body: &[u8], at: usize) -> Option<usize> {
-    match hex_unit(body, at)? {
-        0xD800..=0xDBFF => {
-            let low = hex_unit(body, at + 6)?;
-            (0xDC00..=0xDFFF).contains(&low).then_some(at + 12)
-        }
-        0xDC00..=0xDFFF => None,
-        _ => Some(at + 6),
-    }
-}
-
-/// The UTF-16 unit of the escape `\uXXXX` at `at`.
-fn hex_unit(body: &[u8], at: usize) -> Option<u16> {
-    let escape = body.get(at..at + 6)?;
-    if &escape[..2] != b"\\u" || !escape[2..].iter().all(u8::is_ascii_hexdigit) {
-        return None;
-    }
-    let digits = std::str::from_utf8(&escape[2..]).ok()?;
-    u16::from_str_radix(digits, 16).ok()
 }
