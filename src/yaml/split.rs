@@ -58,7 +58,6 @@ pub(crate) fn split_documents(text: &str) -> Vec<(usize, usize)> {
     pieces
 }
 
-/// What is known of the piece being read.
 /// The marker lines of a text, found in order by substring search rather than line by line (a
 /// document's content lines need no look once it is known to have content).
 struct MarkerLines<'t> {
@@ -97,6 +96,7 @@ impl<'t> MarkerLines<'t> {
     }
 }
 
+/// What is known of the piece being read.
 struct PieceState {
     /// Where it starts.
     start: usize,
