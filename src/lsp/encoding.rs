@@ -85,7 +85,7 @@ pub mod from_proto {
         };
         let rest = &text[start..];
         let content = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
-        start + column_bytes(&rest[..content], character, encoding)
+        start + crate::text::column_offset(&rest[..content], character, encoding)
     }
 
     /// Bytes whose line feeds are counted at once, when they hold no CR.
@@ -124,27 +124,6 @@ pub mod from_proto {
             }
         }
         None
-    }
-
-    /// Bytes of `line` (without its break) before the column `character`, counted in `encoding`
-    /// units; a column inside a character counts that character as not yet reached.
-    fn column_bytes(line: &str, character: u32, encoding: Encoding) -> usize {
-        let character = character as usize;
-        if encoding == Encoding::Utf8 {
-            let mut at = character.min(line.len());
-            while !line.is_char_boundary(at) {
-                at -= 1;
-            }
-            return at;
-        }
-        let mut units = 0usize;
-        for (byte, ch) in line.char_indices() {
-            units += ch.len_utf16();
-            if units > character {
-                return byte;
-            }
-        }
-        line.len()
     }
 }
 

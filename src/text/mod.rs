@@ -112,18 +112,7 @@ impl LineIndex {
         let Some(start) = self.line_start(pos.line) else {
             return to_size(self.text.len());
         };
-        let line = self.line_text(pos.line);
-        let mut units = 0u32;
-        for (byte, ch) in line.char_indices() {
-            units += match encoding {
-                Encoding::Utf8 => ch.len_utf8() as u32,
-                Encoding::Utf16 => ch.len_utf16() as u32,
-            };
-            if units > pos.col {
-                return start + to_size(byte);
-            }
-        }
-        start + to_size(line.len())
+        start + to_size(column_offset(self.line_text(pos.line), pos.col, encoding))
     }
 
     fn clamp_to_char(&self, offset: TextSize) -> TextSize {
@@ -144,6 +133,28 @@ fn line_feed_starts(bytes: &[u8]) -> Vec<TextSize> {
     line_starts.push(TextSize::from(0));
     line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|at| to_size(at + 1)));
     line_starts
+}
+
+/// The bytes of `line` (its text without the break) before column `col`, counted in `encoding`
+/// units: a column past the end is the end, and a column inside a character is that character's
+/// start. The line index and the server's edits both convert columns so, and must agree.
+pub fn column_offset(line: &str, col: u32, encoding: Encoding) -> usize {
+    let col = col as usize;
+    if encoding == Encoding::Utf8 {
+        let mut at = col.min(line.len());
+        while !line.is_char_boundary(at) {
+            at -= 1;
+        }
+        return at;
+    }
+    let mut units = 0usize;
+    for (byte, ch) in line.char_indices() {
+        units += ch.len_utf16();
+        if units > col {
+            return byte;
+        }
+    }
+    line.len()
 }
 
 /// Converts a `usize` length or offset to `TextSize`; texts over 4 GiB are refused before they get here.
