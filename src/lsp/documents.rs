@@ -143,13 +143,8 @@ mod tests {
     use super::*;
     use tower_lsp_server::ls_types::{Position, Range};
 
-    fn edit(doc: &mut Document, (l1, c1): (u32, u32), (l2, c2): (u32, u32), text: &str) {
-        let range = Range::new(Position::new(l1, c1), Position::new(l2, c2));
-        let change = TextDocumentContentChangeEvent {
-            range: Some(range),
-            range_length: None,
-            text: text.to_owned(),
-        };
+    fn edit(doc: &mut Document, start: (u32, u32), end: (u32, u32), text: &str) {
+        let change = change(Some((start, end)), text);
         doc.apply_changes(std::slice::from_ref(&change), Encoding::Utf16);
     }
 
