@@ -5,7 +5,8 @@
 //! string through the analysis' `LineIndex::offset`, and so the same diagnostics as a fresh parse
 //! of that text. The parse that re-reads only the changed documents of a multi-document file
 //! equals a fresh parse too. Positions include columns past the line end, past the last line and inside
-//! multi-unit characters (emoji, CRLF), in both UTF-8 and UTF-16 encodings.
+//! multi-unit characters (emoji, CRLF), in both UTF-8 and UTF-16 encodings; every position of texts
+//! with every kind of line end converts as the rope converted it.
 
 use admission_ls::ide::{DiagnosticsConfig, Encoding, LineCol, LineIndex, diagnostics_for_text};
 use admission_ls::lsp::encoding::from_proto;
@@ -13,6 +14,9 @@ use admission_ls::yaml::{self, incremental};
 use proptest::prelude::*;
 use ropey::Rope;
 use tower_lsp_server::ls_types::Position;
+
+#[path = "support/rope_oracle.rs"]
+mod rope_oracle;
 
 const POLICY: &str = "\
 apiVersion: admissionregistration.k8s.io/v1\r
@@ -70,45 +74,11 @@ fn apply_flat(text: &mut String, edit: &Edit, encoding: Encoding) {
     text.replace_range(start.min(end)..start.max(end), &edit.text);
 }
 
-/// The char index of a position in a rope, clamped to its line's content (before LF, CR or CRLF)
-/// and to the rope's end: the conversion the store made when it kept a rope.
-fn rope_char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
-    let line = position.line as usize;
-    if line >= rope.len_lines() {
-        return rope.len_chars();
-    }
-    let start = rope.line_to_char(line);
-    let slice = rope.line(line);
-    let n = slice.len_chars();
-    let ends_with = |c| n > 0 && slice.char(n - 1) == c;
-    let crlf = ends_with('\n') && n > 1 && slice.char(n - 2) == '\r';
-    let content_end =
-        start + n - usize::from(crlf) - usize::from(ends_with('\n') || ends_with('\r'));
-    let character = position.character as usize;
-    let char = match encoding {
-        Encoding::Utf8 => {
-            let (a, b) = (rope.char_to_byte(start), rope.char_to_byte(content_end));
-            rope.byte_to_char(a + character.min(b - a))
-        }
-        Encoding::Utf16 => {
-            let (a, b) = (
-                rope.char_to_utf16_cu(start),
-                rope.char_to_utf16_cu(content_end),
-            );
-            rope.utf16_cu_to_char(a + character.min(b - a))
-        }
-    };
-    char.min(content_end)
-}
-
 /// The same change as the store made it on its rope.
 fn apply_rope(rope: &mut Rope, edit: &Edit, encoding: Encoding) {
     let position = |(line, character): (u32, u32)| Position::new(line, character);
-    let start = rope_char_index(rope, position(edit.start), encoding);
-    let end = rope_char_index(rope, position(edit.end), encoding);
-    let (start, end) = (start.min(end), start.max(end));
-    rope.remove(start..end);
-    rope.insert(start, &edit.text);
+    let span = (position(edit.start), position(edit.end));
+    rope_oracle::replace(rope, span, &edit.text, encoding);
 }
 
 /// The same change on a plain string, positions through the analysis' line index.
@@ -164,6 +134,96 @@ fn a_column_inside_a_character_means_its_start() {
         let offset = usize::from(index.offset(LineCol { line: 0, col }, encoding));
         let flat = from_proto::byte_offset(text, Position::new(0, col), encoding);
         assert_eq!(offset, flat, "{encoding:?} column {col}");
+    }
+}
+
+/// Line starts in a text of several of the 4,096-byte blocks `from_proto` counts line feeds in:
+/// CRLFs split across a block boundary, lone CRs in some blocks only, long lines and runs of empty
+/// ones.
+#[test]
+fn line_starts_across_blocks_are_the_rope_s() {
+    let mut text = String::new();
+    let mut n = 0u32;
+    while text.len() < 5 * 4096 {
+        n = n.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let width = (n >> 16) as usize % 90;
+        text.push_str(&"x".repeat(width));
+        let in_cr_block = (text.len() / 4096) % 2 == 1;
+        text.push_str(match n % 7 {
+            0 | 1 if in_cr_block => "\r",
+            2 => "\r\n",
+            _ => "\n",
+        });
+    }
+    let boundary = 3 * 4096 - 1;
+    text.replace_range(boundary..boundary + 2, "\r\n");
+    let rope = Rope::from_str(&text);
+    for line in 0..rope.len_lines() as u32 + 2 {
+        for character in [0, 5, 200] {
+            let position = Position { line, character };
+            let expected = rope_oracle::byte_offset(&rope, position, Encoding::Utf8);
+            assert_eq!(
+                from_proto::byte_offset(&text, position, Encoding::Utf8),
+                expected,
+                "{position:?}"
+            );
+            let earlier = Position {
+                line: line * 2 / 3,
+                character: 1,
+            };
+            let from_earlier = from_proto::byte_offsets(&text, earlier, position, Encoding::Utf8);
+            assert_eq!(from_earlier.1, expected, "{earlier:?}..{position:?}");
+        }
+    }
+}
+
+/// Every position (lines and columns past the ends included) of texts with every kind of
+/// line end, multi-unit characters and empty lines converts as the rope did.
+#[test]
+fn every_position_converts_as_the_rope_did() {
+    let texts = [
+        "",
+        "\n",
+        "\r",
+        "\r\n",
+        "\n\r",
+        "a",
+        "ab\r\ncd\n",
+        "a: x\r\nb: \"é😀x\"\rc",
+        "\r\r\n\n😀\r😀é\r\n\u{10FFFF}\u{FFFF}x",
+        "line\u{2028}sep\u{85}nel\u{b}vt\u{c}ff\n",
+        "é\n\n😀😀\r\n\r\n",
+    ];
+    for text in texts {
+        let rope = Rope::from_str(text);
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            for line in 0..(text.len() as u32 + 3) {
+                for character in (0..20).chain([u32::MAX]) {
+                    let position = Position { line, character };
+                    let expected = rope_oracle::byte_offset(&rope, position, encoding);
+                    assert_eq!(
+                        from_proto::byte_offset(text, position, encoding),
+                        expected,
+                        "{text:?} {position:?} {encoding:?}"
+                    );
+                    let other = Position {
+                        line: line / 2,
+                        character: 3,
+                    };
+                    let other_expected = rope_oracle::byte_offset(&rope, other, encoding);
+                    assert_eq!(
+                        from_proto::byte_offsets(text, position, other, encoding),
+                        (expected, other_expected),
+                        "{text:?} {position:?}..{other:?}"
+                    );
+                    assert_eq!(
+                        from_proto::byte_offsets(text, other, position, encoding),
+                        (other_expected, expected),
+                        "{text:?} {other:?}..{position:?}"
+                    );
+                }
+            }
+        }
     }
 }
 

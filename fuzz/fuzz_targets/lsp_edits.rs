@@ -13,6 +13,9 @@ use libfuzzer_sys::fuzz_target;
 use ropey::Rope;
 use tower_lsp_server::ls_types::Position;
 
+#[path = "../../tests/support/rope_oracle.rs"]
+mod rope_oracle;
+
 #[derive(Arbitrary, Debug)]
 struct Edit {
     start: (u8, u8),
@@ -35,45 +38,11 @@ fn apply_flat(text: &mut String, edit: &Edit, encoding: Encoding) {
     text.replace_range(start.min(end)..start.max(end), &edit.text);
 }
 
-/// The char index of a position in a rope, clamped to its line's content (before LF, CR or
-/// CRLF) and to the rope's end: the conversion the store made when it kept a rope.
-fn rope_char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
-    let line = position.line as usize;
-    if line >= rope.len_lines() {
-        return rope.len_chars();
-    }
-    let start = rope.line_to_char(line);
-    let slice = rope.line(line);
-    let n = slice.len_chars();
-    let ends_with = |c| n > 0 && slice.char(n - 1) == c;
-    let crlf = ends_with('\n') && n > 1 && slice.char(n - 2) == '\r';
-    let content_end =
-        start + n - usize::from(crlf) - usize::from(ends_with('\n') || ends_with('\r'));
-    let character = position.character as usize;
-    let char = match encoding {
-        Encoding::Utf8 => {
-            let (a, b) = (rope.char_to_byte(start), rope.char_to_byte(content_end));
-            rope.byte_to_char(a + character.min(b - a))
-        }
-        Encoding::Utf16 => {
-            let (a, b) = (
-                rope.char_to_utf16_cu(start),
-                rope.char_to_utf16_cu(content_end),
-            );
-            rope.utf16_cu_to_char(a + character.min(b - a))
-        }
-    };
-    char.min(content_end)
-}
-
 /// The rope side: the same change as the store made it on its rope.
 fn apply_rope(rope: &mut Rope, edit: &Edit, encoding: Encoding) {
     let position = |(line, character): (u8, u8)| Position::new(line.into(), character.into());
-    let start = rope_char_index(rope, position(edit.start), encoding);
-    let end = rope_char_index(rope, position(edit.end), encoding);
-    let (start, end) = (start.min(end), start.max(end));
-    rope.remove(start..end);
-    rope.insert(start, &edit.text);
+    let span = (position(edit.start), position(edit.end));
+    rope_oracle::replace(rope, span, &edit.text, encoding);
 }
 
 /// The plain-string side, through the analysis' line index.

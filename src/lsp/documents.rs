@@ -224,7 +224,7 @@ mod tests {
     }
 
     /// The same change made on a rope, the store's former text (positions converted as the store
-    /// converts them: `encoding`'s tests hold that conversion to the rope's own).
+    /// converts them: `tests/property_incremental.rs` holds that conversion to the rope's own).
     fn rope_edit(mut rope: ropey::Rope, change: &TextDocumentContentChangeEvent) -> ropey::Rope {
         let Some(range) = change.range else {
             return ropey::Rope::from_str(&change.text);
